@@ -1,0 +1,115 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Upcoming features every target opts into (house style: nio, Hummingbird).
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Sluice",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sluice", targets: ["sluice"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+    ],
+    targets: [
+        // L0: vocabulary and C shims.
+        .target(name: "MediaCore", swiftSettings: strictSettings),
+        .systemLibrary(
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
+        .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
+
+        // L1: pure formats (no sockets, no clocks).
+        .target(name: "CodecFormats", dependencies: ["MediaCore"], swiftSettings: strictSettings),
+        .target(name: "RTMPWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        .target(name: "FMP4", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        .target(name: "HLSPlaylist", dependencies: ["MediaCore"], swiftSettings: strictSettings),
+
+        // L2: engines.
+        .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
+        .target(
+            name: "FFmpegBridge", dependencies: ["MediaCore", "CodecFormats", "CFFmpeg"],
+            swiftSettings: strictSettings),
+
+        // L3: features.
+        .target(
+            name: "RTMPIngest",
+            dependencies: [
+                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], swiftSettings: strictSettings),
+        .target(
+            name: "RTMPPublish", dependencies: ["MediaCore", "RTMPWire", "CodecFormats", "FFmpegBridge", "CRTMP"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "LLHLSPackager",
+            dependencies: [
+                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+
+        // L4: edges.
+        .target(
+            name: "HTTPOrigin",
+            dependencies: [
+                "MediaCore", "LLHLSPackager", "HLSPlaylist",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+        .target(
+            name: "SluiceApp",
+            dependencies: [
+                "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "sluice",
+            dependencies: [
+                "SluiceApp", "RTMPPublish", "MediaCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+
+        // Tests.
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strictSettings),
+        .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats"], swiftSettings: strictSettings),
+        .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats"], swiftSettings: strictSettings),
+        .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats"], swiftSettings: strictSettings),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strictSettings),
+        .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RTMPIngestTests",
+            dependencies: [
+                "RTMPIngest", "RTMPWire", "StreamHub",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LLHLSPackagerTests", dependencies: ["LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "HTTPOriginTests",
+            dependencies: [
+                "HTTPOrigin", "LLHLSPackager",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ], swiftSettings: strictSettings),
+        .testTarget(name: "SluiceAppTests", dependencies: ["SluiceApp"], swiftSettings: strictSettings),
+    ]
+)

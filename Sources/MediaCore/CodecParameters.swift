@@ -1,0 +1,78 @@
+/// The codecs Sluice carries.
+public enum Codec: String, Sendable, Hashable {
+    case h264
+    case aac
+    case opus
+}
+
+/// What a decoder needs to start a video track.
+public struct VideoParameters: Sendable, Hashable {
+    /// Always `.h264` for now.
+    public var codec: Codec
+    /// The AVCDecoderConfigurationRecord (ISO/IEC 14496-15 §5.3.3.1), as carried in FLV and `avcC`.
+    public var decoderConfiguration: [UInt8]
+    /// Coded picture width in pixels, from the SPS.
+    public var width: Int
+    /// Coded picture height in pixels, from the SPS.
+    public var height: Int
+    /// RFC 6381 codec string from the SPS, e.g. `avc1.64001f`.
+    public var codecString: String
+    /// Nominal frame rate if the source declared one (onMetaData or SPS VUI).
+    public var frameRate: Double?
+
+    /// Creates video parameters.
+    public init(
+        codec: Codec = .h264, decoderConfiguration: [UInt8], width: Int, height: Int, codecString: String,
+        frameRate: Double? = nil
+    ) {
+        self.codec = codec
+        self.decoderConfiguration = decoderConfiguration
+        self.width = width
+        self.height = height
+        self.codecString = codecString
+        self.frameRate = frameRate
+    }
+}
+
+/// What a decoder needs to start an audio track.
+public struct AudioParameters: Sendable, Hashable {
+    /// `.aac` (or `.opus` from WebRTC).
+    public var codec: Codec
+    /// The AudioSpecificConfig (ISO/IEC 14496-3 §1.6.2.1) for AAC; the OpusHead for Opus.
+    public var decoderConfiguration: [UInt8]
+    /// Output sample rate in Hz.
+    public var sampleRate: Int
+    /// Channel count.
+    public var channels: Int
+    /// Samples per coded frame (1024 for AAC-LC).
+    public var samplesPerFrame: Int
+    /// RFC 6381 codec string, e.g. `mp4a.40.2`.
+    public var codecString: String
+
+    /// Creates audio parameters.
+    public init(
+        codec: Codec = .aac, decoderConfiguration: [UInt8], sampleRate: Int, channels: Int,
+        samplesPerFrame: Int = 1024, codecString: String
+    ) {
+        self.codec = codec
+        self.decoderConfiguration = decoderConfiguration
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.samplesPerFrame = samplesPerFrame
+        self.codecString = codecString
+    }
+}
+
+/// The tracks of one published stream; either may be absent (audio-only, video-only).
+public struct StreamDescription: Sendable, Hashable {
+    /// The video track, if any.
+    public var video: VideoParameters?
+    /// The audio track, if any.
+    public var audio: AudioParameters?
+
+    /// Creates a description.
+    public init(video: VideoParameters? = nil, audio: AudioParameters? = nil) {
+        self.video = video
+        self.audio = audio
+    }
+}

@@ -1,0 +1,11 @@
+/// Why an FLV tag body could not be read (Adobe FLV spec v10.1, Annex E.4).
+public enum FLVError: Error, Equatable, Sendable {
+    /// The body ended before the field named by `field`.
+    case truncated(field: String, size: Int)
+    /// A codec other than AVC (7) in a video tag.
+    case unsupportedVideoCodec(UInt8)
+    /// A sound format other than AAC (10) in an audio tag.
+    case unsupportedAudioFormat(UInt8)
+    /// An AVCPacketType / AACPacketType outside the spec's values.
+    case unknownPacketType(UInt8)
+}

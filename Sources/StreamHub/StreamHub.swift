@@ -1,0 +1,86 @@
+import MediaCore
+import Synchronization
+
+/// Live streams by key; the one place publishers and consumers meet.
+public final class StreamHub: Sendable {
+    private struct State {
+        var live: [StreamKey: Publication] = [:]
+        var watchers: [Int: AsyncStream<HubAnnouncement>.Continuation] = [:]
+        var nextWatcher = 0
+        var nextSession = 0
+    }
+
+    private let state = Mutex(State())
+    /// Most streams live at once.
+    public let maxStreams: Int
+
+    /// Creates an empty hub.
+    public init(maxStreams: Int = 1_000) { self.maxStreams = maxStreams }
+
+    /// Claims `key` for a publisher; a key already live is refused.
+    public func publish(key: StreamKey, origin: String) throws(StreamHubError) -> Publication {
+        let result: Result<(Publication, [AsyncStream<HubAnnouncement>.Continuation]), StreamHubError> =
+            state.withLock { s in
+                if s.live[key] != nil { return .failure(.alreadyPublishing(key)) }
+                if s.live.count >= maxStreams { return .failure(.tooManyStreams(limit: maxStreams)) }
+                s.nextSession += 1
+                let id = "\(key.rawValue)-\(WallTime.now().millisecondsSince1970)-\(s.nextSession)"
+                let p = Publication(key: key, sessionID: id, origin: origin) { [weak self] p in self?.remove(p) }
+                s.live[key] = p
+                return .success((p, Array(s.watchers.values)))
+            }
+        let (publication, watchers) = try result.get()
+        let note = HubAnnouncement(key: key, sessionID: publication.sessionID, origin: origin)
+        for w in watchers { w.yield(note) }
+        return publication
+    }
+
+    /// Starts reading a live stream; nil if the key is not live.
+    public func subscribe(key: StreamKey, name: String, capacity: Int = 512) -> StreamReader? {
+        guard let p = state.withLock({ $0.live[key] }) else { return nil }
+        let reader = StreamReader(name: name, capacity: capacity)
+        p.attach(reader)
+        return reader
+    }
+
+    /// Stops a reader early (a consumer going away); the publisher is unaffected.
+    public func unsubscribe(_ reader: StreamReader, from key: StreamKey) {
+        state.withLock { $0.live[key] }?.detach(reader)
+        reader.finish()
+    }
+
+    /// The publication currently live on `key`.
+    public func publication(for key: StreamKey) -> Publication? { state.withLock { $0.live[key] } }
+
+    /// Keys live right now, sorted.
+    public var liveKeys: [StreamKey] { state.withLock { $0.live.keys.sorted() } }
+
+    /// Every stream that goes live from now on (plus those live already), until the consumer stops iterating.
+    public func announcements() -> AsyncStream<HubAnnouncement> {
+        let (stream, continuation) = AsyncStream<HubAnnouncement>.makeStream(bufferingPolicy: .unbounded)
+        let current = state.withLock { s -> [Publication] in
+            let id = s.nextWatcher
+            s.nextWatcher += 1
+            s.watchers[id] = continuation
+            continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.watchers.removeValue(forKey: id) } }
+            return Array(s.live.values)
+        }
+        for p in current { continuation.yield(HubAnnouncement(key: p.key, sessionID: p.sessionID, origin: p.origin)) }
+        return stream
+    }
+
+    /// Ends announcement streams (shutdown).
+    public func finishAnnouncements() {
+        let ws = state.withLock { s in
+            defer { s.watchers = [:] }
+            return Array(s.watchers.values)
+        }
+        for w in ws { w.finish() }
+    }
+
+    private func remove(_ p: Publication) {
+        state.withLock { s in
+            if s.live[p.key] === p { s.live[p.key] = nil }
+        }
+    }
+}

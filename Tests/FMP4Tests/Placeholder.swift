@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholderFMP4Tests() { #expect(Bool(true)) }

@@ -1,0 +1,3 @@
+import Testing
+
+@Test func placeholderMediaCoreTests() { #expect(Bool(true)) }
