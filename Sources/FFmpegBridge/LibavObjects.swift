@@ -1,0 +1,91 @@
+import CFFmpeg
+
+/// Owns an `AVPacket`; freed on deinit.
+final class Packet {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    init() throws(FFmpegError) {
+        guard let p = av_packet_alloc() else { throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "av_packet_alloc") }
+        pointer = p
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&p)
+    }
+
+    /// A copy of the packet's payload.
+    var bytes: [UInt8] {
+        guard let data = pointer.pointee.data, pointer.pointee.size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.size)))
+    }
+
+    var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+
+    func unref() { av_packet_unref(pointer) }
+}
+
+/// Owns an `AVFrame`; freed on deinit.
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(FFmpegError) {
+        guard let p = av_frame_alloc() else { throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "av_frame_alloc") }
+        pointer = p
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&p)
+    }
+}
+
+/// Owns an `AVCodecContext`; freed on deinit.
+final class CodecContext {
+    let pointer: UnsafeMutablePointer<AVCodecContext>
+    let codecName: String
+
+    init(encoderNamed name: String) throws(FFmpegError) {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw FFmpegError(message: "encoder not available in this FFmpeg build", context: "avcodec_find_encoder_by_name(\(name))")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "avcodec_alloc_context3(\(name))")
+        }
+        pointer = ctx
+        codecName = name
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&p)
+    }
+
+    /// Sets a codec option, searching the encoder's private options too.
+    func setOption(_ key: String, _ value: String) throws(FFmpegError) {
+        try check(av_opt_set(pointer, key, value, AV_OPT_SEARCH_CHILDREN), "av_opt_set(\(codecName), \(key)=\(value))")
+    }
+
+    func open() throws(FFmpegError) {
+        try check(avcodec_open2(pointer, pointer.pointee.codec, nil), "avcodec_open2(\(codecName))")
+    }
+
+    /// The codec's global header bytes.
+    var extradata: [UInt8] {
+        guard let data = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
+    }
+
+    /// Sends a frame (nil flushes).
+    func send(_ frame: Frame?) throws(FFmpegError) {
+        try check(avcodec_send_frame(pointer, frame?.pointer), "avcodec_send_frame(\(codecName))")
+    }
+
+    /// Receives one packet into `packet`; false when the encoder needs more input or is drained.
+    func receive(into packet: Packet) throws(FFmpegError) -> Bool {
+        let ret = avcodec_receive_packet(pointer, packet.pointer)
+        if ret == swift_AVERROR_EAGAIN() || ret == swift_AVERROR_EOF() { return false }
+        try check(ret, "avcodec_receive_packet(\(codecName))")
+        return true
+    }
+}
