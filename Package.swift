@@ -53,7 +53,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ], swiftSettings: strictSettings),
         .target(
-            name: "RTMPPublish", dependencies: ["MediaCore", "RTMPWire", "CodecFormats", "FFmpegBridge", "CRTMP"],
+            name: "RTMPPublish",
+            dependencies: [
+                "MediaCore", "RTMPWire", "CodecFormats", "FFmpegBridge", "CRTMP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .target(
             name: "LLHLSPackager",
@@ -111,5 +115,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ], swiftSettings: strictSettings),
         .testTarget(name: "SluiceAppTests", dependencies: ["SluiceApp"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "RTMPPublish", "MediaCore", "RTMPWire", "CodecFormats"],
+            swiftSettings: strictSettings),
     ]
 )

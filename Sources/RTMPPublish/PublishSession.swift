@@ -1,0 +1,72 @@
+import FFmpegBridge
+import Logging
+import MediaCore
+
+/// What a publish run sent.
+public struct PublishReport: Sendable, Equatable {
+    /// Video frames written.
+    public var videoFrames = 0
+    /// Audio frames written.
+    public var audioFrames = 0
+    /// Times the source was rewound.
+    public var loops = 0
+    /// Decode time of the last frame sent, from the first.
+    public var mediaTime: Duration = .zero
+
+    /// All frames written.
+    public var frames: Int { videoFrames + audioFrames }
+}
+
+/// Publishes a source to an RTMP URL in real time (like `ffmpeg -re`); returns when the source ends,
+/// `duration` of media has been sent, or the task is cancelled.
+public func publish(
+    source: any MediaSource, to url: String, loop: Bool = false, duration: Duration? = nil, logger: Logger? = nil
+) async throws(RTMPPublishError) -> PublishReport {
+    let publisher = try RTMPPublisher(url: url)
+    defer { publisher.close() }
+    logger?.info("publishing", metadata: ["url": "\(url)"])
+    return try await publish(source: source, with: publisher, loop: loop, duration: duration, logger: logger)
+}
+
+/// Publishes a source through an already connected publisher, pacing frames against a monotonic clock.
+public func publish(
+    source: any MediaSource, with publisher: RTMPPublisher, loop: Bool = false, duration: Duration? = nil,
+    logger: Logger? = nil
+) async throws(RTMPPublishError) -> PublishReport {
+    let clock = ContinuousClock()
+    var pacer = PublishPacer(duration: duration)
+    var report = PublishReport()
+    try publisher.send(description: source.streamDescription)
+    let start = clock.now
+    while !Task.isCancelled {
+        let next: MediaFrame?
+        do {
+            next = try source.nextFrame()
+        } catch {
+            throw .source(error)
+        }
+        guard let input = next else {
+            guard loop, report.frames > 0 else { break }
+            do { try source.rewind() } catch { throw .source(error) }
+            pacer.sourceRewound()
+            report.loops += 1
+            logger?.debug("looping source", metadata: ["loop": "\(report.loops)"])
+            continue
+        }
+        guard case .send(let frame, let due) = pacer.schedule(input) else { break }
+        do {
+            try await clock.sleep(until: start.advanced(by: due))
+        } catch {
+            break  // Cancelled: stop cleanly with what was sent.
+        }
+        try publisher.send(frame: frame)
+        switch frame.kind {
+        case .video: report.videoFrames += 1
+        case .audio: report.audioFrames += 1
+        }
+        report.mediaTime = due
+    }
+    logger?.info(
+        "published", metadata: ["video": "\(report.videoFrames)", "audio": "\(report.audioFrames)", "loops": "\(report.loops)"])
+    return report
+}
