@@ -1,0 +1,25 @@
+import MediaCore
+
+/// LL-HLS packaging settings (documented in Config/sluice.yaml under `hls:`).
+public struct LLHLSConfiguration: Sendable, Equatable {
+    /// Wanted part duration; advertised PART-TARGET snaps it to whole frames of the first source.
+    public var partTarget: Duration = .milliseconds(200)
+    /// Segments are cut at the first keyframe once this long; EXT-X-TARGETDURATION is its ceiling.
+    public var segmentTarget: Duration = .seconds(2)
+    /// Complete segments listed in each media playlist (Apple asks for ≥ 6).
+    public var windowSegments: Int = 10
+    /// Segments kept downloadable after leaving the playlist (≥ 3 × TARGETDURATION, [S §6.2.2]).
+    public var retainedSegmentsAfterWindow: Int = 3
+    /// How long a stream stays live, without ENDLIST, waiting for its publisher to reconnect.
+    public var reconnectGrace: Duration = .seconds(10)
+    /// How long an ended stream's playlists and media stay served after ENDLIST.
+    public var endedRetention: Duration = .seconds(60)
+
+    /// Defaults.
+    public init() {}
+
+    /// EXT-X-TARGETDURATION: the segment target rounded up to whole seconds.
+    public var targetDurationSeconds: Int {
+        max(1, Int((segmentTarget.secondsDouble - 0.000_001).rounded(.up)))
+    }
+}

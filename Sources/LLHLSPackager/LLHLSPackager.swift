@@ -1,0 +1,116 @@
+import Logging
+import MediaCore
+import StreamHub
+import Synchronization
+
+/// Packages every stream of the hub as LL-HLS and answers the origin's lookups.
+public final class LLHLSPackager: Sendable {
+    /// Settings shared by all streams.
+    public let configuration: LLHLSConfiguration
+    private let hub: StreamHub
+    private let logger: Logger
+    private let streamsByKey = Mutex<[StreamKey: LLHLSStream]>([:])
+
+    /// Creates a packager reading from `hub`.
+    public init(hub: StreamHub, configuration: LLHLSConfiguration = LLHLSConfiguration(), logger: Logger) {
+        self.hub = hub
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The stream served under `key`, live or recently ended.
+    public func stream(for key: StreamKey) -> LLHLSStream? { streamsByKey.withLock { $0[key] } }
+
+    /// All streams served, sorted by key.
+    public var streams: [LLHLSStream] { streamsByKey.withLock { $0.values.sorted { $0.key < $1.key } } }
+
+    /// Follows the hub until cancelled; then ends every playlist with ENDLIST.
+    public func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.maintain() }
+            for await note in hub.announcements() {
+                guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
+                let stream = attach(note)
+                group.addTask { await self.consume(reader, into: stream, note: note) }
+            }
+            group.cancelAll()
+        }
+        endAll()
+    }
+
+    /// Writes ENDLIST to every stream and releases blocked requests (graceful shutdown).
+    public func endAll() {
+        for s in streams where !s.isEnded {
+            s.mutate { $0.end(now: .now) }
+            logger.info("ended playlist", metadata: ["stream": "\(s.key)"])
+        }
+        hub.finishAnnouncements()
+    }
+
+    private func attach(_ note: HubAnnouncement) -> LLHLSStream {
+        let (stream, isNew) = streamsByKey.withLock { all -> (LLHLSStream, Bool) in
+            if let s = all[note.key], !s.isEnded { return (s, false) }
+            let epoch = String(WallTime.now().millisecondsSince1970, radix: 36)
+            let s = LLHLSStream(key: note.key, epoch: epoch, config: configuration)
+            all[note.key] = s
+            return (s, true)
+        }
+        stream.mutate { $0.beginSession() }
+        logger.info(
+            isNew ? "packaging new stream" : "publisher reconnected; continuing with a discontinuity",
+            metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)", "peer": "\(note.origin)"])
+        return stream
+    }
+
+    private func consume(_ reader: StreamReader, into stream: LLHLSStream, note: HubAnnouncement) async {
+        while let event = await reader.next() {
+            let dropped = reader.takeDropFlag()
+            switch event {
+            case .description(let d):
+                stream.mutate { $0.apply(d) }
+            case .frame(let f):
+                stream.mutate { s in
+                    if dropped { s.needsKeyframe = true }
+                    s.apply(f, now: .now)
+                }
+            case .ended:
+                break
+            }
+        }
+        stream.mutate { $0.publisherLeft(now: .now) }
+        let summary = stream.summary()
+        logger.info(
+            "publisher left; holding playlists open for reconnect",
+            metadata: [
+                "stream": "\(note.key)", "session": "\(note.sessionID)", "dropped_frames": "\(reader.droppedFrames)",
+                "package_p50_ms": "\(summary.packageP50Ms.map { String(format: $0) } ?? "n/a")",
+            ])
+    }
+
+    /// Ends streams whose publisher did not come back in time and forgets long-ended ones.
+    private func maintain() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            let now = ContinuousClock.now
+            for s in streams {
+                switch s.phase {
+                case .awaitingReconnect(let since) where now - since >= configuration.reconnectGrace:
+                    s.mutate { $0.end(now: now) }
+                    logger.info("reconnect grace expired; playlist ended", metadata: ["stream": "\(s.key)"])
+                case .ended(let since) where now - since >= configuration.endedRetention:
+                    streamsByKey.withLock { all in
+                        if all[s.key] === s { all[s.key] = nil }
+                    }
+                default:
+                    break
+                }
+            }
+        }
+    }
+}
+
+/// Formats milliseconds with one decimal without Foundation.
+private func String(format value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(abs(tenths % 10))"
+}

@@ -1,0 +1,163 @@
+import Synchronization
+import HLSPlaylist
+import MediaCore
+
+/// Whether a playlist request can be answered now (RFC 8216bis §6.2.5.2, checklist B1–B7).
+enum BlockDecision: Equatable {
+    case ready
+    case wait(until: Duration)
+    case badRequest(String)
+}
+
+extension LLHLSStreamState {
+    /// Decides a playlist request against what is published; `wait` carries the longest sensible hold.
+    func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision {
+        guard let p = pipeline(kind) else { return .badRequest("no such rendition") }
+        // B7: once ENDLIST is out, directives are ignored.
+        if isEnded { return .ready }
+        let r = p.rendition
+        let pt = partTargetSeconds
+        guard let m = request.msn else {
+            // Never hand out an empty live playlist: hold until the first part (players would hot-loop).
+            return r.lastPart == nil ? .wait(until: .seconds(Double(targetDuration) * 3)) : .ready
+        }
+        let lastComplete = r.lastCompleteMSN ?? -1
+        // B4: more than two segments ahead is a client error.
+        if m > lastComplete + 2 { return .badRequest("_HLS_msn=\(m) is more than two segments past the last (\(lastComplete))") }
+        let last = r.lastPart ?? (msn: -1, part: -1)
+        guard let n = request.part else {
+            // B1: _HLS_msn alone waits for a complete segment M.
+            return lastComplete >= m ? .ready : .wait(until: .seconds(3 * Double(targetDuration)))
+        }
+        // B4: Advance Part Limit is 3 / PART-TARGET parts when PART-TARGET < 1 s.
+        let limit = pt < 1 ? Int((3 / pt).rounded(.up)) : 3
+        let ahead = m == last.msn ? n - last.part : (m > last.msn ? n + 1 : 0)
+        if ahead > limit { return .badRequest("_HLS_part=\(n) is \(ahead) parts past the last published part (limit \(limit))") }
+        // B2: part N of M, or anything later (a completed M with fewer parts reads as M+1.0).
+        if last.msn > m || (last.msn == m && last.part >= n) { return .ready }
+        let hold = 3 * pt + Double(max(0, ahead - 1)) * pt
+        return .wait(until: .seconds(min(hold, 3 * Double(targetDuration))))
+    }
+}
+
+extension LLHLSStream {
+    /// Cache-Control max-age values from the checklist's "Recommended Cache-Control".
+    private var targetDuration: Int { state.withLock { $0.targetDuration } }
+
+    /// The multivariant playlist; waits briefly for the publisher's track description.
+    public func multivariantPlaylist(maxWait: Duration = .seconds(5)) async -> HLSResponse {
+        let deadline = ContinuousClock.now + maxWait
+        let td = targetDuration
+        while true {
+            let seen = signal.version
+            if let text = state.withLock({ $0.multivariantPlaylist()?.render() }) {
+                return HLSResponse(status: 200, contentType: HLSResponse.playlistType, maxAge: max(1, td / 2), body: Array(text.utf8))
+            }
+            if ContinuousClock.now >= deadline || Task.isCancelled {
+                return .error(503, "stream \(key) has not sent its tracks yet", maxAge: 1)
+            }
+            await signal.wait(after: seen, until: deadline)
+        }
+    }
+
+    /// A media playlist, honouring blocking reload and delta updates.
+    public func mediaPlaylist(_ kind: MediaKind, request: PlaylistRequest) async -> HLSResponse {
+        let start = ContinuousClock.now
+        let td = targetDuration
+        let blocking = request.isBlocking
+        var deadline: ContinuousClock.Instant?
+        while true {
+            let seen = signal.version
+            let (decision, body) = state.withLock { s -> (BlockDecision, String?) in
+                let d = s.decide(kind, request)
+                guard d == .ready, let playlist = s.mediaPlaylist(kind) else { return (d, nil) }
+                let skip = request.skip ? playlist.skippableSegmentCount() : 0
+                return (d, playlist.render(skipping: skip))
+            }
+            switch decision {
+            case .ready:
+                guard let body else { return .error(404, "no \(kind.rawValue) rendition", maxAge: 1) }
+                // Blocking responses are immutable for their URL: cache long (6 × TD); others briefly.
+                return HLSResponse(
+                    status: 200, contentType: HLSResponse.playlistType, maxAge: blocking ? 6 * td : max(1, td / 2),
+                    body: Array(body.utf8))
+            case .badRequest(let why):
+                return .error(400, why, maxAge: blocking ? 4 * td : td)
+            case .wait(let hold):
+                let limit = deadline ?? start + hold
+                deadline = limit
+                if ContinuousClock.now >= limit || Task.isCancelled {
+                    // B6: answer before hls.js gives up (it aborts after max(3 × PT, 0.8 × TD)).
+                    return .error(503, "timed out waiting for \(request.msn.map(String.init) ?? "first part")", maxAge: 1)
+                }
+                await signal.wait(after: seen, until: limit)
+            }
+        }
+    }
+
+    /// An init section, part or segment by its URI components (`{epoch}/{rendition}/{file}`).
+    public func media(epoch: String, kind: MediaKind, file: String) async -> HLSResponse {
+        let td = targetDuration
+        let contentType = kind == .video ? "video/mp4" : "audio/mp4"
+        guard let name = MediaFileName(file) else { return .error(404, "unknown media \(file)", maxAge: 1) }
+        let deadline = ContinuousClock.now + .seconds(3 * td)
+        while true {
+            let seen = signal.version
+            enum Lookup { case found([UInt8]), missing, pending }
+            let lookup = state.withLock { s -> Lookup in
+                guard s.epoch == epoch, let r = s.pipeline(kind)?.rendition else { return .missing }
+                switch name {
+                case .initSection(let i):
+                    return r.initSections[i].map { .found($0) } ?? .missing
+                case .segment(let msn):
+                    guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete else { return .missing }
+                    return .found(seg.bytes)
+                case .part(let msn, let idx):
+                    if let seg = r.segments.first(where: { $0.msn == msn }), idx < seg.parts.count {
+                        return .found(seg.parts[idx].bytes)
+                    }
+                    // PH1: the preload-hinted part blocks until complete; anything else is 404 (PH2).
+                    let hint = r.nextPartPosition
+                    return !s.isEnded && hint.msn == msn && hint.part == idx ? .pending : .missing
+                }
+            }
+            switch lookup {
+            case .found(let bytes):
+                return HLSResponse(status: 200, contentType: contentType, maxAge: 6 * td, body: bytes)
+            case .missing:
+                return .error(404, "no such media \(epoch)/\(kind.rawValue)/\(file)", maxAge: 1)
+            case .pending:
+                if ContinuousClock.now >= deadline || Task.isCancelled {
+                    return .error(503, "part \(file) not ready", maxAge: 1)
+                }
+                await signal.wait(after: seen, until: deadline)
+            }
+        }
+    }
+}
+
+/// Media file names inside `{epoch}/{rendition}/`: `init-N.mp4`, `MSN.m4s`, `MSN.PART.m4s`.
+enum MediaFileName: Equatable {
+    case initSection(Int)
+    case segment(Int)
+    case part(Int, Int)
+
+    init?(_ file: String) {
+        if file.hasPrefix("init-"), file.hasSuffix(".mp4"), let i = Int(file.dropFirst(5).dropLast(4)), i >= 0 {
+            self = .initSection(i)
+            return
+        }
+        guard file.hasSuffix(".m4s") else { return nil }
+        let stem = file.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
+        switch stem.count {
+        case 1:
+            guard let m = Int(stem[0]), m >= 0 else { return nil }
+            self = .segment(m)
+        case 2:
+            guard let m = Int(stem[0]), let p = Int(stem[1]), m >= 0, p >= 0 else { return nil }
+            self = .part(m, p)
+        default:
+            return nil
+        }
+    }
+}

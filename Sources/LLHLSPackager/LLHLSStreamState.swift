@@ -1,0 +1,261 @@
+import FMP4
+import HLSPlaylist
+import MediaCore
+
+/// The packaging state of one stream key: a value fed hub events that publishes parts.
+struct LLHLSStreamState: Sendable {
+    /// Lifecycle of the stream as viewers see it.
+    enum Phase: Sendable, Equatable {
+        /// A publisher is connected.
+        case live
+        /// The publisher left; playlists stay open until the grace period ends.
+        case awaitingReconnect(since: ContinuousClock.Instant)
+        /// ENDLIST written.
+        case ended(since: ContinuousClock.Instant)
+    }
+
+    let key: StreamKey
+    /// Unique per stream instance; part of every media URI so caches never mix instances.
+    let epoch: String
+    let config: LLHLSConfiguration
+    var phase: Phase = .live
+    /// Fixed at the first description.
+    var factory: MuxerFactory?
+    var video: TrackPipeline?
+    var audio: TrackPipeline?
+    var description: StreamDescription?
+    var timeline = StreamTimeline()
+    /// Init section index; bumps on every session or codec change.
+    var sessionIndex = 0
+    var sessionStarted = false
+    /// Frames packaged since the timeline last restarted (a description right after a restart needs no second one).
+    var framesSinceRestart = 0
+    /// Audio held until video has passed its time, so segment cuts align across renditions.
+    var heldAudio: [MediaFrame] = []
+    var lastVideoDTS: MediaTime?
+    /// Bumps on every published part; blocked requests re-check on change.
+    var version: UInt64 = 0
+    /// Frame ingested → its part published, for the package hop.
+    var packageLatency = LatencyWindow(capacity: 4_096)
+    var framesDroppedBeforeStart = 0
+    /// The hub dropped frames for us: skip video until the next IDR so no decoder sees a broken GOP.
+    var needsKeyframe = false
+
+    init(key: StreamKey, epoch: String, config: LLHLSConfiguration) {
+        self.key = key
+        self.epoch = epoch
+        self.config = config
+    }
+
+    /// Advertised PART-TARGET in seconds.
+    var partTargetSeconds: Double { factory?.partTarget ?? config.partTarget.secondsDouble }
+
+    /// A new publisher (first or reconnect) took the key.
+    mutating func beginSession() {
+        if case .ended = phase { return }
+        phase = .live
+        guard sessionStarted else {
+            sessionStarted = true
+            return
+        }
+        restartTimeline()
+    }
+
+    /// Closes both renditions' open parts and starts the timeline anew after what was published.
+    private mutating func restartTimeline() {
+        releaseHeldAudio(all: true)
+        flushMuxers()
+        var end = MediaTime.zero(timescale: 90_000)
+        for p in [video, audio].compactMap({ $0 }) {
+            if let e = p.publishedEnd { end = max(end, MediaTime(value: e, timescale: p.timescale).converted(to: 90_000)) }
+        }
+        timeline.restart(at: end)
+        sessionIndex += 1
+        framesSinceRestart = 0
+        lastVideoDTS = nil
+        for kind in [MediaKind.video, .audio] {
+            guard var p = pipeline(kind) else { continue }
+            p.rendition.pendingDiscontinuity = true
+            p.expectedNextDTS = nil
+            p.muxer = makeMuxer(kind, timescale: p.timescale)
+            setPipeline(kind, p)
+        }
+        installInitSections()
+        version += 1
+    }
+
+    /// New or changed tracks.
+    mutating func apply(_ d: StreamDescription) {
+        if description == d { return }
+        let hadMedia = framesSinceRestart > 0
+        if factory == nil {
+            factory = MuxerFactory(
+                partTarget: MuxerFactory.partTarget(wanted: config.partTarget, frameRate: d.video?.frameRate),
+                segmentTarget: config.segmentTarget.secondsDouble, targetDuration: config.targetDurationSeconds)
+        }
+        description = d
+        if let v = d.video {
+            if video == nil {
+                video = TrackPipeline(
+                    kind: .video, timescale: 90_000, muxer: makeMuxer(.video, timescale: 90_000),
+                    rendition: PublishedRendition(name: "video", timescale: 90_000), parameters: .video(v))
+            }
+            video?.parameters = .video(v)
+        }
+        if let a = d.audio {
+            let ts = Int32(a.sampleRate)
+            if audio == nil || audio?.timescale != ts {
+                audio = TrackPipeline(
+                    kind: .audio, timescale: ts, muxer: makeMuxer(.audio, timescale: ts),
+                    rendition: audio?.rendition ?? PublishedRendition(name: "audio", timescale: ts), parameters: .audio(a))
+            }
+            audio?.parameters = .audio(a)
+        }
+        // A codec change mid-session is a new timeline for players: DISCONTINUITY and a new init section.
+        if hadMedia { restartTimeline() } else { installInitSections() }
+        version += 1
+    }
+
+    private func makeMuxer(_ kind: MediaKind, timescale: Int32) -> RenditionMuxer {
+        let f = factory ?? MuxerFactory(partTarget: 0.2, segmentTarget: 2, targetDuration: 2)
+        return f.make(kind: kind, timescale: timescale, followsBoundaries: kind == .audio && description?.video != nil)
+    }
+
+    private mutating func installInitSections() {
+        for kind in [MediaKind.video, .audio] {
+            guard var p = pipeline(kind) else { continue }
+            p.rendition.initSections[sessionIndex] = FMP4InitSegment.serialize(
+                track: FMP4Track(trackID: 1, timescale: UInt32(p.timescale), media: p.parameters))
+            setPipeline(kind, p)
+        }
+    }
+
+    /// One frame from the hub.
+    mutating func apply(_ frame: MediaFrame, now: ContinuousClock.Instant) {
+        guard case .live = phase else { return }
+        switch frame.kind {
+        case .video:
+            guard video != nil else {
+                framesDroppedBeforeStart += 1
+                return
+            }
+            if needsKeyframe {
+                guard frame.isKeyframe else {
+                    framesDroppedBeforeStart += 1
+                    return
+                }
+                needsKeyframe = false
+            }
+            push(frame, kind: .video, now: now)
+            lastVideoDTS = frame.dts
+            releaseHeldAudio(all: false)
+        case .audio:
+            guard audio != nil else {
+                framesDroppedBeforeStart += 1
+                return
+            }
+            if video == nil || description?.video == nil {
+                push(frame, kind: .audio, now: now)
+            } else {
+                heldAudio.append(frame)
+                releaseHeldAudio(all: false)
+            }
+        }
+    }
+
+    /// The publisher left: close open parts; playlists stay live for the reconnect grace.
+    mutating func publisherLeft(now: ContinuousClock.Instant) {
+        guard case .live = phase else { return }
+        releaseHeldAudio(all: true)
+        flushMuxers()
+        phase = .awaitingReconnect(since: now)
+        version += 1
+    }
+
+    /// Writes ENDLIST (grace expired or shutdown).
+    mutating func end(now: ContinuousClock.Instant) {
+        if case .ended = phase { return }
+        releaseHeldAudio(all: true)
+        flushMuxers()
+        phase = .ended(since: now)
+        version += 1
+    }
+
+    /// True once ENDLIST is out.
+    var isEnded: Bool { if case .ended = phase { true } else { false } }
+
+    private mutating func releaseHeldAudio(all: Bool) {
+        guard !heldAudio.isEmpty else { return }
+        var released = 0
+        for f in heldAudio {
+            // Release audio once video passed its time, or when video stalls for over a second.
+            let videoPassed = lastVideoDTS.map { f.dts <= $0 } ?? false
+            let tooOld = heldAudio.count - released > 48
+            guard all || videoPassed || tooOld else { break }
+            push(f, kind: .audio, now: ContinuousClock.now)
+            released += 1
+        }
+        heldAudio.removeFirst(released)
+    }
+
+    private mutating func push(_ frame: MediaFrame, kind: MediaKind, now: ContinuousClock.Instant) {
+        guard var p = pipeline(kind), let ticks = timeline.map(frame, timescale: p.timescale) else {
+            framesDroppedBeforeStart += 1
+            return
+        }
+        var dts = ticks
+        framesSinceRestart += 1
+        if kind == .audio, case .audio(let a) = p.parameters {
+            // AAC frames are exactly samplesPerFrame long; absorb RTMP's millisecond rounding.
+            if let expected = p.expectedNextDTS, abs(expected - dts) <= Int64(a.samplesPerFrame / 2) { dts = expected }
+            if let expected = p.expectedNextDTS, dts < expected { dts = expected }
+            p.expectedNextDTS = dts + Int64(a.samplesPerFrame)
+        }
+        let cto = Int32(clamping: frame.compositionOffset.converted(to: p.timescale).value)
+        let sample = TrackSample(
+            dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.ingested)
+        let parts = p.muxer.push(sample)
+        let boundaries = p.muxer.takeDecidedBoundaries()
+        setPipeline(kind, p)
+        publish(parts, kind: kind, now: now)
+        if kind == .video, var a = audio {
+            for b in boundaries {
+                a.muxer.addBoundary(MediaTime(value: b, timescale: 90_000).converted(to: a.timescale).value)
+            }
+            audio = a
+        }
+    }
+
+    private mutating func flushMuxers() {
+        for kind in [MediaKind.video, .audio] {
+            guard var p = pipeline(kind) else { continue }
+            let parts = p.muxer.flush()
+            setPipeline(kind, p)
+            publish(parts, kind: kind, now: ContinuousClock.now)
+            if var q = pipeline(kind) {
+                q.rendition.closeOpenSegment()
+                setPipeline(kind, q)
+            }
+        }
+    }
+
+    private mutating func publish(_ parts: [MuxedPart], kind: MediaKind, now: ContinuousClock.Instant) {
+        guard !parts.isEmpty, var p = pipeline(kind) else { return }
+        for part in parts {
+            let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: p.timescale)
+            p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt)
+            if kind == .video || video == nil {
+                for i in part.ingested { packageLatency.record(now - i) }
+            }
+        }
+        p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
+        setPipeline(kind, p)
+        version += 1
+    }
+
+    func pipeline(_ kind: MediaKind) -> TrackPipeline? { kind == .video ? video : audio }
+
+    mutating func setPipeline(_ kind: MediaKind, _ p: TrackPipeline) {
+        if kind == .video { video = p } else { audio = p }
+    }
+}

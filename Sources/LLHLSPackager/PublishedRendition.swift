@@ -1,0 +1,113 @@
+import HLSPlaylist
+import MediaCore
+
+/// A part that players can fetch.
+struct PublishedPart: Sendable {
+    /// Duration in track ticks.
+    var duration: Int64
+    /// Starts with a sync sample.
+    var independent: Bool
+    /// moof + mdat.
+    var bytes: [UInt8]
+}
+
+/// A segment as published: its parts, and whether it is complete.
+struct PublishedSegment: Sendable {
+    /// Media sequence number.
+    var msn: Int
+    /// First sample's decode time, track ticks.
+    var startDTS: Int64
+    /// Parts so far.
+    var parts: [PublishedPart] = []
+    /// True once the next segment started (or the stream ended).
+    var complete = false
+    /// EXT-X-DISCONTINUITY before it.
+    var discontinuity: Bool
+    /// Session index whose init section applies.
+    var initIndex: Int
+    /// Program date time of its first sample.
+    var programDateTime: WallTime
+
+    /// Sum of part durations, track ticks.
+    var duration: Int64 { parts.reduce(0) { $0 + $1.duration } }
+
+    /// The segment's bytes: the concatenation of its parts (checklist F1).
+    var bytes: [UInt8] { parts.reduce(into: [UInt8]()) { $0 += $1.bytes } }
+}
+
+/// Everything published for one rendition (`video` or `audio`) of a stream, and its playlist renderer.
+struct PublishedRendition: Sendable {
+    /// `video` or `audio`; also the playlist file stem.
+    let name: String
+    /// Track timescale.
+    let timescale: Int32
+    /// Init sections by session index.
+    var initSections: [Int: [UInt8]] = [:]
+    /// Retained segments, oldest first.
+    var segments: [PublishedSegment] = []
+    /// MSN the next segment gets.
+    var nextMSN = 0
+    /// Discontinuities that slid out of the playlist window.
+    var discontinuitySequence = 0
+    /// Bits of complete segments in the window, for BANDWIDTH.
+    var peakBitRate = 0
+    /// Next segment begins with EXT-X-DISCONTINUITY.
+    var pendingDiscontinuity = false
+
+    init(name: String, timescale: Int32) {
+        self.name = name
+        self.timescale = timescale
+    }
+
+    /// MSN and index of the newest part, if any.
+    var lastPart: (msn: Int, part: Int)? {
+        guard let s = segments.last(where: { !$0.parts.isEmpty }) else { return nil }
+        return (s.msn, s.parts.count - 1)
+    }
+
+    /// MSN of the newest complete segment.
+    var lastCompleteMSN: Int? { segments.last(where: { $0.complete })?.msn }
+
+    /// Appends a muxed part, opening a segment first when the part starts one.
+    mutating func append(_ part: MuxedPart, initIndex: Int, programDateTime: WallTime) {
+        if part.startsSegment || segments.last.map({ $0.complete }) ?? true {
+            closeOpenSegment()
+            segments.append(
+                PublishedSegment(
+                    msn: nextMSN, startDTS: part.startDTS, discontinuity: pendingDiscontinuity && nextMSN > 0,
+                    initIndex: initIndex, programDateTime: programDateTime))
+            pendingDiscontinuity = false
+            nextMSN += 1
+        }
+        segments[segments.count - 1].parts.append(PublishedPart(duration: part.duration, independent: part.independent, bytes: part.bytes))
+    }
+
+    /// Marks the open segment complete and updates the bit-rate peak.
+    mutating func closeOpenSegment() {
+        guard let last = segments.indices.last, !segments[last].complete, !segments[last].parts.isEmpty else { return }
+        segments[last].complete = true
+        let seconds = Double(segments[last].duration) / Double(timescale)
+        if seconds > 0.5 {
+            let bits = Double(segments[last].parts.reduce(0) { $0 + $1.bytes.count }) * 8
+            peakBitRate = max(peakBitRate, Int(bits / seconds))
+        }
+    }
+
+    /// Drops segments beyond the retention, counting discontinuities that slide out.
+    mutating func trim(window: Int, retainedAfter: Int) {
+        let complete = segments.filter(\.complete).count
+        let excess = complete - window - retainedAfter
+        guard excess > 0 else { return }
+        discontinuitySequence += segments.prefix(excess).filter(\.discontinuity).count
+        segments.removeFirst(excess)
+    }
+
+    /// Mean bit rate over the complete segments retained.
+    var averageBitRate: Int {
+        let done = segments.filter(\.complete)
+        let ticks = done.reduce(Int64(0)) { $0 + $1.duration }
+        guard ticks > 0 else { return 0 }
+        let bits = done.reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.bytes.count } } * 8
+        return Int(Double(bits) / (Double(ticks) / Double(timescale)))
+    }
+}

@@ -1,0 +1,162 @@
+import FMP4
+import MediaCore
+
+/// One sample on a rendition's track timeline (ticks of the track timescale).
+struct TrackSample: Sendable {
+    /// Decode time in track ticks.
+    var dts: Int64
+    /// Presentation minus decode time, track ticks.
+    var compositionOffset: Int32
+    /// IDR (video) or any audio frame.
+    var isSync: Bool
+    /// Sample bytes (AVCC or raw AAC).
+    var data: [UInt8]
+    /// When ingest handed the frame to the hub.
+    var ingested: ContinuousClock.Instant?
+}
+
+/// A finished part as the muxer emits it.
+struct MuxedPart: Sendable {
+    /// True when this part begins a new segment.
+    var startsSegment: Bool
+    /// First sample's decode time, track ticks.
+    var startDTS: Int64
+    /// Sum of sample durations, track ticks.
+    var duration: Int64
+    /// First sample is a sync sample.
+    var independent: Bool
+    /// moof + mdat bytes.
+    var bytes: [UInt8]
+    /// Ingest instants of the samples inside (for the package hop).
+    var ingested: [ContinuousClock.Instant]
+}
+
+/// Cuts one track into CMAF chunks (parts) and segments; a value that returns what to publish.
+///
+/// A sample's duration is known only when the next one arrives, so each sample waits one frame.
+struct RenditionMuxer: Sendable {
+    /// Track settings.
+    let trackID: UInt32
+    /// Ticks per second.
+    let timescale: Int64
+    /// Longest part, in ticks (the advertised PART-TARGET).
+    let partTarget: Int64
+    /// Wanted segment length, in ticks.
+    let segmentTarget: Int64
+    /// Hard cap so EXTINF never rounds above TARGETDURATION, in ticks.
+    let segmentLimit: Int64
+    /// Video cuts segments on sync samples; audio follows `boundaries` from video.
+    let followsBoundaries: Bool
+
+    private var pending: TrackSample?
+    private var lastDuration: Int64 = 0
+    private var partSamples: [FMP4Sample] = []
+    private var partIngested: [ContinuousClock.Instant] = []
+    private var partStart: Int64 = 0
+    private var partDuration: Int64 = 0
+    private var partStartsSegment = true
+    private var segmentStart: Int64?
+    private var sequenceNumber: UInt32 = 0
+    /// Segment start times decided by the video track, in this track's ticks.
+    private var boundaries: [Int64] = []
+    /// Segment starts this muxer decided (video), for the audio track to follow.
+    private(set) var decidedBoundaries: [Int64] = []
+
+    init(trackID: UInt32, timescale: Int64, partTarget: Int64, segmentTarget: Int64, segmentLimit: Int64, followsBoundaries: Bool) {
+        self.trackID = trackID
+        self.timescale = timescale
+        self.partTarget = partTarget
+        self.segmentTarget = segmentTarget
+        self.segmentLimit = segmentLimit
+        self.followsBoundaries = followsBoundaries
+    }
+
+    /// The decode time the next sample is expected at (end of everything pushed), if known.
+    var endDTS: Int64? { pending.map { $0.dts + lastDuration } }
+
+    /// Tells an audio muxer where video cut a segment.
+    mutating func addBoundary(_ t: Int64) { boundaries.append(t) }
+
+    /// Removes boundaries reported to the other track.
+    mutating func takeDecidedBoundaries() -> [Int64] {
+        defer { decidedBoundaries = [] }
+        return decidedBoundaries
+    }
+
+    /// Adds a sample; returns the parts it completed.
+    mutating func push(_ sample: TrackSample) -> [MuxedPart] {
+        var out: [MuxedPart] = []
+        if let previous = pending {
+            let duration = max(1, sample.dts - previous.dts)
+            lastDuration = duration
+            out += place(previous, duration: duration)
+        }
+        pending = sample
+        return out
+    }
+
+    /// Closes everything with the last known frame duration (publisher gone or timeline restarting).
+    mutating func flush() -> [MuxedPart] {
+        var out: [MuxedPart] = []
+        if let p = pending {
+            out += place(p, duration: lastDuration > 0 ? lastDuration : partTarget / 6)
+            pending = nil
+        }
+        if let part = closePart() { out.append(part) }
+        segmentStart = nil
+        partStartsSegment = true
+        boundaries = []
+        return out
+    }
+
+    /// Puts a sample whose duration is now known into the current part, cutting first where rules say.
+    private mutating func place(_ s: TrackSample, duration: Int64) -> [MuxedPart] {
+        var out: [MuxedPart] = []
+        let segStart = segmentStart ?? s.dts
+        let segLength = s.dts - segStart
+        var newSegment = segmentStart == nil
+        if !newSegment {
+            if followsBoundaries {
+                if let b = boundaries.first, s.dts + duration / 2 >= b {
+                    newSegment = true
+                }
+            } else if s.isSync && segLength >= segmentTarget - duration / 2 {
+                newSegment = true
+            } else if segLength + duration > segmentLimit {
+                // A GOP longer than the target: cut anyway so EXTINF never exceeds TARGETDURATION.
+                newSegment = true
+            }
+        }
+        if followsBoundaries { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
+        if newSegment {
+            if let part = closePart() { out.append(part) }
+            segmentStart = s.dts
+            partStartsSegment = true
+            if !followsBoundaries { decidedBoundaries.append(s.dts) }
+        } else if partDuration + duration > partTarget {
+            if let part = closePart() { out.append(part) }
+        }
+        if partSamples.isEmpty { partStart = s.dts }
+        partSamples.append(FMP4Sample(duration: UInt32(duration), compositionOffset: s.compositionOffset, isSync: s.isSync, data: s.data))
+        if let i = s.ingested { partIngested.append(i) }
+        partDuration += duration
+        // Publish as soon as another frame of the same length could not fit.
+        if partDuration + duration > partTarget, let part = closePart() { out.append(part) }
+        return out
+    }
+
+    private mutating func closePart() -> MuxedPart? {
+        guard !partSamples.isEmpty else { return nil }
+        sequenceNumber += 1
+        let bytes = FMP4Fragment.serialize(
+            sequenceNumber: sequenceNumber, trackID: trackID, baseMediaDecodeTime: UInt64(max(0, partStart)), samples: partSamples)
+        let part = MuxedPart(
+            startsSegment: partStartsSegment, startDTS: partStart, duration: partDuration,
+            independent: partSamples[0].isSync, bytes: bytes, ingested: partIngested)
+        partSamples = []
+        partIngested = []
+        partDuration = 0
+        partStartsSegment = false
+        return part
+    }
+}

@@ -1,0 +1,37 @@
+import MediaCore
+
+/// Maps one publishing session's timestamps onto the stream's continuous timeline (survives reconnects).
+struct StreamTimeline: Sendable {
+    /// First decode time the session sent.
+    var origin: MediaTime?
+    /// Where the session starts on the stream timeline.
+    var base: MediaTime = .zero(timescale: 90_000)
+    /// Wall clock at `base` (ingest time of the session's first frame): the PDT anchor.
+    var wallAnchor: WallTime?
+
+    /// Starts a new session at `base`.
+    mutating func restart(at newBase: MediaTime) {
+        origin = nil
+        base = newBase
+        wallAnchor = nil
+    }
+
+    /// Stream-timeline decode time of a frame in `timescale` ticks; nil for frames before the session's origin.
+    mutating func map(_ frame: MediaFrame, timescale: Int32) -> Int64? {
+        if origin == nil {
+            origin = frame.dts
+            wallAnchor = frame.stamps.ingestWall ?? WallTime.now()
+        }
+        guard let origin else { return nil }
+        let rel = frame.dts - origin
+        guard rel.value >= 0 else { return nil }
+        return (rel + .zero(timescale: rel.timescale)).converted(to: timescale).value + base.converted(to: timescale).value
+    }
+
+    /// EXT-X-PROGRAM-DATE-TIME for a stream-timeline time (same mapping for every rendition, checklist M8).
+    func programDateTime(ticks: Int64, timescale: Int32) -> WallTime {
+        let anchor = wallAnchor ?? WallTime.now()
+        let offset = MediaTime(value: ticks, timescale: timescale) - base
+        return anchor.advanced(by: offset.duration)
+    }
+}

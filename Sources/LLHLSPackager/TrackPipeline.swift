@@ -1,0 +1,52 @@
+import FMP4
+import MediaCore
+
+/// One rendition's muxer (per publishing session) and what it published (kept across sessions).
+struct TrackPipeline: Sendable {
+    /// Video or audio.
+    let kind: MediaKind
+    /// Track ticks per second.
+    let timescale: Int32
+    /// The current session's cutter.
+    var muxer: RenditionMuxer
+    /// Published parts, segments and init sections.
+    var rendition: PublishedRendition
+    /// Codec parameters of the current session.
+    var parameters: FMP4Track.Media
+    /// Audio: where the next frame should start, to absorb RTMP's millisecond rounding.
+    var expectedNextDTS: Int64?
+
+    /// End of everything published, in track ticks.
+    var publishedEnd: Int64? {
+        guard let s = rendition.segments.last else { return nil }
+        return s.startDTS + s.duration
+    }
+}
+
+/// Builds muxers with the stream's fixed timing.
+struct MuxerFactory: Sendable {
+    /// PART-TARGET in seconds (fixed for the stream's life: CoreMedia rejects changes, mediamtx#6237).
+    let partTarget: Double
+    /// Segment target in seconds.
+    let segmentTarget: Double
+    /// TARGETDURATION in seconds.
+    let targetDuration: Int
+
+    func make(kind: MediaKind, timescale: Int32, followsBoundaries: Bool) -> RenditionMuxer {
+        let ts = Double(timescale)
+        // EXTINF rounds to nearest: stay below TARGETDURATION + 0.5 s (RFC 8216bis §4.4.3.1).
+        let limit = (Double(targetDuration) + 0.45) * ts
+        return RenditionMuxer(
+            trackID: 1, timescale: Int64(timescale), partTarget: Int64((partTarget * ts).rounded(.down)),
+            segmentTarget: Int64(segmentTarget * ts), segmentLimit: Int64(limit), followsBoundaries: followsBoundaries)
+    }
+
+    /// Snaps the wanted part duration to whole frames of the source, rounded up to the next millisecond plus one (jitter of RTMP's ms timestamps).
+    static func partTarget(wanted: Duration, frameRate: Double?) -> Double {
+        let w = wanted.secondsDouble
+        guard let fps = frameRate, fps > 1, fps < 241 else { return w }
+        let frames = max(1, (w * fps).rounded())
+        let exact = frames / fps
+        return ((exact * 1000).rounded(.up) + 1) / 1000
+    }
+}
