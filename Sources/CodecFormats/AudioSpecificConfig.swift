@@ -39,8 +39,9 @@ public struct AudioSpecificConfig: Equatable, Sendable {
     /// The config bytes with a plain GASpecificConfig (frameLengthFlag, dependsOnCoreCoder, extensionFlag all 0).
     public func serialize() -> [UInt8] {
         var bits: [(value: Int, width: Int)] = []
-        if objectType >= 31 {
-            bits += [(31, 5), (objectType - 32, 6)]
+        // 31 is the escape code itself; 32…95 travel as 31 plus a 6-bit extension.
+        if objectType > 30 {
+            bits += [(31, 5), (max(0, objectType - 32), 6)]
         } else {
             bits.append((objectType, 5))
         }

@@ -116,10 +116,10 @@ public struct H264SPS: Equatable, Sendable {
 
     /// §7.3.2.1.1.1 scaling_list(): only the bits are consumed.
     private static func skipScalingList(_ r: inout BitReader, size: Int) throws(CodecFormatError) {
-        var last: Int32 = 8
-        var next: Int32 = 8
+        var last = 8
+        var next = 8
         for _ in 0..<size where next != 0 {
-            let delta = try r.readSE("delta_scale")
+            let delta = Int(try r.readSE("delta_scale"))
             next = (last + delta + 256) & 0xFF
             if next != 0 { last = next }
         }
