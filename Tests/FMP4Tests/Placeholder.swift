@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderFMP4Tests() { #expect(Bool(true)) }
