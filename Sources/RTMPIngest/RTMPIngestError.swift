@@ -1,0 +1,16 @@
+import CodecFormats
+import RTMPWire
+
+/// Why an RTMP session was closed; each case names what went wrong.
+public enum RTMPIngestError: Error, Equatable, Sendable {
+    /// Bytes that break the RTMP wire format (handshake, chunks, AMF0, messages).
+    case wire(RTMPWireError)
+    /// An FLV audio/video body that could not be read.
+    case flv(FLVError)
+    /// A sequence header or NAL stream CodecFormats refused.
+    case codec(CodecFormatError)
+    /// The handshake did not finish within the configured timeout.
+    case handshakeTimeout(Duration)
+    /// Nothing was received for the configured idle timeout.
+    case idleTimeout(Duration)
+}

@@ -1,0 +1,203 @@
+import Logging
+import MediaCore
+import NIOCore
+import RTMPWire
+import StreamHub
+
+/// One RTMP connection: handshake, chunk decoding, the session state machine and the hub publication.
+final class RTMPSessionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let hub: StreamHub
+    private let configuration: RTMPIngestConfiguration
+    private let logger: Logger
+    private var handshake = RTMPHandshake()
+    private var handshakeComplete = false
+    private var decoder: ChunkDecoder
+    private var encoder = ChunkEncoder()
+    private var machine: RTMPSessionStateMachine
+    private var adapter = RTMPToStream()
+    private var publication: Publication?
+    private var arrivals = ArrivalLog()
+    private var handshakeTimer: Scheduled<Void>?
+    private var peer = "unknown"
+    private var closing = false
+
+    init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger) {
+        self.hub = hub
+        self.configuration = configuration
+        self.logger = logger
+        decoder = ChunkDecoder(limits: configuration.chunkLimits)
+        machine = RTMPSessionStateMachine(configuration: configuration)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        peer = context.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
+        let timeout = configuration.handshakeTimeout
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        handshakeTimer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            let (handler, context) = loopBound.value
+            handler.fail(context: context, .handshakeTimeout(timeout))
+        }
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        let now = ContinuousClock.now
+        var buffer = unwrapInboundIn(data)
+        let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
+        do {
+            try process(bytes, receivedAt: now, context: context)
+        } catch {
+            fail(context: context, error)
+        }
+        context.flush()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        handshakeTimer?.cancel()
+        performSafely(machine.connectionClosed(), context: context)
+        endPublication()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        logger.info("RTMP connection error", metadata: metadata(["reason": "\(error)"]))
+        endPublication()
+        context.close(promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            fail(context: context, .idleTimeout(configuration.idleTimeout))
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func process(_ input: [UInt8], receivedAt now: ContinuousClock.Instant, context: ChannelHandlerContext)
+        throws(RTMPIngestError)
+    {
+        var bytes = input
+        if !handshakeComplete {
+            let out: RTMPHandshake.Output
+            do { out = try handshake.receive(bytes) } catch { throw .wire(error) }
+            if !out.reply.isEmpty { write(out.reply, context: context) }
+            guard out.isComplete else { return }
+            handshakeComplete = true
+            handshakeTimer?.cancel()
+            bytes = out.leftover
+        }
+        arrivals.record(count: bytes.count, at: now)
+        decoder.feed(bytes)
+        try perform(machine.receivedBytes(input.count), context: context, firstByte: nil)
+        while !closing {
+            let raw: RTMPRawMessage?
+            do { raw = try decoder.nextMessage() } catch { throw .wire(error) }
+            guard let raw else { break }
+            let message: RTMPMessage
+            do {
+                message = try RTMPMessage(raw: raw, amf0: AMF0Decoder(maxDepth: configuration.maxAMF0Depth))
+            } catch .unsupportedAMF3(let type) {
+                logger.debug("ignoring AMF3 message", metadata: metadata(["type": "\(type)"]))
+                continue
+            } catch {
+                throw .wire(error)
+            }
+            let firstByte = arrivals.instant(atOffset: decoder.lastMessageStartOffset) ?? now
+            try perform(machine.received(message, timestamp: raw.timestamp), context: context, firstByte: firstByte)
+        }
+    }
+
+    private func perform(_ actions: [RTMPSessionStateMachine.Action], context: ChannelHandlerContext, firstByte: ContinuousClock.Instant?)
+        throws(RTMPIngestError)
+    {
+        for action in actions {
+            switch action {
+            case .send(let message, let streamID):
+                write(encoder.encode(message.raw(messageStreamID: streamID)), context: context)
+                if case .setChunkSize(let size) = message { encoder.setChunkSize(Int(size)) }
+            case .publish(let key):
+                let next: [RTMPSessionStateMachine.Action]
+                do {
+                    publication = try hub.publish(key: key, origin: "rtmp://\(peer)")
+                    adapter = RTMPToStream()
+                    next = machine.publishSucceeded()
+                } catch {
+                    next = machine.publishFailed(error)
+                }
+                if publication != nil { logger.info("RTMP publish started", metadata: metadata([:])) }
+                try perform(next, context: context, firstByte: nil)
+            case .endPublication:
+                endPublication()
+            case .metadata(let m):
+                deliver(adapter.update(metadata: m))
+            case .media(let kind, let timestamp, let payload):
+                let stamps = HopStamps(firstByte: firstByte, ingested: .now, ingestWall: WallTime.now())
+                switch kind {
+                case .video: deliver(try adapter.video(timestamp: timestamp, body: payload, stamps: stamps))
+                case .audio: deliver(try adapter.audio(timestamp: timestamp, body: payload, stamps: stamps))
+                }
+            case .ignored(let what):
+                logger.debug("RTMP ignored", metadata: metadata(["what": "\(what)"]))
+            case .close(let reason):
+                close(context: context, reason: reason)
+            }
+        }
+    }
+
+    /// Non-throwing entry for actions without media (byte counters, disconnect).
+    private func performSafely(_ actions: [RTMPSessionStateMachine.Action], context: ChannelHandlerContext) {
+        do { try perform(actions, context: context, firstByte: nil) } catch { fail(context: context, error) }
+    }
+
+    private func deliver(_ outputs: [RTMPToStream.Output]) {
+        guard let publication else { return }
+        for output in outputs {
+            switch output {
+            case .description(let d): publication.update(description: d)
+            case .frame(let f): publication.send(f)
+            }
+        }
+    }
+
+    private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+    }
+
+    private func endPublication() {
+        guard let publication else { return }
+        self.publication = nil
+        publication.end()
+        logger.info(
+            "RTMP publish ended",
+            metadata: metadata(["dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)"]))
+    }
+
+    /// Malformed input or a timeout: one log line, end the publication, close only this connection.
+    private func fail(context: ChannelHandlerContext, _ error: RTMPIngestError) {
+        guard !closing else { return }
+        logger.warning("RTMP connection closed on error", metadata: metadata(["reason": "\(error)"]))
+        closing = true
+        endPublication()
+        context.close(promise: nil)
+    }
+
+    private func close(context: ChannelHandlerContext, reason: String) {
+        guard !closing else { return }
+        logger.info("RTMP connection closed", metadata: metadata(["reason": "\(reason)"]))
+        closing = true
+        endPublication()
+        context.flush()
+        context.close(promise: nil)
+    }
+
+    private func metadata(_ extra: Logger.Metadata) -> Logger.Metadata {
+        var m = extra
+        m["peer"] = "\(peer)"
+        m["stream_key"] = "\(machine.streamKey?.rawValue ?? "-")"
+        return m
+    }
+}
