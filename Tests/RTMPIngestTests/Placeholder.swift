@@ -1,3 +1,0 @@
-import Testing
-
-@Test func placeholderRTMPIngestTests() { #expect(Bool(true)) }
