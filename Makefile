@@ -1,0 +1,86 @@
+# Sluice build and CI entry points. Works on a fresh Debian 12 with Swift installed.
+# `make test` is what CI runs (through .ci/run): Debian + Python deps, Swift build, unit tests, e2e.
+
+SWIFT ?= swift
+PYTHON ?= python3
+ARGS ?=
+# Lint compiles with different flags; a scratch folder of its own keeps the shared .build warm.
+LINT_SCRATCH ?= .build-lint
+SLUICE := .build/debug/sluice
+E2E_REQUIREMENTS := Tests/e2e/requirements.txt
+
+# Only root runs apt-get directly; anyone else goes through sudo.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# libav* + librtmp for the Swift targets, OpenSSL/libsrtp2 for WebRTC, ffmpeg/ffprobe and
+# chromium + chromedriver for the e2e suite.
+APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
+	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver
+# Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
+PY_MODULES := pytest requests selenium m3u8
+
+.PHONY: all deps deps-apt deps-python build run test test-swift test-e2e bench sample lint clean
+
+all: build
+
+deps: deps-apt deps-python
+
+deps-apt:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+	$(PYTHON) -m pip --version >/dev/null 2>&1 || missing="$$missing python3-pip"; \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing Debian packages:$$missing"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	else \
+		echo "deps: Debian packages present"; \
+	fi
+
+deps-python: deps-apt
+	@missing=""; \
+	for m in $(PY_MODULES); do \
+		$(PYTHON) -c "import $$m" >/dev/null 2>&1 || missing="$$missing $$m"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing Python packages for:$$missing"; \
+		PIP_BREAK_SYSTEM_PACKAGES=1 $(PYTHON) -m pip install -q -r $(E2E_REQUIREMENTS); \
+	else \
+		echo "deps: Python packages present"; \
+	fi
+
+build:
+	$(SWIFT) build
+
+run: deps build
+	$(SLUICE) serve --demo $(ARGS)
+
+# Both suites always run; the target fails if either failed.
+test: deps
+	$(SWIFT) build --build-tests
+	@rc=0; \
+	$(MAKE) --no-print-directory test-swift || rc=1; \
+	$(MAKE) --no-print-directory test-e2e || rc=1; \
+	exit $$rc
+
+test-swift:
+	$(SWIFT) test --skip-build
+
+test-e2e:
+	$(PYTHON) -m pytest -q Tests/e2e
+
+bench:
+	@echo "sluice bench arrives with issue 4"
+
+sample:
+	bash Samples/make-sample.sh
+
+lint:
+	$(SWIFT) build --scratch-path $(LINT_SCRATCH) -Xswiftc -warnings-as-errors
+
+clean:
+	$(SWIFT) package clean
+	rm -rf .build/e2e-artifacts $(LINT_SCRATCH)
