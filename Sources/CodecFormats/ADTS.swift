@@ -25,7 +25,10 @@ public struct ADTSHeader: Equatable, Sendable {
         guard rateIndex < AudioSpecificConfig.sampleRates.count else { throw .reservedSampleRateIndex(rateIndex) }
         let channels = (b[2] & 1) << 2 | b[3] >> 6
         config = AudioSpecificConfig(
-            objectType: profile + 1, sampleRate: AudioSpecificConfig.sampleRates[rateIndex], channels: 0)
+            objectType: profile + 1,
+            sampleRate: AudioSpecificConfig.sampleRates[rateIndex],
+            channels: 0
+        )
         config.channelConfiguration = channels
         headerLength = protectionAbsent ? 7 : 9
         frameLength = (b[3] & 0x03) << 11 | b[4] << 3 | b[5] >> 5
@@ -68,7 +71,9 @@ public enum ADTS {
             guard header.frameLength <= data.count - offset else {
                 throw .badNALLength(offset: offset, length: header.frameLength, available: data.count - offset)
             }
-            frames.append(Frame(header: header, payload: data[offset + header.headerLength..<offset + header.frameLength]))
+            frames.append(
+                Frame(header: header, payload: data[offset + header.headerLength..<offset + header.frameLength])
+            )
             offset += header.frameLength
         }
         return frames

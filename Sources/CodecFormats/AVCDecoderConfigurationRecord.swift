@@ -78,7 +78,9 @@ public struct AVCDecoderConfigurationRecord: Equatable, Sendable {
 
     /// The record bytes; profiles 100/110/122/144 get the chroma/bit-depth tail.
     public func serialize() -> [UInt8] {
-        var w = ByteWriter(capacity: 16 + (sequenceParameterSets + pictureParameterSets).reduce(0) { $0 + $1.count + 2 })
+        var w = ByteWriter(
+            capacity: 16 + (sequenceParameterSets + pictureParameterSets).reduce(0) { $0 + $1.count + 2 }
+        )
         w.writeUInt8(1)
         w.writeUInt8(profileIndication)
         w.writeUInt8(profileCompatibility)

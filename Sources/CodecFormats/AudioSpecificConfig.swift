@@ -8,7 +8,9 @@ public struct AudioSpecificConfig: Equatable, Sendable {
     public var channelConfiguration: Int
 
     /// Table 1.18 samplingFrequencyIndex 0…12.
-    public static let sampleRates = [96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350]
+    public static let sampleRates = [
+        96_000, 88_200, 64_000, 48_000, 44_100, 32_000, 24_000, 22_050, 16_000, 12_000, 11_025, 8_000, 7_350,
+    ]
 
     /// Parses the leading fields; GASpecificConfig and extensions are not interpreted.
     public init(parsing bytes: [UInt8]) throws(CodecFormatError) {

@@ -9,8 +9,13 @@ extension VideoParameters {
         let sps = try H264SPS(parsing: first)
         record.nalUnitLengthSize = 4
         self.init(
-            codec: .h264, decoderConfiguration: record.serialize(), width: sps.width, height: sps.height,
-            codecString: sps.codecString, frameRate: frameRate ?? sps.frameRate)
+            codec: .h264,
+            decoderConfiguration: record.serialize(),
+            width: sps.width,
+            height: sps.height,
+            codecString: sps.codecString,
+            frameRate: frameRate ?? sps.frameRate
+        )
     }
 }
 
@@ -19,7 +24,12 @@ extension AudioParameters {
     public init(audioSpecificConfig bytes: [UInt8]) throws(CodecFormatError) {
         let config = try AudioSpecificConfig(parsing: bytes)
         self.init(
-            codec: .aac, decoderConfiguration: bytes, sampleRate: config.sampleRate, channels: config.channelCount,
-            samplesPerFrame: 1024, codecString: config.codecString)
+            codec: .aac,
+            decoderConfiguration: bytes,
+            sampleRate: config.sampleRate,
+            channels: config.channelCount,
+            samplesPerFrame: 1024,
+            codecString: config.codecString
+        )
     }
 }

@@ -18,7 +18,8 @@ public enum H264NALUnitType: UInt8, Sendable {
 /// H.264 NAL unit framing: AVCC length prefixes (ISO/IEC 14496-15 §5.3.4.2) and Annex B start codes (§B.1).
 public enum H264 {
     /// Splits length-prefixed NAL units; empty NAL units are skipped.
-    public static func nalUnits(avcc data: [UInt8], lengthSize: Int = 4) throws(CodecFormatError) -> [ArraySlice<UInt8>] {
+    public static func nalUnits(avcc data: [UInt8], lengthSize: Int = 4) throws(CodecFormatError) -> [ArraySlice<UInt8>]
+    {
         guard (1...4).contains(lengthSize) else { throw .invalidLengthSize(lengthSize) }
         var units: [ArraySlice<UInt8>] = []
         var offset = 0
@@ -111,6 +112,8 @@ public enum H264 {
 
     /// Appends `value` big-endian in `size` bytes.
     private static func appendLength(_ value: Int, size: Int, to out: inout [UInt8]) {
-        for shift in stride(from: 8 * (size - 1), through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        for shift in stride(from: 8 * (size - 1), through: 0, by: -8) {
+            out.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
     }
 }

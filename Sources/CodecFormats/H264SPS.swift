@@ -63,7 +63,9 @@ public struct H264SPS: Equatable, Sendable {
             _ = try r.readSE("offset_for_non_ref_pic")
             _ = try r.readSE("offset_for_top_to_bottom_field")
             let cycle = Int(try r.readUE("num_ref_frames_in_pic_order_cnt_cycle"))
-            guard cycle <= 255 else { throw .invalidValue(field: "num_ref_frames_in_pic_order_cnt_cycle", value: cycle) }
+            guard cycle <= 255 else {
+                throw .invalidValue(field: "num_ref_frames_in_pic_order_cnt_cycle", value: cycle)
+            }
             for _ in 0..<cycle { _ = try r.readSE("offset_for_ref_frame") }
         case 2:
             break
@@ -101,7 +103,9 @@ public struct H264SPS: Equatable, Sendable {
     }
 
     /// RFC 6381 §3.3 codec string: `avc1.` + profile, constraint flags and level as lowercase hex.
-    public var codecString: String { Self.codecString(profile: profileIdc, constraints: constraintFlags, level: levelIdc) }
+    public var codecString: String {
+        Self.codecString(profile: profileIdc, constraints: constraintFlags, level: levelIdc)
+    }
 
     /// `avc1.PPCCLL` for the three given bytes.
     static func codecString(profile: UInt8, constraints: UInt8, level: UInt8) -> String {

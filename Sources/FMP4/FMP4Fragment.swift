@@ -9,7 +9,10 @@ public enum FMP4Fragment {
 
     /// The chunk bytes; trun's data_offset points at the first sample byte in the mdat.
     public static func serialize(
-        sequenceNumber: UInt32, trackID: UInt32, baseMediaDecodeTime: UInt64, samples: [FMP4Sample]
+        sequenceNumber: UInt32,
+        trackID: UInt32,
+        baseMediaDecodeTime: UInt64,
+        samples: [FMP4Sample]
     ) -> [UInt8] {
         let payloadSize = samples.reduce(0) { $0 + $1.data.count }
         var w = ByteWriter(capacity: 96 + 16 * samples.count + payloadSize)

@@ -50,7 +50,10 @@ public struct MP4Box: Sendable {
             let available = bytes.endIndex - offset
             guard available >= 8 else { throw .truncatedHeader(offset: offset, available: available) }
             var size = UInt64(bytes[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-            let type = String(decoding: bytes[offset + 4..<offset + 8].map { $0 < 0x20 || $0 > 0x7E ? 0x3F : $0 }, as: UTF8.self)
+            let type = String(
+                decoding: bytes[offset + 4..<offset + 8].map { $0 < 0x20 || $0 > 0x7E ? 0x3F : $0 },
+                as: UTF8.self
+            )
             var header = 8
             if size == 1 {
                 guard available >= 16 else { throw .truncatedHeader(offset: offset, available: available) }

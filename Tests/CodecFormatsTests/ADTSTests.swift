@@ -1,6 +1,7 @@
 import CodecFormats
 import Testing
 
+/// ADTS header parsing, writing and stream splitting.
 @Suite struct ADTSTests {
     /// The first frame header of `ffmpeg -f lavfi -i sine=sample_rate=44100 -c:a aac -f adts` (mono, 265 bytes).
     static let ffmpegHeader: [UInt8] = [0xFF, 0xF1, 0x50, 0x40, 0x21, 0x3F, 0xFC]
@@ -12,7 +13,10 @@ import Testing
     }
 
     @Test func encodesRealHeaderApartFromBufferFullness() {
-        let header = ADTSHeader(config: AudioSpecificConfig(objectType: 2, sampleRate: 44_100, channels: 1), payloadLength: 258)
+        let header = ADTSHeader(
+            config: AudioSpecificConfig(objectType: 2, sampleRate: 44_100, channels: 1),
+            payloadLength: 258
+        )
         // ffmpeg writes buffer fullness 0x7FF as we do; only the fields we own are compared.
         #expect(header.serialize() == Self.ffmpegHeader)
     }
@@ -48,7 +52,10 @@ import Testing
         var rng = SeededRandom(seed: 0xAD75)
         for _ in 0..<3_000 {
             var data = rng.bytes(Int.random(in: 0...40, using: &rng))
-            if data.count > 1 { data[0] = 0xFF; data[1] |= 0xF0 }
+            if data.count > 1 {
+                data[0] = 0xFF
+                data[1] |= 0xF0
+            }
             _ = try? ADTS.frames(data)
         }
     }

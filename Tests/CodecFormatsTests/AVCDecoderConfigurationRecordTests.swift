@@ -19,12 +19,15 @@ struct AVCCCase: CustomTestStringConvertible, Sendable {
         AVCCCase(
             name: "x264 720p high with chroma tail",
             bytes: hex(
-                "0164001fffe1001a6764001facd9405005bb0110000003001000000303c0f183196001000668ebe3cb22c0fdf8f800"),
-            record: AVCDecoderConfigurationRecord(sps: sps720, pps: pps720)),
+                "0164001fffe1001a6764001facd9405005bb0110000003001000000303c0f183196001000668ebe3cb22c0fdf8f800"
+            ),
+            record: AVCDecoderConfigurationRecord(sps: sps720, pps: pps720)
+        ),
         AVCCCase(
             name: "baseline without tail",
             bytes: [0x01, 0x42, 0xC0, 0x0D, 0xFF, 0xE1, 0x00, 0x18] + spsBaseline + [0x01, 0x00, 0x05] + ppsBaseline,
-            record: AVCDecoderConfigurationRecord(sps: spsBaseline, pps: ppsBaseline)),
+            record: AVCDecoderConfigurationRecord(sps: spsBaseline, pps: ppsBaseline)
+        ),
         AVCCCase(
             name: "2-byte lengths, two PPS",
             bytes: [0x01, 0x42, 0xC0, 0x0D, 0xFD, 0xE1, 0x00, 0x18] + spsBaseline + [0x02, 0x00, 0x05] + ppsBaseline
@@ -34,10 +37,12 @@ struct AVCCCase: CustomTestStringConvertible, Sendable {
                 r.nalUnitLengthSize = 2
                 r.pictureParameterSets.append([0x68, 0xCE])
                 return r
-            }()),
+            }()
+        ),
     ]
 }
 
+/// avcC parse and serialize against real x264 records.
 @Suite struct AVCDecoderConfigurationRecordTests {
     @Test(arguments: AVCCCase.all) func decodes(_ c: AVCCCase) throws {
         #expect(try AVCDecoderConfigurationRecord(parsing: c.bytes) == c.record)
@@ -81,6 +86,7 @@ struct AVCCCase: CustomTestStringConvertible, Sendable {
         #expect(try AVCDecoderConfigurationRecord(parsing: video.decoderConfiguration).nalUnitLengthSize == 4)
         let explicit = try VideoParameters(avcDecoderConfiguration: AVCCCase.all[0].bytes, frameRate: 25)
         #expect(explicit.frameRate == 25 && explicit.width == 1280 && explicit.height == 720)
+        #expect(explicit.codecString == "avc1.64001f")
         #expect(explicit.decoderConfiguration == AVCCCase.all[0].bytes)
     }
 

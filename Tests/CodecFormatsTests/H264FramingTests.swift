@@ -11,14 +11,22 @@ struct FramingCase: CustomTestStringConvertible, Sendable {
 
     static let all: [FramingCase] = [
         FramingCase(
-            name: "AUD + IDR", nals: [[0x09, 0xF0], [0x65, 0x88, 0x84]],
+            name: "AUD + IDR",
+            nals: [[0x09, 0xF0], [0x65, 0x88, 0x84]],
             avcc: [0, 0, 0, 2, 0x09, 0xF0, 0, 0, 0, 3, 0x65, 0x88, 0x84],
-            annexB: [0, 0, 0, 1, 0x09, 0xF0, 0, 0, 0, 1, 0x65, 0x88, 0x84]),
-        FramingCase(name: "single slice", nals: [[0x41, 0x9A]], avcc: [0, 0, 0, 2, 0x41, 0x9A], annexB: [0, 0, 0, 1, 0x41, 0x9A]),
+            annexB: [0, 0, 0, 1, 0x09, 0xF0, 0, 0, 0, 1, 0x65, 0x88, 0x84]
+        ),
+        FramingCase(
+            name: "single slice",
+            nals: [[0x41, 0x9A]],
+            avcc: [0, 0, 0, 2, 0x41, 0x9A],
+            annexB: [0, 0, 0, 1, 0x41, 0x9A]
+        ),
         FramingCase(name: "empty", nals: [], avcc: [], annexB: []),
     ]
 }
 
+/// AVCC and Annex B framing and length-prefix conversion.
 @Suite struct H264FramingTests {
     @Test(arguments: FramingCase.all) func splitsBothFramings(_ c: FramingCase) throws {
         #expect(try H264.nalUnits(avcc: c.avcc).map(Array.init) == c.nals)

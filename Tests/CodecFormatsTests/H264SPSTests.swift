@@ -14,25 +14,55 @@ struct SPSCase: CustomTestStringConvertible, Sendable {
 
     static let all: [SPSCase] = [
         SPSCase(
-            name: "1280x720 high", nal: hex("6764001facd9405005bb0110000003001000000303c0f1831960"), profile: 100,
-            width: 1280, height: 720, frameRate: 30, codecString: "avc1.64001f"),
+            name: "1280x720 high",
+            nal: hex("6764001facd9405005bb0110000003001000000303c0f1831960"),
+            profile: 100,
+            width: 1280,
+            height: 720,
+            frameRate: 30,
+            codecString: "avc1.64001f"
+        ),
         SPSCase(
             name: "1920x1080 high, cropped from 1088",
-            nal: hex("67640028acd940780227e5c044000003000400000300f03c60c658"), profile: 100, width: 1920,
-            height: 1080, frameRate: 30, codecString: "avc1.640028"),
+            nal: hex("67640028acd940780227e5c044000003000400000300f03c60c658"),
+            profile: 100,
+            width: 1920,
+            height: 1080,
+            frameRate: 30,
+            codecString: "avc1.640028"
+        ),
         SPSCase(
-            name: "640x360 main", nal: hex("674d401eeca05017fcb80880000003008000001e078b16cb"), profile: 77,
-            width: 640, height: 360, frameRate: 30, codecString: "avc1.4d401e"),
+            name: "640x360 main",
+            nal: hex("674d401eeca05017fcb80880000003008000001e078b16cb"),
+            profile: 77,
+            width: 640,
+            height: 360,
+            frameRate: 30,
+            codecString: "avc1.4d401e"
+        ),
         SPSCase(
-            name: "320x240 baseline", nal: hex("6742c00dd90141fb0110000003001000000303c0f142a480"), profile: 66,
-            width: 320, height: 240, frameRate: 30, codecString: "avc1.42c00d"),
+            name: "320x240 baseline",
+            nal: hex("6742c00dd90141fb0110000003001000000303c0f142a480"),
+            profile: 66,
+            width: 320,
+            height: 240,
+            frameRate: 30,
+            codecString: "avc1.42c00d"
+        ),
         // Hand-built: baseline 176x144, no VUI (sps id 0, poc type 2, 11x9 MBs).
         SPSCase(
-            name: "176x144 baseline without VUI", nal: hex("6742000a da0b1390"), profile: 66, width: 176,
-            height: 144, frameRate: nil, codecString: "avc1.42000a"),
+            name: "176x144 baseline without VUI",
+            nal: hex("6742000a da0b1390"),
+            profile: 66,
+            width: 176,
+            height: 144,
+            frameRate: nil,
+            codecString: "avc1.42000a"
+        ),
     ]
 }
 
+/// SPS parsing of real x264 parameter sets.
 @Suite struct H264SPSTests {
     @Test(arguments: SPSCase.all) func decodesSizeProfileAndFrameRate(_ c: SPSCase) throws {
         let sps = try H264SPS(parsing: c.nal)

@@ -20,7 +20,8 @@ struct SeededRandom: RandomNumberGenerator {
         var out = bytes
         for _ in 0..<Int.random(in: 1...4, using: &self) {
             switch Int.random(in: 0..<3, using: &self) {
-            case 0 where !out.isEmpty: out[Int.random(in: 0..<out.count, using: &self)] ^= UInt8.random(in: 1...255, using: &self)
+            case 0 where !out.isEmpty:
+                out[Int.random(in: 0..<out.count, using: &self)] ^= UInt8.random(in: 1...255, using: &self)
             case 1 where !out.isEmpty: out.removeLast(Int.random(in: 1...out.count, using: &self))
             default: out += self.bytes(Int.random(in: 1...8, using: &self))
             }

@@ -45,8 +45,12 @@ struct TrackRun {
         for _ in 0..<count {
             entries.append(
                 Entry(
-                    duration: try r.readUInt32(), size: try r.readUInt32(), flags: try r.readUInt32(),
-                    compositionOffset: Int32(bitPattern: try r.readUInt32())))
+                    duration: try r.readUInt32(),
+                    size: try r.readUInt32(),
+                    flags: try r.readUInt32(),
+                    compositionOffset: Int32(bitPattern: try r.readUInt32())
+                )
+            )
         }
     }
 }

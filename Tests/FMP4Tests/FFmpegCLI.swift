@@ -20,7 +20,10 @@ enum FFmpegCLI {
     }
 
     /// Runs `tool` and returns its exit status, stdout and stderr.
-    static func runCapturing(_ tool: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func runCapturing(
+        _ tool: String,
+        _ arguments: [String]
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(of: tool) ?? "/usr/bin/\(tool)")
         process.arguments = arguments
@@ -69,10 +72,15 @@ enum FFmpegCLI {
     static func probeDecoded(_ file: URL, stream: String) throws -> (frames: Int, duration: Double) {
         let frames = try run(
             "ffprobe",
-            ["-v", "error", "-count_frames", "-select_streams", stream, "-show_entries", "stream=nb_read_frames",
-             "-of", "csv=p=0", file.path])
+            [
+                "-v", "error", "-count_frames", "-select_streams", stream, "-show_entries", "stream=nb_read_frames",
+                "-of", "csv=p=0", file.path,
+            ]
+        )
         let duration = try run(
-            "ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path])
+            "ffprobe",
+            ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", file.path]
+        )
         return (
             Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1,
             Double(duration.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

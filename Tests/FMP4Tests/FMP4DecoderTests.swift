@@ -14,15 +14,24 @@ struct FMP4DecoderTests {
         let annexB = dir.appendingPathComponent("src.h264")
         try FFmpegCLI.run(
             "ffmpeg",
-            ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "60", "-c:v", "libx264",
-             "-bf", "2", "-g", "30", "-x264-params", "aud=1", "-video_track_timescale", "90000", source.path])
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "60", "-c:v",
+                "libx264",
+                "-bf", "2", "-g", "30", "-x264-params", "aud=1", "-video_track_timescale", "90000", source.path,
+            ]
+        )
         try FFmpegCLI.run(
-            "ffmpeg", ["-v", "error", "-i", source.path, "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", annexB.path])
+            "ffmpeg",
+            ["-v", "error", "-i", source.path, "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", annexB.path]
+        )
         // Decode-order packets: pts,dts,duration,flags in 1/90 000.
         let packets = try FFmpegCLI.run(
             "ffprobe",
-            ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,duration,flags", "-of", "csv=p=0",
-             source.path]
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,duration,flags", "-of",
+                "csv=p=0",
+                source.path,
+            ]
         ).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
         try #require(packets.count == 60)
 
@@ -50,16 +59,29 @@ struct FMP4DecoderTests {
             #expect(isSync == packet[3].hasPrefix("K"))
             samples.append(
                 FMP4Sample(
-                    duration: UInt32(packet[2])!, compositionOffset: Int32(Int64(packet[0])! - Int64(packet[1])!),
-                    isSync: isSync, data: data))
+                    duration: UInt32(packet[2])!,
+                    compositionOffset: Int32(Int64(packet[0])! - Int64(packet[1])!),
+                    isSync: isSync,
+                    data: data
+                )
+            )
         }
         #expect(samples.contains { $0.compositionOffset > 0 }, "B-frames give composition offsets")
 
         let track = FMP4Track(trackID: 1, timescale: 90_000, media: .video(video))
         var file = FMP4InitSegment.serialize(track: track)
-        file += FMP4Fragment.serialize(sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: 0, samples: Array(samples[..<30]))
         file += FMP4Fragment.serialize(
-            sequenceNumber: 2, trackID: 1, baseMediaDecodeTime: 30 * 3000, samples: Array(samples[30...]))
+            sequenceNumber: 1,
+            trackID: 1,
+            baseMediaDecodeTime: 0,
+            samples: Array(samples[..<30])
+        )
+        file += FMP4Fragment.serialize(
+            sequenceNumber: 2,
+            trackID: 1,
+            baseMediaDecodeTime: 30 * 3000,
+            samples: Array(samples[30...])
+        )
         let output = dir.appendingPathComponent("out.mp4")
         try Data(file).write(to: output)
 
@@ -75,8 +97,11 @@ struct FMP4DecoderTests {
         let adts = dir.appendingPathComponent("src.aac")
         try FFmpegCLI.run(
             "ffmpeg",
-            ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "1", "-ac", "2",
-             "-c:a", "aac", "-f", "adts", adts.path])
+            [
+                "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "1", "-ac", "2",
+                "-c:a", "aac", "-f", "adts", adts.path,
+            ]
+        )
         let frames = try ADTS.frames(Array(try Data(contentsOf: adts)))
         try #require(frames.count > 40)
         let config = frames[0].header.config
@@ -87,9 +112,18 @@ struct FMP4DecoderTests {
         let half = samples.count / 2
         let track = FMP4Track(trackID: 1, timescale: 48_000, media: .audio(audio))
         var file = FMP4InitSegment.serialize(track: track)
-        file += FMP4Fragment.serialize(sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: 0, samples: Array(samples[..<half]))
         file += FMP4Fragment.serialize(
-            sequenceNumber: 2, trackID: 1, baseMediaDecodeTime: UInt64(half * 1024), samples: Array(samples[half...]))
+            sequenceNumber: 1,
+            trackID: 1,
+            baseMediaDecodeTime: 0,
+            samples: Array(samples[..<half])
+        )
+        file += FMP4Fragment.serialize(
+            sequenceNumber: 2,
+            trackID: 1,
+            baseMediaDecodeTime: UInt64(half * 1024),
+            samples: Array(samples[half...])
+        )
         let output = dir.appendingPathComponent("out.mp4")
         try Data(file).write(to: output)
 

@@ -14,7 +14,10 @@ struct FragmentCase: CustomTestStringConvertible, Sendable {
 
     static let all: [FragmentCase] = [
         FragmentCase(
-            name: "one sync sample", sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: 0,
+            name: "one sync sample",
+            sequenceNumber: 1,
+            trackID: 1,
+            baseMediaDecodeTime: 0,
             samples: [FMP4Sample(duration: 3000, isSync: true, data: [0xAA, 0xBB])],
             bytes: hexBytes(
                 """
@@ -26,9 +29,13 @@ struct FragmentCase: CustomTestStringConvertible, Sendable {
                     00000024 7472756e 01000f01 00000001 00000070
                       00000bb8 00000002 02000000 00000000
                 0000000a 6d646174 aabb
-                """)),
+                """
+            )
+        ),
         FragmentCase(
-            name: "B-frame pair with negative offset and 64-bit tfdt", sequenceNumber: 7, trackID: 2,
+            name: "B-frame pair with negative offset and 64-bit tfdt",
+            sequenceNumber: 7,
+            trackID: 2,
             baseMediaDecodeTime: 0x1_0000_0000,
             samples: [
                 FMP4Sample(duration: 1024, compositionOffset: 2048, isSync: false, data: [1]),
@@ -45,7 +52,9 @@ struct FragmentCase: CustomTestStringConvertible, Sendable {
                       00000400 00000001 01010000 00000800
                       00000400 00000002 01010000 fffffc00
                 0000000b 6d646174 010203
-                """)),
+                """
+            )
+        ),
     ]
 }
 
@@ -55,11 +64,15 @@ func hexBytes(_ text: String) -> [UInt8] {
     return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
 }
 
+/// CMAF chunk bytes and how a player reads them back.
 @Suite struct FMP4FragmentTests {
     @Test(arguments: FragmentCase.all) func encodes(_ c: FragmentCase) {
         let bytes = FMP4Fragment.serialize(
-            sequenceNumber: c.sequenceNumber, trackID: c.trackID, baseMediaDecodeTime: c.baseMediaDecodeTime,
-            samples: c.samples)
+            sequenceNumber: c.sequenceNumber,
+            trackID: c.trackID,
+            baseMediaDecodeTime: c.baseMediaDecodeTime,
+            samples: c.samples
+        )
         #expect(bytes == c.bytes)
     }
 
@@ -77,13 +90,19 @@ func hexBytes(_ text: String) -> [UInt8] {
             let samples = (0..<Int.random(in: 0...40, using: &rng)).map { _ in
                 FMP4Sample(
                     duration: UInt32.random(in: 0...90_000, using: &rng),
-                    compositionOffset: Int32.random(in: -9_000...9_000, using: &rng), isSync: Bool.random(using: &rng),
-                    data: rng.bytes(Int.random(in: 0...200, using: &rng)))
+                    compositionOffset: Int32.random(in: -9_000...9_000, using: &rng),
+                    isSync: Bool.random(using: &rng),
+                    data: rng.bytes(Int.random(in: 0...200, using: &rng))
+                )
             }
             let sequence = UInt32.random(in: 0...UInt32.max, using: &rng)
             let time = UInt64.random(in: 0...UInt64.max, using: &rng)
             let bytes = FMP4Fragment.serialize(
-                sequenceNumber: sequence, trackID: 3, baseMediaDecodeTime: time, samples: samples)
+                sequenceNumber: sequence,
+                trackID: 3,
+                baseMediaDecodeTime: time,
+                samples: samples
+            )
             let chunk = try Chunk(bytes)
             #expect(chunk.sequenceNumber == sequence && chunk.trackID == 3 && chunk.baseMediaDecodeTime == time)
             #expect(chunk.samples == samples)
@@ -131,8 +150,12 @@ struct Chunk {
             #expect(flagsOK, "sample flags \(entry.flags)")
             samples.append(
                 FMP4Sample(
-                    duration: entry.duration, compositionOffset: entry.compositionOffset,
-                    isSync: entry.flags == 0x0200_0000, data: Array(bytes[cursor..<min(end, bytes.count)])))
+                    duration: entry.duration,
+                    compositionOffset: entry.compositionOffset,
+                    isSync: entry.flags == 0x0200_0000,
+                    data: Array(bytes[cursor..<min(end, bytes.count)])
+                )
+            )
             cursor = end
         }
         #expect(cursor == mdat.payload.endIndex, "mdat holds exactly the samples")

@@ -21,6 +21,7 @@ enum Fixtures {
     }
 }
 
+/// Every init segment field the CMAF checklist names.
 @Suite struct FMP4InitSegmentTests {
     @Test func startsWithCMAFBrandsThenMoov() throws {
         let video = try MP4Box.parse(FMP4InitSegment.serialize(track: Fixtures.videoTrack()))

@@ -1,6 +1,7 @@
 import FMP4
 import Testing
 
+/// Box framing, size forms and malformed input.
 @Suite struct MP4BoxTests {
     @Test func parsesNestedContainersAndLeaves() throws {
         let bytes = hexBytes("00000018 6d6f6f76 00000010 7472616b 00000008 746b6864 00000009 66726565 ff")
