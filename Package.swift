@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // L0: vocabulary and C shims.
@@ -72,21 +73,24 @@ let package = Package(
             dependencies: [
                 "MediaCore", "LLHLSPackager", "HLSPlaylist",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ], swiftSettings: strictSettings),
         .target(
             name: "SluiceApp",
             dependencies: [
                 "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strictSettings),
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceApp", "RTMPPublish", "MediaCore",
+                "SluiceApp", "RTMPPublish", "MediaCore", "LLHLSPackager",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
@@ -94,16 +98,18 @@ let package = Package(
         // Tests.
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats"], swiftSettings: strictSettings),
-        .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats"], swiftSettings: strictSettings),
+        .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats"], swiftSettings: strictSettings),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPIngestTests",
             dependencies: [
-                "RTMPIngest", "RTMPWire", "StreamHub",
+                "RTMPIngest", "RTMPWire", "StreamHub", "MediaCore",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "LLHLSPackagerTests", dependencies: ["LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub"],

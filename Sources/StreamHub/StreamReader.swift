@@ -44,14 +44,19 @@ public final class StreamReader: Sendable {
         }) {
             return ready
         }
-        return await withCheckedContinuation { (cont: CheckedContinuation<StreamEvent?, Never>) in
-            let immediate: StreamEvent?? = state.withLock { s in
-                if let e = s.popFirst() { return .some(e) }
-                if s.finished { return .some(nil) }
-                s.waiter = cont
-                return .none
+        // Cancelling the consumer finishes the reader so shutdown never hangs on a silent publisher.
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (cont: CheckedContinuation<StreamEvent?, Never>) in
+                let immediate: StreamEvent?? = state.withLock { s in
+                    if let e = s.popFirst() { return .some(e) }
+                    if s.finished || Task.isCancelled { return .some(nil) }
+                    s.waiter = cont
+                    return .none
+                }
+                if let immediate { cont.resume(returning: immediate) }
             }
-            if let immediate { cont.resume(returning: immediate) }
+        } onCancel: {
+            self.finish()
         }
     }
 

@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LLHLSPackager
+import Logging
+import MediaCore
+
+/// The origin's URL space: `/live/{key}/index.m3u8`, `/live/{key}/{video|audio}.m3u8`,
+/// `/live/{key}/{epoch}/{video|audio}/{init-N.mp4|MSN.m4s|MSN.PART.m4s}`, `/healthz`, `/api/streams`.
+public enum OriginRoutes {
+    /// Builds the router over a packager.
+    public static func router(packager: LLHLSPackager) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("/healthz") { _, _ in
+            OriginResponse.text(200, "ok", maxAge: 0)
+        }
+        router.get("/api/streams") { _, _ in
+            let summaries = packager.streams.map { $0.summary() }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let body = (try? encoder.encode(summaries)) ?? Data("[]".utf8)
+            return OriginResponse.make(
+                HLSResponse(status: 200, contentType: "application/json", maxAge: 0, body: Array(body)))
+        }
+        router.get("/live/:key/:file") { request, context in
+            guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
+                return OriginResponse.text(404, "unknown stream", maxAge: 1)
+            }
+            let file = context.parameters.get("file") ?? ""
+            switch file {
+            case "index.m3u8":
+                return OriginResponse.make(await stream.multivariantPlaylist())
+            case "video.m3u8", "audio.m3u8":
+                let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+                let directives: PlaylistRequest
+                do {
+                    directives = try PlaylistRequest(query: query)
+                } catch {
+                    return OriginResponse.text(400, "\(error)", maxAge: 1)
+                }
+                let kind: MediaKind = file == "video.m3u8" ? .video : .audio
+                return OriginResponse.make(await stream.mediaPlaylist(kind, request: directives))
+            default:
+                return OriginResponse.text(404, "unknown playlist", maxAge: 1)
+            }
+        }
+        router.get("/live/:key/:epoch/:rendition/:file") { _, context in
+            guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
+                return OriginResponse.text(404, "unknown stream", maxAge: 1)
+            }
+            let kind: MediaKind
+            switch context.parameters.get("rendition") {
+            case "video": kind = .video
+            case "audio": kind = .audio
+            default: return OriginResponse.text(404, "unknown rendition", maxAge: 1)
+            }
+            return OriginResponse.make(
+                await stream.media(epoch: context.parameters.get("epoch") ?? "", kind: kind, file: context.parameters.get("file") ?? ""))
+        }
+        router.on("/**", method: .options) { _, _ in
+            // Preflight answer for browsers; plain GETs from hls.js need none.
+            var r = OriginResponse.text(204, "", maxAge: 0)
+            r.headers[.init("Access-Control-Allow-Methods")!] = "GET, HEAD, OPTIONS"
+            r.headers[.init("Access-Control-Allow-Headers")!] = "*"
+            return r
+        }
+        return router
+    }
+}

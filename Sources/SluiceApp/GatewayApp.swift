@@ -1,0 +1,88 @@
+import HTTPOrigin
+import LLHLSPackager
+import Logging
+import MediaCore
+import RTMPIngest
+import ServiceLifecycle
+import StreamHub
+import Synchronization
+import UnixSignals
+
+import struct Foundation.Data
+import class Foundation.FileHandle
+
+/// Wires hub, ingest, packager and origin into one ServiceGroup (the `sluice serve` process).
+public struct GatewayApp: Sendable {
+    /// Effective configuration.
+    public let configuration: SluiceConfiguration
+    /// Publish the built-in test pattern as `demo`.
+    public let demo: Bool
+    private let logger: Logger
+
+    /// Creates the app.
+    public init(configuration: SluiceConfiguration, demo: Bool, logger: Logger) {
+        self.configuration = configuration
+        self.demo = demo
+        self.logger = logger
+    }
+
+    /// Runs until SIGTERM/SIGINT; playlists end with ENDLIST before the origin closes.
+    public func run() async throws {
+        let c = configuration
+        let hub = StreamHub()
+        let packager = LLHLSPackager(hub: hub, configuration: c.hls, logger: logger)
+        let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil)
+        let origin = HTTPOriginService(packager: packager, host: c.bind, port: c.httpPort, logger: logger) { port in
+            ports.set(http: port)
+        }
+        let ingest = RTMPIngestService(host: c.bind, port: c.rtmpPort, hub: hub, logger: logger, configuration: c.rtmp) {
+            port in ports.set(rtmp: port)
+        }
+        // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
+        ]
+        if demo, let key = StreamKey(c.demoKey) {
+            services.append(
+                .init(service: DemoService(hub: hub, key: key, logger: logger), successTerminationBehavior: .ignore))
+        }
+        var groupConfig = ServiceGroupConfiguration(services: services, logger: logger)
+        groupConfig.gracefulShutdownSignals = [.sigterm, .sigint]
+        groupConfig.maximumGracefulShutdownDuration = .seconds(10)
+        try await ServiceGroup(configuration: groupConfig).run()
+        logger.info("sluice stopped")
+    }
+}
+
+/// Collects the bound ports and prints the URLs a user needs once both are known.
+final class BoundPorts: Sendable {
+    private let state = Mutex<(rtmp: Int?, http: Int?)>((nil, nil))
+    let bind: String
+    let demoKey: String?
+
+    init(bind: String, demoKey: String?) {
+        self.bind = bind
+        self.demoKey = demoKey
+    }
+
+    func set(rtmp: Int) { update { $0.rtmp = rtmp } }
+    func set(http: Int) { update { $0.http = http } }
+
+    private func update(_ body: (inout (rtmp: Int?, http: Int?)) -> Void) {
+        let ready = state.withLock { s -> (Int, Int)? in
+            body(&s)
+            guard let r = s.rtmp, let h = s.http else { return nil }
+            return (r, h)
+        }
+        guard let (r, h) = ready else { return }
+        let host = bind == "0.0.0.0" || bind == "::" ? "127.0.0.1" : bind
+        var lines = [
+            "Sluice is up.",
+            "  OBS / FFmpeg server:  rtmp://\(host):\(r)/live   (stream key: any name, e.g. mystream)",
+            "  Watch (LL-HLS):       http://\(host):\(h)/live/<stream key>/index.m3u8",
+        ]
+        if let k = demoKey { lines.append("  Demo stream:          http://\(host):\(h)/live/\(k)/index.m3u8") }
+        // Unbuffered so scripts and tests reading our stdout see the URLs at once.
+        FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import LLHLSPackager
+import Logging
+import MediaCore
+import RTMPIngest
+import Yams
+
+extension SluiceConfiguration {
+    /// Reads a YAML file; absent keys keep their defaults, unknown keys are errors (typos must not pass silently).
+    public static func load(path: String) throws -> SluiceConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(key: "(file)", allowed: "a readable YAML file", found: "\(path): \(error.localizedDescription)")
+        }
+        return try parse(yaml: text)
+    }
+
+    /// Parses YAML text.
+    public static func parse(yaml text: String) throws -> SluiceConfiguration {
+        var c = SluiceConfiguration()
+        let loaded = try Yams.load(yaml: text)
+        guard let root = loaded as? [String: Any] ?? (loaded == nil ? [:] : nil) else {
+            throw ConfigurationError(key: "(root)", allowed: "a mapping", found: "\(type(of: loaded))")
+        }
+        var r = ConfigReader(values: root, prefix: "")
+        c.bind = try r.string("bind") ?? c.bind
+        if var rtmp = try r.section("rtmp") {
+            c.rtmpPort = try rtmp.int("port", in: 0...65535) ?? c.rtmpPort
+            c.rtmp.chunkSize = try rtmp.int("chunk_size", in: 128...65536) ?? c.rtmp.chunkSize
+            c.rtmp.maxMessageSize = try rtmp.int("max_message_size", in: 65536...(64 << 20)) ?? c.rtmp.maxMessageSize
+            if let s = try rtmp.int("idle_timeout_s", in: 1...3600) { c.rtmp.idleTimeout = .seconds(s) }
+            try rtmp.finish()
+        }
+        if var http = try r.section("http") {
+            c.httpPort = try http.int("port", in: 0...65535) ?? c.httpPort
+            try http.finish()
+        }
+        if var hls = try r.section("hls") {
+            if let ms = try hls.int("part_target_ms", in: 100...2000) { c.hls.partTarget = .milliseconds(ms) }
+            if let s = try hls.double("segment_target_s", in: 1...10) { c.hls.segmentTarget = .milliseconds(Int64(s * 1000)) }
+            c.hls.windowSegments = try hls.int("window_segments", in: 6...60) ?? c.hls.windowSegments
+            if let s = try hls.int("reconnect_grace_s", in: 0...300) { c.hls.reconnectGrace = .seconds(s) }
+            if let s = try hls.int("ended_retention_s", in: 0...3600) { c.hls.endedRetention = .seconds(s) }
+            try hls.finish()
+        }
+        if var log = try r.section("log") {
+            if let level = try log.string("level") {
+                guard let l = Logger.Level(rawValue: level) else {
+                    throw ConfigurationError(
+                        key: "log.level", allowed: "one of trace, debug, info, notice, warning, error, critical", found: level)
+                }
+                c.logLevel = l
+            }
+            try log.finish()
+        }
+        if var demo = try r.section("demo") {
+            c.demoKey = try demo.string("key") ?? c.demoKey
+            try demo.finish()
+        }
+        try r.finish()
+        try c.validate()
+        return c
+    }
+
+    /// Cross-field rules.
+    public func validate() throws {
+        if hls.partTarget * 3 > hls.segmentTarget {
+            throw ConfigurationError(
+                key: "hls.part_target_ms", allowed: "at most a third of hls.segment_target_s",
+                found: "\(hls.partTarget.milliseconds) ms with a \(hls.segmentTarget) segment target")
+        }
+    }
+}
+
+/// Typed, path-aware access to one YAML mapping.
+struct ConfigReader {
+    var values: [String: Any]
+    let prefix: String
+    private var seen: Set<String> = []
+
+    init(values: [String: Any], prefix: String) {
+        self.values = values
+        self.prefix = prefix
+    }
+
+    private func path(_ k: String) -> String { prefix.isEmpty ? k : "\(prefix).\(k)" }
+
+    mutating func string(_ k: String) throws -> String? {
+        seen.insert(k)
+        guard let v = values[k] else { return nil }
+        if let s = v as? String { return s }
+        throw ConfigurationError(key: path(k), allowed: "a string", found: "\(v)")
+    }
+
+    mutating func int(_ k: String, in range: ClosedRange<Int>) throws -> Int? {
+        seen.insert(k)
+        guard let v = values[k] else { return nil }
+        guard let i = v as? Int, range.contains(i) else {
+            throw ConfigurationError(key: path(k), allowed: "an integer in \(range.lowerBound)...\(range.upperBound)", found: "\(v)")
+        }
+        return i
+    }
+
+    mutating func double(_ k: String, in range: ClosedRange<Double>) throws -> Double? {
+        seen.insert(k)
+        guard let v = values[k] else { return nil }
+        let d = (v as? Double) ?? (v as? Int).map(Double.init)
+        guard let d, range.contains(d) else {
+            throw ConfigurationError(key: path(k), allowed: "a number in \(range.lowerBound)...\(range.upperBound)", found: "\(v)")
+        }
+        return d
+    }
+
+    mutating func section(_ k: String) throws -> ConfigReader? {
+        seen.insert(k)
+        guard let v = values[k] else { return nil }
+        guard let m = v as? [String: Any] else { throw ConfigurationError(key: path(k), allowed: "a mapping", found: "\(v)") }
+        return ConfigReader(values: m, prefix: path(k))
+    }
+
+    func finish() throws {
+        if let unknown = values.keys.sorted().first(where: { !seen.contains($0) }) {
+            throw ConfigurationError(key: path(unknown), allowed: "a documented key (see Config/sluice.yaml)", found: "unknown key")
+        }
+    }
+}

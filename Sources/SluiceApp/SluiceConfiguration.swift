@@ -1,0 +1,43 @@
+import LLHLSPackager
+import Logging
+import RTMPIngest
+
+/// Everything `sluice serve` reads from Config/sluice.yaml; each field's default is the documented one.
+public struct SluiceConfiguration: Sendable {
+    /// Address every listener binds (`bind`).
+    public var bind: String = "0.0.0.0"
+    /// RTMP ingest port (`rtmp.port`).
+    public var rtmpPort: Int = 1935
+    /// HTTP origin port (`http.port`).
+    public var httpPort: Int = 8080
+    /// RTMP ingest tunables (`rtmp.*`).
+    public var rtmp = RTMPIngestConfiguration()
+    /// LL-HLS packaging (`hls.*`).
+    public var hls = LLHLSConfiguration()
+    /// Log level (`log.level`): trace, debug, info, notice, warning, error, critical.
+    public var logLevel: Logger.Level = .info
+    /// Stream key the built-in test pattern publishes to with `--demo` (`demo.key`).
+    public var demoKey: String = "demo"
+
+    /// The defaults.
+    public init() {}
+}
+
+/// A configuration value that is missing its rules; names the key and what is allowed.
+public struct ConfigurationError: Error, CustomStringConvertible, Equatable {
+    /// Dotted key path, e.g. `hls.part_target_ms`.
+    public var key: String
+    /// What the key accepts.
+    public var allowed: String
+    /// What was found.
+    public var found: String
+
+    /// Creates the error.
+    public init(key: String, allowed: String, found: String) {
+        self.key = key
+        self.allowed = allowed
+        self.found = found
+    }
+
+    public var description: String { "config key '\(key)': expected \(allowed), found \(found)" }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import LLHLSPackager
+import Logging
+import SluiceApp
+
+/// `sluice serve`: the gateway.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Run the gateway: RTMP ingest, LL-HLS packaging, HTTP origin.")
+
+    @Option(help: "YAML config file (default: Config/sluice.yaml when present).")
+    var config: String?
+
+    @Option(help: "Address to bind (default 0.0.0.0).")
+    var bind: String?
+
+    @Option(help: "RTMP ingest port (default 1935).")
+    var rtmpPort: Int?
+
+    @Option(help: "HTTP origin port (default 8080).")
+    var httpPort: Int?
+
+    @Option(help: "LL-HLS part target in milliseconds (default 200).")
+    var partTargetMs: Int?
+
+    @Option(help: "Segment target in seconds (default 2).")
+    var segmentTargetSeconds: Double?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: String?
+
+    @Flag(help: "Also publish a built-in test pattern with tone as stream 'demo'.")
+    var demo = false
+
+    func run() async throws {
+        var c = SluiceConfiguration()
+        let path = config ?? (FileManager.default.fileExists(atPath: "Config/sluice.yaml") ? "Config/sluice.yaml" : nil)
+        do {
+            if let path { c = try SluiceConfiguration.load(path: path) }
+            if let bind { c.bind = bind }
+            if let rtmpPort { c.rtmpPort = rtmpPort }
+            if let httpPort { c.httpPort = httpPort }
+            if let partTargetMs { c.hls.partTarget = .milliseconds(partTargetMs) }
+            if let segmentTargetSeconds { c.hls.segmentTarget = .milliseconds(Int64(segmentTargetSeconds * 1000)) }
+            if let logLevel {
+                guard let l = Logger.Level(rawValue: logLevel) else {
+                    throw ConfigurationError(key: "--log-level", allowed: "trace|debug|info|notice|warning|error|critical", found: logLevel)
+                }
+                c.logLevel = l
+            }
+            try c.validate()
+        } catch let e as ConfigurationError {
+            throw ValidationError(e.description)
+        }
+        let level = c.logLevel
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = level
+            return h
+        }
+        var logger = Logger(label: "sluice")
+        logger.logLevel = level
+        if let path { logger.info("configuration loaded", metadata: ["file": "\(path)"]) }
+        try await GatewayApp(configuration: c, demo: demo, logger: logger).run()
+    }
+}
