@@ -1,0 +1,44 @@
+import FFmpegBridge
+import Logging
+import MediaCore
+
+/// What to publish, named without libav or FFmpegBridge types so the CLI needs only this module.
+public enum PublishInput: Sendable, Equatable, CustomStringConvertible {
+    /// The in-process test pattern and tone.
+    case testPattern(width: Int, height: Int, fps: Int, gopFrames: Int, bFrames: Int)
+    /// An FLV or MP4 file with H.264 and/or AAC.
+    case file(path: String)
+
+    public var description: String {
+        switch self {
+        case .testPattern(let w, let h, let fps, let gop, let b):
+            "test pattern \(w)x\(h) @ \(fps) fps (H.264, GOP \(gop) frames, \(b) B-frames) + 440 Hz AAC tone"
+        case .file(let path): "file \(path)"
+        }
+    }
+
+    /// Opens the source; `duration` bounds the test pattern's encoder so it stops cleanly.
+    func open(duration: Duration?) throws(RTMPPublishError) -> any MediaSource {
+        do {
+            switch self {
+            case .testPattern(let w, let h, let fps, let gop, let b):
+                return try TestPatternSource(
+                    configuration: .init(width: w, height: h, fps: fps, gop: gop, bFrames: b, duration: duration))
+            case .file(let path):
+                return try MediaFileSource(path: path)
+            }
+        } catch {
+            throw .source(error)
+        }
+    }
+}
+
+/// Opens `input`, tells `announce` its tracks, and publishes it to `url` in real time.
+public func publish(
+    input: PublishInput, to url: String, loop: Bool = false, duration: Duration? = nil, logger: Logger? = nil,
+    announce: (StreamDescription) -> Void = { _ in }
+) async throws(RTMPPublishError) -> PublishReport {
+    let source = try input.open(duration: duration)
+    announce(source.streamDescription)
+    return try await publish(source: source, to: url, loop: loop, duration: duration, logger: logger)
+}

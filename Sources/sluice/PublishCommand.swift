@@ -1,0 +1,87 @@
+import ArgumentParser
+import MediaCore
+import RTMPPublish
+
+/// `sluice publish [INPUT] URL`: pushes a file or the built-in test pattern to an RTMP server in real time.
+struct PublishCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "publish",
+        abstract: "Publish an FLV/MP4 file or a test pattern to an RTMP URL in real time (like ffmpeg -re).")
+
+    @Argument(help: "FLV/MP4 file to publish, or 'testsrc' for the test pattern (the default when omitted).")
+    var input: String
+
+    @Argument(help: "RTMP URL, e.g. rtmp://127.0.0.1:1935/live/demo.")
+    var url: String?
+
+    @Option(help: "Stop after this many seconds of media.")
+    var duration: Double?
+
+    @Flag(help: "Start a file over when it ends (timestamps keep increasing).")
+    var loop = false
+
+    @Option(help: "Test pattern size, WIDTHxHEIGHT.")
+    var size = "1280x720"
+
+    @Option(help: "Test pattern frames per second.")
+    var fps = 30
+
+    @Option(help: "Test pattern keyframe interval in seconds.")
+    var gopSeconds = 1.0
+
+    @Option(help: "Test pattern consecutive B-frames.")
+    var bframes = 0
+
+    /// The source chosen by the positional arguments.
+    private var publishInput: PublishInput {
+        get throws {
+            let name = url == nil ? "testsrc" : input
+            guard name == "testsrc" else { return .file(path: name) }
+            let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts.allSatisfy({ $0 > 0 && $0 % 2 == 0 }) else {
+                throw ValidationError("--size must be WIDTHxHEIGHT with even numbers, e.g. 1280x720")
+            }
+            let gop = Int((gopSeconds * Double(fps)).rounded())
+            guard fps > 0, gop > 0, bframes >= 0 else {
+                throw ValidationError("--fps and --gop-seconds must be positive and --bframes not negative")
+            }
+            return .testPattern(width: parts[0], height: parts[1], fps: fps, gopFrames: gop, bFrames: bframes)
+        }
+    }
+
+    /// The RTMP URL, which is the only positional argument when INPUT is omitted.
+    private var targetURL: String { url ?? input }
+
+    func validate() throws {
+        guard targetURL.hasPrefix("rtmp://") else { throw ValidationError("URL must start with rtmp://, got \(targetURL)") }
+        if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
+        _ = try publishInput
+    }
+
+    func run() async throws {
+        let source = try publishInput
+        let limit = duration.map { Duration.milliseconds(Int64($0 * 1_000)) }
+        var isFile = false
+        if case .file = source { isFile = true }
+        let limitText = limit.map { " for \($0.secondsDouble) s" } ?? ""
+        print("Publishing \(source) to \(targetURL)\(limitText)" + (loop && isFile ? ", looping" : ""))
+        // Errors propagate to ArgumentParser, which prints "Error: <description>" and exits non-zero.
+        let report = try await publish(
+            input: source, to: targetURL, loop: loop && isFile, duration: limit,
+            announce: { print("  " + Self.describe($0)) })
+        print(
+            "Sent \(report.frames) frames (\(report.videoFrames) video, \(report.audioFrames) audio) covering "
+                + "\((report.mediaTime.secondsDouble * 100).rounded() / 100) s"
+                + (report.loops > 0 ? " over \(report.loops + 1) passes" : ""))
+    }
+
+    /// One line naming the tracks.
+    private static func describe(_ d: StreamDescription) -> String {
+        var parts: [String] = []
+        if let v = d.video {
+            parts.append("video \(v.codecString) \(v.width)x\(v.height)" + (v.frameRate.map { " @ \($0) fps" } ?? ""))
+        }
+        if let a = d.audio { parts.append("audio \(a.codecString) \(a.sampleRate) Hz \(a.channels) ch") }
+        return parts.isEmpty ? "no tracks" : parts.joined(separator: ", ")
+    }
+}

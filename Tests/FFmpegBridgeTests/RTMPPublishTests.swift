@@ -1,0 +1,73 @@
+import FFmpegBridge
+import Foundation
+import MediaCore
+import RTMPPublish
+import RTMPWire
+import Testing
+
+/// Publishing to a real RTMP peer: the ffmpeg CLI listening as a server and recording what it receives.
+@Suite(.serialized) struct RTMPPublishTests {
+    /// Connects, retrying while the listener starts.
+    private func connect(_ url: String) async throws -> RTMPPublisher {
+        var lastError: RTMPPublishError?
+        for _ in 0..<50 {
+            do {
+                return try RTMPPublisher(url: url)
+            } catch {
+                lastError = error
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        throw try #require(lastError)
+    }
+
+    @Test func twoSecondsOfTestPatternArriveAtFFmpegAsH264AndAAC() async throws {
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("out.flv").path
+        let url = "rtmp://127.0.0.1:\(ToolRunner.freePort())/live/x"
+        let server = try ToolRunner.start(
+            "ffmpeg", ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv", out])
+        defer { if server.isRunning { server.terminate() } }
+
+        let publisher = try await connect(url)
+        let source = try TestPatternSource(duration: .seconds(2))
+        let started = ContinuousClock.now
+        let report = try await publish(source: source, with: publisher)
+        let elapsed = ContinuousClock.now - started
+        publisher.close()
+        #expect(report.videoFrames == 60)
+        #expect(report.audioFrames >= 90)
+        // Paced like -re: two seconds of media take about two seconds.
+        #expect(elapsed >= .milliseconds(1_800))
+
+        for _ in 0..<100 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!server.isRunning)
+        let streams = try ToolRunner.streams(out)
+        #expect(streams.contains("h264,1280,720"))
+        #expect(streams.contains("aac"))
+        let counts = try ToolRunner.packetCounts(out)
+        #expect((58...60).contains(counts["video"] ?? 0))
+    }
+
+    @Test func connectingToAClosedPortFails() throws {
+        let url = "rtmp://127.0.0.1:\(ToolRunner.freePort())/live/x"
+        #expect(throws: RTMPPublishError.connectFailed(url: url)) { _ = try RTMPPublisher(url: url, timeout: .seconds(2)) }
+    }
+
+    @Test func writingAfterCloseFails() async throws {
+        let dir = try ToolRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let url = "rtmp://127.0.0.1:\(ToolRunner.freePort())/live/y"
+        let server = try ToolRunner.start(
+            "ffmpeg",
+            ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
+             dir.appendingPathComponent("o.flv").path])
+        defer { if server.isRunning { server.terminate() } }
+        let publisher = try await connect(url)
+        publisher.close()
+        #expect(throws: RTMPPublishError.closed) {
+            try publisher.write(FLVTag(kind: .audio, timestamp: 0, body: [0xAF, 1, 0]))
+        }
+    }
+}
