@@ -169,11 +169,11 @@ final class RTMPSessionHandler: ChannelInboundHandler {
 
     private func endPublication() {
         guard let publication else { return }
-        self.publication = nil
-        publication.end()
         logger.info(
             "RTMP publish ended",
             metadata: metadata(["dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)"]))
+        self.publication = nil
+        publication.end()
     }
 
     /// Malformed input or a timeout: one log line, end the publication, close only this connection.
@@ -197,7 +197,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private func metadata(_ extra: Logger.Metadata) -> Logger.Metadata {
         var m = extra
         m["peer"] = "\(peer)"
-        m["stream_key"] = "\(machine.streamKey?.rawValue ?? "-")"
+        m["stream_key"] = "\(publication?.key.rawValue ?? machine.streamKey?.rawValue ?? "-")"
         return m
     }
 }
