@@ -22,11 +22,11 @@ public enum OriginRoutes {
             return OriginResponse.make(
                 HLSResponse(status: 200, contentType: "application/json", maxAge: 0, body: Array(body)))
         }
-        router.get("/live/:key/:file") { request, context in
+        router.get("/live/:key/:name") { request, context in
             guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
             }
-            let file = context.parameters.get("file") ?? ""
+            let file = context.parameters.get("name") ?? ""
             switch file {
             case "index.m3u8":
                 return OriginResponse.make(await stream.multivariantPlaylist())
@@ -44,7 +44,8 @@ public enum OriginRoutes {
                 return OriginResponse.text(404, "unknown playlist", maxAge: 1)
             }
         }
-        router.get("/live/:key/:epoch/:rendition/:file") { _, context in
+        // The epoch shares the `name` slot: Hummingbird requires one parameter name per path level.
+        router.get("/live/:key/:name/:rendition/:file") { _, context in
             guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
             }
@@ -55,7 +56,7 @@ public enum OriginRoutes {
             default: return OriginResponse.text(404, "unknown rendition", maxAge: 1)
             }
             return OriginResponse.make(
-                await stream.media(epoch: context.parameters.get("epoch") ?? "", kind: kind, file: context.parameters.get("file") ?? ""))
+                await stream.media(epoch: context.parameters.get("name") ?? "", kind: kind, file: context.parameters.get("file") ?? ""))
         }
         router.on("/**", method: .options) { _, _ in
             // Preflight answer for browsers; plain GETs from hls.js need none.
