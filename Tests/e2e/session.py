@@ -40,7 +40,8 @@ class LiveRun:
 
 def live_run(workdir: Path, key: str, publisher_cmd: Callable[[Gateway], list[str]], *, follow_seconds: float,
              probe: bool = False, during: Optional[Callable[[Gateway, list[Publisher]], None]] = None,
-             skip_every: int = 4, stop_gateway: bool = True) -> LiveRun:
+             skip_every: int = 4, stop_gateway: bool = True,
+             publisher_grace: float = 8) -> LiveRun:
     workdir.mkdir(parents=True, exist_ok=True)
     gw = Gateway(workdir).start()
     pubs: list[Publisher] = []
@@ -72,6 +73,8 @@ def live_run(workdir: Path, key: str, publisher_cmd: Callable[[Gateway], list[st
                 (workdir / f"last-{name.replace(':', '_')}.m3u8").write_text(rf.history.last.text)
     finally:
         for p in pubs:
+            if p.proc.poll() is None:
+                p.wait(publisher_grace)
             if p.proc.poll() is None:
                 p.stop()
         if stop_gateway:

@@ -216,7 +216,13 @@ def test_history_checks_the_hint_became_the_next_part():
 def test_cadence_gap_is_caught():
     h = hv.RenditionHistory("video")
     h.update(hv.parse_media_playlist(good(), MEDIA), 0.0)
-    h.part_first_seen.update({(99, 0): 10.0, (99, 1): 10.2, (99, 2): 11.5})
+    h.part_first_seen.clear()
+    h.part_first_seen.update({(99, i): 10.0 + 0.2 * i for i in range(20)})
+    assert h.cadence_violations() == []
+    h.part_first_seen[(99, 20)] = 10.0 + 0.2 * 19 + 1.5  # one part 1.3 s late
+    assert "M11" in {v.rule for v in h.cadence_violations()}
+    h.part_first_seen.clear()
+    h.part_first_seen.update({(99, i): 10.0 + 0.5 * i for i in range(20)})  # every part late
     assert "M11" in {v.rule for v in h.cadence_violations()}
 
 

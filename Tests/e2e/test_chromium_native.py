@@ -1,0 +1,81 @@
+"""Debian Chromium plays the stream natively in <video> (fMP4 LL-HLS, separate audio rendition)."""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+import time
+
+import pytest
+
+from procs import ARTIFACTS, free_port, ffmpeg_cmd
+
+KEY = "e2e-chromium"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+PAGE = """<!doctype html><html><body style="margin:0;background:#000">
+<video id="v" muted autoplay playsinline width="1280" height="720" src="{src}"></video>
+<script>
+const v = document.getElementById('v');
+window.events = [];
+for (const e of ['loadedmetadata', 'playing', 'waiting', 'stalled', 'error', 'ended'])
+  v.addEventListener(e, () => window.events.push([e, performance.now() | 0, v.currentTime]));
+</script></body></html>"""
+
+
+@pytest.fixture
+def page_server(workdir):
+    """A second origin (another port) serving the test page, so the gateway's CORS headers matter."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(workdir))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    t = threading.Thread(target=httpd.serve_forever, daemon=True)
+    t.start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def driver(workdir):
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.skip("chromium or chromedriver is not installed")
+    os.environ["SE_AVOID_STATS"] = "true"
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
+                 "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,760", "--mute-audio"):
+        opts.add_argument(flag)
+    d = webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
+    yield d
+    d.quit()
+
+
+def test_chromium_plays_the_stream_natively(gateway, publishers, page_server, driver, workdir):
+    pub = publishers(ffmpeg_cmd(gateway.rtmp_url(KEY), 25))
+    (workdir / "index.html").write_text(PAGE.format(src=gateway.hls_url(KEY)))
+    # Give the packager its first segments before the player asks (Chromium does not retry a 404 start).
+    from follower import wait_for_multivariant
+    assert wait_for_multivariant(gateway.hls_url(KEY), 15) is not None, gateway.log()[-2000:]
+    time.sleep(1.0)
+    driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
+    state = {}
+    end = time.monotonic() + 25
+    while time.monotonic() < end:
+        state = driver.execute_script(
+            "const v = document.getElementById('v'); return {t: v.currentTime, w: v.videoWidth, h: v.videoHeight,"
+            " rs: v.readyState, err: v.error && (v.error.code + ' ' + v.error.message), ev: window.events};")
+        if state["t"] > 2.5 or state["err"]:
+            break
+        time.sleep(0.25)
+    driver.save_screenshot(str(workdir / "chromium.png"))
+    shot = ARTIFACTS / "chromium-native.png"
+    shot.write_bytes((workdir / "chromium.png").read_bytes())
+    assert not state.get("err"), f"video error {state}\n{gateway.log()[-2000:]}\n{pub.log()[-500:]}"
+    assert state.get("t", 0) > 2, f"currentTime did not pass 2 s: {state}\n{gateway.log()[-2000:]}"
+    assert state.get("w") == 1280 and state.get("h") == 720, state
