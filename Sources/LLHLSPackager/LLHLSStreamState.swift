@@ -213,7 +213,7 @@ struct LLHLSStreamState: Sendable {
         }
         let cto = Int32(clamping: frame.compositionOffset.converted(to: p.timescale).value)
         let sample = TrackSample(
-            dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.ingested)
+            dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.firstByte ?? frame.stamps.ingested)
         let parts = p.muxer.push(sample)
         let boundaries = p.muxer.takeDecidedBoundaries()
         setPipeline(kind, p)
