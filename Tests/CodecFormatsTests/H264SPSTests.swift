@@ -49,6 +49,34 @@ struct SPSCase: CustomTestStringConvertible, Sendable {
             frameRate: 30,
             codecString: "avc1.42c00d"
         ),
+        SPSCase(
+            name: "1920x1080 interlaced (field pairs double the map-unit height)",
+            nal: hex("67640028acd94078044fde0220000003002000000643e2c5b2c0"),
+            profile: 100,
+            width: 1920,
+            height: 1080,
+            frameRate: 25,
+            codecString: "avc1.640028"
+        ),
+        SPSCase(
+            name: "640x480 high 4:4:4",
+            nal: hex("67f4001e919b281407b60220000003002000000641e2c5b2c0"),
+            profile: 244,
+            width: 640,
+            height: 480,
+            frameRate: 25,
+            codecString: "avc1.f4001e"
+        ),
+        // Hand-built: high 1280x720 with an explicit 4x4 list and an early-terminated 8x8 list, no VUI.
+        SPSCase(
+            name: "1280x720 high with scaling lists",
+            nal: hex("6764001fada49249249249022836d9405005b9"),
+            profile: 100,
+            width: 1280,
+            height: 720,
+            frameRate: nil,
+            codecString: "avc1.64001f"
+        ),
         // Hand-built: baseline 176x144, no VUI (sps id 0, poc type 2, 11x9 MBs).
         SPSCase(
             name: "176x144 baseline without VUI",
