@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from procs import ARTIFACTS, Gateway, Publisher  # noqa: E402
+from procs import ARTIFACTS, FAST_SEGMENTS, Gateway, Publisher  # noqa: E402
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def workdir(request) -> Path:
 
 @pytest.fixture
 def gateway(workdir):
-    gw = Gateway(workdir)
+    gw = Gateway(workdir, FAST_SEGMENTS)
     yield gw.start()
     gw.stop()
 

@@ -77,12 +77,13 @@ class RenditionFollower:
         self.errors: list[str] = []
         self._removed: dict[str, float] = {}
         self._removed_checked = 0
+        self.withdrawn_checked = 0
         self._prev_full: Optional[hv.MediaPlaylist] = None
 
     # --- helpers
     def _v(self, items: list[hv.Violation], context: str) -> None:
         for x in items:
-            self.violations.append(hv.Violation(x.rule, f"{self.name}: {x.message} ({context})"))
+            self.violations.append(hv.Violation(x.rule, f"{self.name}: {x.message} ({context})", time.monotonic()))
 
     def _get(self, url: str, kind: str, timeout: float, blocking: bool = False) -> tuple[requests.Response, float, float]:
         t0 = time.monotonic()
@@ -142,8 +143,8 @@ class RenditionFollower:
                 self._absorb(pl, t)
                 continue
             new, t = got
-            contained = new.endlist or new.last_position() >= (msn, part) or (
-                new.last_msn >= msn and new.segment(msn) is not None)
+            # B2: part N of M "or later"; N past the end of a finished M means (M+1, 0).
+            contained = new.endlist or new.last_position() >= (msn, part)
             self.blocking.append(BlockingSample(msn, part, t - t0, contained, 200, skip))
             if not contained:
                 self.violations.append(hv.Violation(
@@ -218,7 +219,20 @@ class RenditionFollower:
                                                  s.disc_number, s.discontinuity,
                                                  len(s.parts) if parts_complete else None, r.content)
         self._check_retention(pl)
+        self._check_withdrawn_hints()
         self._prev_full = pl
+
+    def _check_withdrawn_hints(self) -> None:
+        """PH2: a hinted part that segmentation replaced answers 404 (sampled, not every one)."""
+        while self.history.withdrawn_hints:
+            u = urljoin(self.url, self.history.withdrawn_hints.pop())
+            self.withdrawn_checked += 1
+            if self.withdrawn_checked > 4:
+                continue
+            r, t0, t1 = self._get(u, "error", 3 * (self.td or 2) + 3)
+            if r.status_code != 404:
+                self.violations.append(hv.Violation(
+                    "PH2", f"{self.name}: withdrawn hint {u} -> {r.status_code} after {t1 - t0:.2f} s (want 404)"))
 
     def _check_retention(self, pl: hv.MediaPlaylist) -> None:
         """P5: a part's file stays downloadable for >= 3 x TD after its tag is removed (sampled)."""

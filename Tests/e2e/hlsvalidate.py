@@ -24,6 +24,7 @@ EPS = 1e-6
 class Violation:
     rule: str
     message: str
+    at: float = field(default=0.0, compare=False)  # time.monotonic() when a live check found it
 
     def __str__(self) -> str:
         return f"[{self.rule}] {self.message}"
@@ -673,7 +674,9 @@ def check_skip_boundary(delta: MediaPlaylist) -> list[Violation]:
     if csu is None or not delta.skips:
         return []
     v = []
-    remaining = sum(s.duration for s in delta.segments)
+    # Distances count from the end of the last Parent Segment, the one the trailing parts build.
+    tail = sum(p.duration or 0 for p in delta.trailing_parts)
+    remaining = sum(s.duration for s in delta.segments) + tail
     if delta.skipped > 0 and remaining < csu - 1e-3:
         v.append(Violation("SKIP", f"skipped segments within the Skip Boundary: {remaining:.3f} s left "
                                    f"after skipping, CAN-SKIP-UNTIL={csu}"))
@@ -772,6 +775,7 @@ class RenditionHistory:
         self.part_first_seen: dict[tuple[int, int], float] = {}
         self.segment_first_seen: dict[int, float] = {}
         self.pending_hint: Optional[tuple[tuple[int, int], str]] = None
+        self.withdrawn_hints: list[str] = []
         self.violations: list[Violation] = []
 
     def _add(self, rule: str, msg: str) -> None:
@@ -829,10 +833,13 @@ class RenditionHistory:
                 i = keys.index(after)
                 if i + 1 < len(parts):
                     nxt = parts[i + 1]
-                    seg = pl.segment(nxt.msn)
-                    disc = (seg.discontinuity if seg else pl.trailing_discontinuity) and nxt.index == 0
-                    if nxt.uri != hint_uri and not disc:
-                        self._add("H2", f"hint {hint_uri} but the next part {nxt.msn}.{nxt.index} is {nxt.uri}")
+                    if nxt.uri != hint_uri:
+                        if nxt.index == 0 and nxt.msn == after[0] + 1:
+                            # The segment closed instead (new segmentation): a withdrawn hint, which
+                            # the server must answer with 404 (checked by the follower).
+                            self.withdrawn_hints.append(hint_uri)
+                        else:
+                            self._add("H2", f"hint {hint_uri} but the next part {nxt.msn}.{nxt.index} is {nxt.uri}")
                     self.pending_hint = None
         hints = [h for h in pl.preload_hints if h.get("TYPE") == "PART"]
         last = pl.last_part()

@@ -80,7 +80,7 @@ class Gateway:
             if self.proc.poll() is not None:
                 pytest.fail(f"sluice serve exited with {self.proc.returncode} at start:\n{self.log()[-3000:]}")
             text = self.log()
-            if "rtmp://" in text and re.search(r"http://\S*index\.m3u8", text) and self._accepts():
+            if "rtmp://" in text and re.search(r"http://.*index\.m3u8", text) and self._accepts():
                 return self
             time.sleep(0.1)
         pytest.fail(f"sluice serve did not announce rtmp:// and http://...index.m3u8 within {timeout} s:\n"
@@ -141,6 +141,10 @@ class Publisher:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+
+# One-second segments (the encoders below use a 1 s GOP) give the short runs enough segments.
+FAST_SEGMENTS = ["--segment-target-seconds", "1", "--part-target-ms", "200"]
 
 
 def ffmpeg_cmd(url: str, seconds: float, *, bframes: int = 0, size: str = "1280x720", rate: int = 30) -> list[str]:

@@ -41,9 +41,9 @@ class LiveRun:
 def live_run(workdir: Path, key: str, publisher_cmd: Callable[[Gateway], list[str]], *, follow_seconds: float,
              probe: bool = False, during: Optional[Callable[[Gateway, list[Publisher]], None]] = None,
              skip_every: int = 4, stop_gateway: bool = True,
-             publisher_grace: float = 8) -> LiveRun:
+             publisher_grace: float = 8, gateway_args: Optional[list[str]] = None) -> LiveRun:
     workdir.mkdir(parents=True, exist_ok=True)
-    gw = Gateway(workdir).start()
+    gw = Gateway(workdir, gateway_args).start()
     pubs: list[Publisher] = []
     run = LiveRun(gw, FollowResult(None), None, None, pubs)
     try:
