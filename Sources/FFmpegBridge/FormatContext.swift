@@ -6,6 +6,7 @@ final class InputFormatContext {
     let path: String
 
     init(path: String) throws(FFmpegError) {
+        quietLibavLogging()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&ctx, path, nil, nil), "avformat_open_input(\(path))")
         guard let ctx else { throw FFmpegError(message: "no demuxer context", context: "avformat_open_input(\(path))") }

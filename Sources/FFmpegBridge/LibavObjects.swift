@@ -46,6 +46,7 @@ final class CodecContext {
     let codecName: String
 
     init(encoderNamed name: String) throws(FFmpegError) {
+        quietLibavLogging()
         guard let codec = avcodec_find_encoder_by_name(name) else {
             throw FFmpegError(message: "encoder not available in this FFmpeg build", context: "avcodec_find_encoder_by_name(\(name))")
         }
@@ -88,4 +89,9 @@ final class CodecContext {
         try check(ret, "avcodec_receive_packet(\(codecName))")
         return true
     }
+}
+
+/// Lowers libav's default INFO chatter (x264 statistics on every close) to warnings; never raises it.
+func quietLibavLogging() {
+    if av_log_get_level() > AV_LOG_WARNING { av_log_set_level(AV_LOG_WARNING) }
 }

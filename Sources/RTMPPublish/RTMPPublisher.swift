@@ -23,6 +23,8 @@ public final class RTMPPublisher {
     public init(url: String, timeout: Duration = .seconds(10)) throws(RTMPPublishError) {
         // A dropped connection must surface as a failed write, not kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // Failures surface as typed errors; librtmp's own stderr chatter would only duplicate them.
+        RTMP_LogSetLevel(RTMP_LOGCRIT)
         self.url = url
         guard let r = RTMP_Alloc() else { throw .connectFailed(url: url) }
         guard let buffer = strdup(url) else {

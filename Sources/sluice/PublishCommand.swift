@@ -6,7 +6,8 @@ import RTMPPublish
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Publish an FLV/MP4 file or a test pattern to an RTMP URL in real time (like ffmpeg -re).")
+        abstract: "Publish an FLV/MP4 file or a test pattern to an RTMP URL in real time (like ffmpeg -re).",
+        usage: "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N]")
 
     @Argument(help: "FLV/MP4 file to publish, or 'testsrc' for the test pattern (the default when omitted).")
     var input: String
