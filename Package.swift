@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats"], swiftSettings: strictSettings),
         .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats"], swiftSettings: strictSettings),
-        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist"], swiftSettings: strictSettings),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPIngestTests",
@@ -112,13 +112,21 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
-            name: "LLHLSPackagerTests", dependencies: ["LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub"],
+            name: "LLHLSPackagerTests",
+            dependencies: [
+                "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "HTTPOriginTests",
             dependencies: [
-                "HTTPOrigin", "LLHLSPackager",
+                "HTTPOrigin", "LLHLSPackager", "MediaCore", "StreamHub", "CodecFormats",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(name: "SluiceAppTests", dependencies: ["SluiceApp"], swiftSettings: strictSettings),
         .testTarget(
