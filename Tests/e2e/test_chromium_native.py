@@ -49,20 +49,43 @@ def driver(workdir):
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
-                 "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,760", "--mute-audio"):
+                 "--window-size=1280,760"):
         opts.add_argument(flag)
     d = webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
     yield d
     d.quit()
 
 
-def test_chromium_plays_the_stream_natively(gateway, publishers, page_server, driver, workdir):
-    pub = publishers(ffmpeg_cmd(gateway.rtmp_url(KEY), 25))
-    (workdir / "index.html").write_text(PAGE.format(src=gateway.hls_url(KEY)))
-    # Give the packager its first segments before the player asks (Chromium does not retry a 404 start).
+def _listed(url: str) -> tuple[float, int]:
+    """(seconds of complete segments, TARGETDURATION) of the first variant's media playlist."""
+    import requests
+    from urllib.parse import urljoin
+
+    import hlsvalidate as hv
+    mv = hv.parse_multivariant(requests.get(url, timeout=5).text, url)
+    media = urljoin(url, mv.variants[0][1])
+    pl = hv.parse_media_playlist(requests.get(media, timeout=5).text, media)
+    return sum(s.duration for s in pl.segments), pl.target_duration or 1
+
+
+@pytest.mark.parametrize("tune_in", ["steady", "at-start"])
+def test_chromium_plays_the_stream_natively(tune_in, gateway, publishers, page_server, driver, workdir):
+    """steady: the page opens once the playlist holds 3 x TD + TD of segments (Chromium starts
+    HOLD-BACK = 3 x TD behind the end). at-start: as soon as the multivariant answers 200, like a
+    viewer who opens the page as the streamer goes live (M10: a window shorter than 3 x TD)."""
+    key = f"{KEY}-{tune_in}"
+    pub = publishers(ffmpeg_cmd(gateway.rtmp_url(key), 25))
+    (workdir / "index.html").write_text(PAGE.format(src=gateway.hls_url(key)))
     from follower import wait_for_multivariant
-    assert wait_for_multivariant(gateway.hls_url(KEY), 15) is not None, gateway.log()[-2000:]
-    time.sleep(1.0)
+    assert wait_for_multivariant(gateway.hls_url(key), 15) is not None, gateway.log()[-2000:]
+    if tune_in == "steady":
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            seconds, td = _listed(gateway.hls_url(key))
+            if seconds >= 4 * td:
+                break
+            time.sleep(0.2)
+    listed = _listed(gateway.hls_url(key))[0]
     driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
     state = {}
     end = time.monotonic() + 25
@@ -74,8 +97,8 @@ def test_chromium_plays_the_stream_natively(gateway, publishers, page_server, dr
             break
         time.sleep(0.25)
     driver.save_screenshot(str(workdir / "chromium.png"))
-    shot = ARTIFACTS / "chromium-native.png"
-    shot.write_bytes((workdir / "chromium.png").read_bytes())
-    assert not state.get("err"), f"video error {state}\n{gateway.log()[-2000:]}\n{pub.log()[-500:]}"
-    assert state.get("t", 0) > 2, f"currentTime did not pass 2 s: {state}\n{gateway.log()[-2000:]}"
+    (ARTIFACTS / f"chromium-native-{tune_in}.png").write_bytes((workdir / "chromium.png").read_bytes())
+    context = f"{listed:.3f} s of complete segments listed when the page opened\n{gateway.log()[-1500:]}\n{pub.log()[-500:]}"
+    assert not state.get("err"), f"video error {state}\n{context}"
+    assert state.get("t", 0) > 2, f"currentTime did not pass 2 s: {state}\n{context}"
     assert state.get("w") == 1280 and state.get("h") == 720, state
