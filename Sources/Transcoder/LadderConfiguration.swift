@@ -1,0 +1,51 @@
+/// The ABR ladder: which rungs to encode below the passthrough source, and how.
+public struct LadderConfiguration: Sendable, Hashable {
+    /// One encoded rendition, named after its height.
+    public struct Rung: Sendable, Hashable {
+        /// Rendition name, used in the derived hub key (`source~480p`).
+        public var name: String
+        /// Output height in pixels; the width follows the source's aspect ratio.
+        public var height: Int
+        /// Target average video bit rate.
+        public var videoBitRate: BitRate
+
+        /// A rung.
+        public init(name: String, height: Int, videoBitRate: BitRate) {
+            self.name = name
+            self.height = height
+            self.videoBitRate = videoBitRate
+        }
+    }
+
+    /// The default ladder for a 720p30 source: 720p/2800k, 480p/1400k, 360p/800k.
+    public static let defaultRungs: [Rung] = [
+        Rung(name: "720p", height: 720, videoBitRate: BitRate(kbps: 2_800)),
+        Rung(name: "480p", height: 480, videoBitRate: BitRate(kbps: 1_400)),
+        Rung(name: "360p", height: 360, videoBitRate: BitRate(kbps: 800)),
+    ]
+
+    /// Candidate rungs, any order; those at or above the source height are skipped.
+    public var rungs: [Rung] = LadderConfiguration.defaultRungs
+    /// Most rungs encoded per source (the highest ones that fit are kept).
+    public var maxRungs: Int = 3
+    /// x264 preset for every rung.
+    public var preset: String = "veryfast"
+    /// x264 threads per rung; 0 lets x264 choose.
+    public var encoderThreads: Int = 0
+    /// Frames the hub buffers for the transcoder before it drops the oldest.
+    public var readerCapacity: Int = 512
+    /// Access units queued for the decoder thread before new ones are dropped.
+    public var decoderQueueCapacity: Int = 60
+    /// Decoded pictures queued per rung before that rung drops until the next source keyframe.
+    public var rungQueueCapacity: Int = 30
+
+    /// The default ladder.
+    public init() {}
+
+    /// A ladder of `rungs` with the given preset.
+    public init(rungs: [Rung], maxRungs: Int = 3, preset: String = "veryfast") {
+        self.rungs = rungs
+        self.maxRungs = maxRungs
+        self.preset = preset
+    }
+}

@@ -1,0 +1,103 @@
+import Dispatch
+import FFmpegBridge
+import Foundation
+import Logging
+import MediaCore
+import StreamHub
+
+/// One rung's dedicated thread: scales each decoded picture, encodes it with x264, and publishes the frames.
+final class RungWorker: Sendable {
+    /// What the decoder thread hands a rung.
+    enum Input: Sendable {
+        /// A decoded source picture; `forceIDR` at every source keyframe; `stamps` from the source access unit.
+        case picture(DecodedPicture, forceIDR: Bool, stamps: HopStamps)
+        /// Flush the encoder, publish what is left, and stop.
+        case finish
+    }
+
+    let rung: PlannedRung
+    let queue: WorkQueue<Input>
+    let meter: RungMeter
+    private let publication: Publication
+    private let settings: LadderVideoEncoder.Settings
+    private let logger: Logger
+
+    init(
+        rung: PlannedRung, frameRate: Double?, publication: Publication, meter: RungMeter,
+        configuration: LadderConfiguration, logger: Logger
+    ) {
+        self.rung = rung
+        self.publication = publication
+        self.meter = meter
+        self.logger = logger
+        queue = WorkQueue(capacity: configuration.rungQueueCapacity)
+        settings = LadderVideoEncoder.Settings(
+            width: rung.width, height: rung.height, bitRate: rung.videoBitRate.bitsPerSecond,
+            frameRate: frameRate ?? 30, preset: configuration.preset, threads: configuration.encoderThreads)
+    }
+
+    /// Starts the thread; it leaves `group` after `.finish`.
+    func start(in group: DispatchGroup) {
+        group.enter()
+        let thread = Thread { [self] in
+            run()
+            group.leave()
+        }
+        thread.name = "ladder-\(rung.name)"
+        thread.start()
+    }
+
+    private func run() {
+        let encoder: LadderVideoEncoder
+        do {
+            encoder = try LadderVideoEncoder(settings)
+        } catch {
+            logger.error("rung encoder failed to open", metadata: ["rung": "\(rung.name)", "error": "\(error)"])
+            meter.update { $0.errors += 1 }
+            while case .picture = queue.take() {}
+            return
+        }
+        publication.update(description: StreamDescription(video: encoder.videoParameters))
+        let scaler = PictureScaler(width: rung.width, height: rung.height, algorithm: .bicubic)
+        var stampsByPTS: [Int64: HopStamps] = [:]
+        let clock = ContinuousClock()
+        while true {
+            switch queue.take() {
+            case .picture(let picture, let forceIDR, let stamps):
+                stampsByPTS[picture.pts.value] = stamps
+                let started = clock.now
+                var frames: [MediaFrame] = []
+                do {
+                    frames = try encoder.encode(try scaler.scale(picture), forceIDR: forceIDR)
+                } catch {
+                    logger.warning("rung encode failed", metadata: ["rung": "\(rung.name)", "error": "\(error)"])
+                    meter.update { $0.errors += 1 }
+                }
+                let busy = clock.now - started
+                meter.update {
+                    $0.picturesEncoded += 1
+                    $0.busyTime += busy
+                }
+                publish(frames, stamps: &stampsByPTS)
+            case .finish:
+                do {
+                    publish(try encoder.flush(), stamps: &stampsByPTS)
+                } catch {
+                    logger.warning("rung flush failed", metadata: ["rung": "\(rung.name)", "error": "\(error)"])
+                }
+                return
+            }
+        }
+    }
+
+    /// Sends encoded frames with the stamps of the source access unit they came from.
+    private func publish(_ frames: [MediaFrame], stamps: inout [Int64: HopStamps]) {
+        for var frame in frames {
+            frame.stamps = stamps.removeValue(forKey: frame.pts.converted(to: 90_000).value) ?? HopStamps()
+            publication.send(frame)
+        }
+        meter.update { $0.framesPublished += frames.count }
+        // Pictures the encoder never returned (errors) must not pile up.
+        if stamps.count > 256, let newest = frames.last?.pts.value { stamps = stamps.filter { $0.key > newest } }
+    }
+}
