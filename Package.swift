@@ -67,6 +67,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
+        .target(
+            name: "Transcoder",
+            dependencies: [
+                "MediaCore", "CodecFormats", "StreamHub", "FFmpegBridge",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+
         // L4: edges.
         .target(
             name: "HTTPOrigin",
@@ -131,6 +138,9 @@ let package = Package(
         .testTarget(name: "SluiceAppTests", dependencies: ["SluiceApp"], swiftSettings: strictSettings),
         .testTarget(
             name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "RTMPPublish", "MediaCore", "RTMPWire", "CodecFormats"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "TranscoderTests", dependencies: ["Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats"],
             swiftSettings: strictSettings),
     ]
 )
