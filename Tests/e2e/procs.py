@@ -10,7 +10,6 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Optional
@@ -54,8 +53,9 @@ def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 10
 class Gateway:
     """One `sluice serve` on free loopback ports, logging to the test's artifact folder."""
 
-    def __init__(self, workdir: Path, extra: Optional[list[str]] = None):
+    def __init__(self, workdir: Path, extra: Optional[list[str]] = None, config: Optional[Path] = None):
         self.workdir = workdir
+        self.config = config
         self.rtmp_port, self.http_port = free_port(), free_port()
         self.log_path = workdir / "gateway.log"
         self.extra = extra or []
@@ -67,7 +67,7 @@ class Gateway:
         if not SLUICE.exists():
             pytest.fail(f"{SLUICE} does not exist: run `make build` (or `make test`, which builds first)")
         cmd = [str(SLUICE), "serve"]
-        cfg = config_path()
+        cfg = self.config or config_path()
         if cfg:
             cmd += ["--config", str(cfg)]
         cmd += ["--bind", "127.0.0.1", "--rtmp-port", str(self.rtmp_port), "--http-port", str(self.http_port),
