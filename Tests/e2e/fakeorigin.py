@@ -116,8 +116,9 @@ class FakeOrigin:
         return self.now() >= r.parts[-1].start + r.parts[-1].duration + 0.01
 
     # --- rendering
-    def pdt(self, t: float) -> str:
-        d = datetime.fromtimestamp(self.wall0 + t, timezone.utc)
+    def pdt(self, t: float, name: str = "") -> str:
+        skew = 0.3 if "pdt-skew" in self.faults and name == "audio" else 0.0
+        d = datetime.fromtimestamp(self.wall0 + t + skew, timezone.utc)
         return d.strftime("%Y-%m-%dT%H:%M:%S.") + f"{d.microsecond // 1000:03d}Z"
 
     def playlist(self, name: str, skip: bool) -> str:
@@ -146,14 +147,14 @@ class FakeOrigin:
             lines.append(f"#EXT-X-SKIP:SKIPPED-SEGMENTS={skipped}")
         for k in range(first + skipped, done):
             seg = r.segments[k]
-            lines.append(f"#EXT-X-PROGRAM-DATE-TIME:{self.pdt(r.parts[seg[0]].start)}")
+            lines.append(f"#EXT-X-PROGRAM-DATE-TIME:{self.pdt(r.parts[seg[0]].start, name)}")
             if k >= done - PART_SEGMENTS:
                 lines += [self._part_line(r, k, j, i) for j, i in enumerate(seg)]
             lines += [f"#EXTINF:{seg_dur[k]:.5f},", f"{pre}s{k}.m4s"]
         if not ended and done < len(r.segments):
             seg = r.segments[done]
             if extra:
-                lines.append(f"#EXT-X-PROGRAM-DATE-TIME:{self.pdt(r.parts[seg[0]].start)}")
+                lines.append(f"#EXT-X-PROGRAM-DATE-TIME:{self.pdt(r.parts[seg[0]].start, name)}")
             lines += [self._part_line(r, done, j, seg[j]) for j in range(extra)]
             lines.append(f'#EXT-X-PRELOAD-HINT:TYPE=PART,URI="{pre}p{done}.{extra}.m4s"')
             for other_name, other in self.rends.items():

@@ -44,6 +44,7 @@ class SegmentRecord:
     discontinuity: bool
     part_count: Optional[int]
     data: bytes
+    pdt_text: Optional[str] = None
 
 
 @dataclass
@@ -217,7 +218,8 @@ class RenditionFollower:
             self.segments[s.msn] = SegmentRecord(u, s.msn, s.duration, s.duration_text,
                                                  urljoin(self.url, s.map_uri) if s.map_uri else None,
                                                  s.disc_number, s.discontinuity,
-                                                 len(s.parts) if parts_complete else None, r.content)
+                                                 len(s.parts) if parts_complete else None, r.content,
+                                                 s.pdt_text)
         self._check_retention(pl)
         self._check_withdrawn_hints()
         self._prev_full = pl

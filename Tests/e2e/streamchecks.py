@@ -26,15 +26,19 @@ class RenditionSummary:
     extinf_seconds: float = 0.0
     groups: int = 0
     discontinuities: int = 0
+    # msn -> PDT minus the segment's tfdt in seconds: the date-to-media-time mapping (M8)
+    pdt_offsets: dict = field(default_factory=dict, repr=False)
 
 
 @dataclass
 class Analysis:
     violations: list[hv.Violation] = field(default_factory=list)
     summaries: dict[str, RenditionSummary] = field(default_factory=dict)
+    date_mapping_skew: float = 0.0  # largest PDT-vs-media-time difference between renditions (s)
 
     def text(self) -> str:
-        return "\n".join(f"{n}: {s}" for n, s in self.summaries.items())
+        lines = [f"{n}: {s}" for n, s in self.summaries.items()]
+        return "\n".join(lines + [f"date-to-media-time skew between renditions: {self.date_mapping_skew:.4f} s"])
 
 
 def analyze(res: FollowResult, workdir: Path) -> Analysis:
@@ -52,7 +56,36 @@ def analyze(res: FollowResult, workdir: Path) -> Analysis:
             want = res.multivariant.variants[0][0].get("RESOLUTION")
             if want != f"{s.width}x{s.height}":
                 out.violations.append(hv.Violation("V1", f"RESOLUTION {want} but the init says {s.width}x{s.height}"))
+    out.violations += _check_date_mapping(out.summaries, out)
     return out
+
+
+def _check_date_mapping(summaries: dict[str, RenditionSummary], out: Analysis,
+                        tolerance: float = 0.1) -> list[hv.Violation]:
+    """M8: PDT maps to media time the same way in every segment and every rendition."""
+    v = []
+    ref_name, ref = next(iter(summaries.items()), (None, None))
+    for name, s in summaries.items():
+        by_disc: dict = {}
+        for msn, (disc, off) in sorted(s.pdt_offsets.items()):
+            by_disc.setdefault(disc, []).append((msn, off))
+        for disc, items in by_disc.items():
+            base = items[0][1]
+            for msn, off in items:
+                if abs(off - base) > tolerance:
+                    v.append(hv.Violation("M8", f"{name}: MSN {msn} PDT drifts {off - base:+.3f} s from the "
+                                                f"date-to-media-time mapping of MSN {items[0][0]}"))
+                    break
+        if ref is not None and s is not ref:
+            for msn, (disc, off) in s.pdt_offsets.items():
+                if msn in ref.pdt_offsets and ref.pdt_offsets[msn][0] == disc:
+                    diff = off - ref.pdt_offsets[msn][1]
+                    out.date_mapping_skew = max(out.date_mapping_skew, abs(diff))
+                    if abs(diff) > tolerance:
+                        v.append(hv.Violation("M8", f"MSN {msn}: {name} maps dates to media time {diff:+.3f} s "
+                                                    f"off {ref_name}"))
+                        break
+    return v
 
 
 def _analyze_rendition(name: str, rf: RenditionFollower, s: RenditionSummary, workdir: Path) -> list[hv.Violation]:
@@ -120,6 +153,9 @@ def _analyze_rendition(name: str, rf: RenditionFollower, s: RenditionSummary, wo
             add("F1", f"segment {msn} does not parse: {e}")
             continue
         seg_media[msn] = sm
+        d = hv.parse_pdt(r.pdt_text) if r.pdt_text else None
+        if d is not None and sm.first_tfdt is not None:
+            s.pdt_offsets[msn] = (r.disc_number, d.timestamp() - sm.first_tfdt / tr.timescale)
         v += [hv.Violation(x.rule, f"{name}: segment {msn}: {x.message}") for x in sv]
         if abs(sm.duration - r.duration) > 0.001 + hv.rounding_budget([r.duration_text]):
             add("P4", f"segment {msn}: EXTINF {r.duration_text} but its samples last {sm.duration:.6f} s")
