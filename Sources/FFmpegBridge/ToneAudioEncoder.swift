@@ -46,6 +46,11 @@ final class ToneAudioEncoder {
         packet = try Packet()
     }
 
+    deinit {
+        // Draining first keeps libav from warning about frames left in the AAC queue when a live source stops.
+        if !flushed, (try? context.send(nil)) != nil { _ = try? drain() }
+    }
+
     /// True once the encoder has been flushed and fully drained.
     private(set) var isFinished = false
 
