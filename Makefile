@@ -4,6 +4,8 @@
 SWIFT ?= swift
 PYTHON ?= python3
 ARGS ?=
+# swift-test has been seen hanging after a test process crashed: cap it so CI still reports.
+SWIFT_TEST_TIMEOUT ?= 1200
 # Lint compiles with different flags; a scratch folder of its own keeps the shared .build warm.
 LINT_SCRATCH ?= .build-lint
 SLUICE := .build/debug/sluice
@@ -67,7 +69,7 @@ test: deps
 	exit $$rc
 
 test-swift:
-	$(SWIFT) test --skip-build
+	timeout --kill-after=30 $(SWIFT_TEST_TIMEOUT) $(SWIFT) test --skip-build
 
 test-e2e:
 	$(PYTHON) -m pytest -q Tests/e2e
