@@ -22,6 +22,7 @@ public struct HTTPOriginService: Service {
 
     /// Runs until graceful shutdown; in-flight requests finish first.
     public func run() async throws {
-        try await app.runService()
+        // `run()`, not `runService()`: the gateway's ServiceGroup owns signals and shutdown order.
+        try await app.run()
     }
 }

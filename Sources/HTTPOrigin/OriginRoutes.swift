@@ -11,6 +11,8 @@ public enum OriginRoutes {
     /// Builds the router over a packager.
     public static func router(packager: LLHLSPackager) -> Router<BasicRequestContext> {
         let router = Router()
+        // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
+        router.middlewares.add(AccessLogMiddleware())
         router.get("/healthz") { _, _ in
             OriginResponse.text(200, "ok", maxAge: 0)
         }

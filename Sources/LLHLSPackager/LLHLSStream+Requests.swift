@@ -10,6 +10,9 @@ enum BlockDecision: Equatable {
 }
 
 extension LLHLSStreamState {
+    /// Complete segments a non-blocking playlist request waits for (HOLD-BACK is 3 × TARGETDURATION).
+    static let segmentsBeforeFirstPlaylist = 3
+
     /// Decides a playlist request against what is published; `wait` carries the longest sensible hold.
     func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision {
         guard let p = pipeline(kind) else { return .badRequest("no such rendition") }
@@ -18,10 +21,12 @@ extension LLHLSStreamState {
         let r = p.rendition
         let pt = partTargetSeconds
         guard let m = request.msn else {
-            // Never hand out an empty live playlist: hold until the first part (players would hot-loop).
-            return r.lastPart == nil ? .wait(until: .seconds(Double(targetDuration) * 3)) : .ready
+            // A first load holds until HOLD-BACK worth of segments exists: a player starting 3 × TD back
+            // needs them, and Chromium's native HLS quits on a shorter live playlist.
+            let complete = r.segments.lazy.filter(\.complete).count
+            return complete >= Self.segmentsBeforeFirstPlaylist ? .ready : .wait(until: .seconds(Double(targetDuration) * 5))
         }
-        let lastComplete = r.lastCompleteMSN ?? -1
+        let lastComplete = r.lastCompleteMSN ?? (PublishedRendition.firstMSN - 1)
         // B4: more than two segments ahead is a client error.
         if m > lastComplete + 2 { return .badRequest("_HLS_msn=\(m) is more than two segments past the last (\(lastComplete))") }
         let last = r.lastPart ?? (msn: -1, part: -1)
@@ -87,8 +92,12 @@ extension LLHLSStream {
                 let limit = deadline ?? start + hold
                 deadline = limit
                 if ContinuousClock.now >= limit || Task.isCancelled {
+                    // A young stream that is slow to fill its first segments still gets what it has.
+                    if !blocking, let text = state.withLock({ s in s.pipeline(kind)?.rendition.lastPart == nil ? nil : s.mediaPlaylist(kind)?.render() }) {
+                        return HLSResponse(status: 200, contentType: HLSResponse.playlistType, maxAge: 1, body: Array(text.utf8))
+                    }
                     // B6: answer before hls.js gives up (it aborts after max(3 × PT, 0.8 × TD)).
-                    return .error(503, "timed out waiting for \(request.msn.map(String.init) ?? "first part")", maxAge: 1)
+                    return .error(503, "timed out waiting for \(request.msn.map(String.init) ?? "first segments")", maxAge: 1)
                 }
                 await signal.wait(after: seen, until: limit)
             }

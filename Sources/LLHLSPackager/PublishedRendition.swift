@@ -45,8 +45,10 @@ struct PublishedRendition: Sendable {
     var initSections: [Int: [UInt8]] = [:]
     /// Retained segments, oldest first.
     var segments: [PublishedSegment] = []
+    /// The first segment's MSN: Chromium's native HLS treats MSN 0 as "unset" and skips that segment.
+    static let firstMSN = 1
     /// MSN the next segment gets.
-    var nextMSN = 0
+    var nextMSN = PublishedRendition.firstMSN
     /// Discontinuities that slid out of the playlist window.
     var discontinuitySequence = 0
     /// Bits of complete segments in the window, for BANDWIDTH.
@@ -74,7 +76,7 @@ struct PublishedRendition: Sendable {
             closeOpenSegment()
             segments.append(
                 PublishedSegment(
-                    msn: nextMSN, startDTS: part.startDTS, discontinuity: pendingDiscontinuity && nextMSN > 0,
+                    msn: nextMSN, startDTS: part.startDTS, discontinuity: pendingDiscontinuity && nextMSN > PublishedRendition.firstMSN,
                     initIndex: initIndex, programDateTime: programDateTime))
             pendingDiscontinuity = false
             nextMSN += 1
