@@ -22,6 +22,8 @@ public struct ChunkDecoder: Sendable {
 
     /// Per chunk stream memory of the last header (§5.3.1.2) and the message being assembled.
     struct StreamState: Sendable {
+        /// Payload bytes of the message in progress received so far.
+        var received = 0
         var timestamp: UInt32 = 0
         /// The last timestamp field: absolute after fmt 0, a delta after fmt 1/2 (reused by fmt 3).
         var timestampField: UInt32 = 0
@@ -29,7 +31,6 @@ public struct ChunkDecoder: Sendable {
         var length = 0
         var typeID: UInt8 = 0
         var messageStreamID: UInt32 = 0
-        var payload: [UInt8] = []
         var inProgress = false
         var startOffset: Int64 = 0
     }
@@ -44,6 +45,8 @@ public struct ChunkDecoder: Sendable {
     private var head = 0
     private var baseOffset: Int64 = 0
     private var streams: [UInt32: StreamState] = [:]
+    /// Payloads kept apart from headers so appending never copies a shared buffer.
+    private var payloads: [UInt32: [UInt8]] = [:]
 
     /// Creates a decoder.
     public init(limits: Limits = Limits()) { self.limits = limits }
@@ -64,18 +67,21 @@ public struct ChunkDecoder: Sendable {
 
     /// Returns the next complete message, or nil when more bytes are needed.
     public mutating func nextMessage() throws(RTMPWireError) -> RTMPRawMessage? {
-        while let (csid, state, end) = try readChunk() {
-            head = end
-            if state.payload.count < state.length {
+        while let (csid, state, range) = try readChunk() {
+            head = range.upperBound
+            if state.received < state.length {
                 streams[csid] = state
+                payloads[csid, default: []].append(contentsOf: buffer[range])
                 continue
             }
+            var payload = payloads.removeValue(forKey: csid) ?? []
+            payload.append(contentsOf: buffer[range])
             var done = state
             let message = RTMPRawMessage(
                 chunkStreamID: csid, timestamp: done.timestamp, typeID: done.typeID,
-                messageStreamID: done.messageStreamID, payload: done.payload)
+                messageStreamID: done.messageStreamID, payload: payload)
             lastMessageStartOffset = done.startOffset
-            done.payload = []
+            done.received = 0
             done.inProgress = false
             streams[csid] = done
             compact()
@@ -87,7 +93,7 @@ public struct ChunkDecoder: Sendable {
     }
 
     /// Parses one chunk at `head` without committing; nil when it is not all here yet.
-    private func readChunk() throws(RTMPWireError) -> (UInt32, StreamState, Int)? {
+    private func readChunk() throws(RTMPWireError) -> (UInt32, StreamState, Range<Int>)? {
         guard let basic = ChunkBasicHeader.read(buffer, at: head) else { return nil }
         let csid = basic.chunkStreamID
         let format = basic.format
@@ -134,12 +140,11 @@ public struct ChunkDecoder: Sendable {
             s.timestampField = field
             s.inProgress = true
             s.startOffset = baseOffset + Int64(head)
-            s.payload.reserveCapacity(s.length)
         }
-        let n = min(s.length - s.payload.count, chunkSize)
+        let n = min(s.length - s.received, chunkSize)
         guard buffer.count >= i + n else { return nil }
-        s.payload.append(contentsOf: buffer[i..<i + n])
-        return (csid, s, i + n)
+        s.received += n
+        return (csid, s, i..<i + n)
     }
 
     /// Applies protocol control that changes how following chunks are read.
@@ -151,11 +156,9 @@ public struct ChunkDecoder: Sendable {
         case 2:
             guard message.payload.count >= 4 else { throw .truncated(what: "Abort", size: message.payload.count) }
             let target = be32(message.payload)
-            if var s = streams[target] {
-                s.payload = []
-                s.inProgress = false
-                streams[target] = s
-            }
+            payloads[target] = nil
+            streams[target]?.received = 0
+            streams[target]?.inProgress = false
         default: break
         }
     }
