@@ -17,7 +17,10 @@ public final class LadderTranscoder: Sendable {
     private let dropped = Atomic<Int>(0)
 
     /// Subscribes to `source` at once (so no frame is missed); nil when it is not live.
-    public init?(hub: StreamHub, source: StreamKey, configuration: LadderConfiguration, logger: Logger) {
+    public init?(
+        hub: StreamHub, source: StreamKey, configuration: LadderConfiguration = LadderConfiguration(),
+        logger: Logger = Logger(label: "sluice.transcoder")
+    ) {
         guard let reader = hub.subscribe(key: source, name: "transcoder", capacity: configuration.readerCapacity) else {
             return nil
         }

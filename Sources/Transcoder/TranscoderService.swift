@@ -9,7 +9,10 @@ public struct TranscoderService: Sendable {
     private let logger: Logger
 
     /// A service over `hub` with one ladder configuration for every stream.
-    public init(hub: StreamHub, configuration: LadderConfiguration = LadderConfiguration(), logger: Logger) {
+    public init(
+        hub: StreamHub, configuration: LadderConfiguration = LadderConfiguration(),
+        logger: Logger = Logger(label: "sluice.transcoder")
+    ) {
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
