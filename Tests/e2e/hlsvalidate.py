@@ -567,11 +567,8 @@ def check_media(pl: MediaPlaylist, *, skip_requested: bool = False) -> list[Viol
     if pl.playlist_type and not pl.endlist and pl.media_sequence > 0:
         add("M9", f"EXT-X-PLAYLIST-TYPE:{pl.playlist_type} in a sliding window")
 
-    # M10: only once segments have slid out (a young stream has less than 3 x TD of media)
-    if td and not pl.is_delta and pl.media_sequence > 0:
-        window = sum(s.duration for s in pl.segments)
-        if window < 3 * td - 1e-3:
-            add("M10", f"window {window:.3f} s < 3 x TD ({3 * td} s) after segments were removed")
+    # M10 is checked across reloads (RenditionHistory): only a removal proves the window slides,
+    # and a stream may start at any MEDIA-SEQUENCE.
 
     # P1, P3
     for seg_parts, complete in [(s.parts, True) for s in pl.segments] + [(pl.trailing_parts, False)]:
@@ -797,6 +794,13 @@ class RenditionHistory:
                 self._add("M4", f"SERVER-CONTROL changed {a} -> {b}")
         prev = self.last
         if prev is not None:
+            td = pl.target_duration
+            if td and not pl.is_delta and not prev.is_delta and pl.media_sequence > prev.media_sequence:
+                window = sum(s.duration for s in pl.segments)
+                # 25 ms slack: audio segments follow video cuts to within one AAC frame.
+                if window < 3 * td - 0.025:
+                    self._add("M10", f"removed MSN {prev.media_sequence}.. but the window is only {window:.3f} s "
+                                     f"(< 3 x TD = {3 * td} s)")
             if pl.media_sequence < prev.media_sequence:
                 self._add("M5", f"MEDIA-SEQUENCE went back {prev.media_sequence} -> {pl.media_sequence}")
             if pl.disc_sequence < prev.disc_sequence:

@@ -43,6 +43,9 @@ def live_run(workdir: Path, key: str, publisher_cmd: Callable[[Gateway], list[st
              skip_every: int = 4, stop_gateway: bool = True,
              publisher_grace: float = 8, gateway_args: Optional[list[str]] = None) -> LiveRun:
     workdir.mkdir(parents=True, exist_ok=True)
+    for old in workdir.iterdir():
+        if old.is_file():
+            old.unlink()
     gw = Gateway(workdir, gateway_args).start()
     pubs: list[Publisher] = []
     run = LiveRun(gw, FollowResult(None), None, None, pubs)

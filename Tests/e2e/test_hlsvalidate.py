@@ -122,8 +122,15 @@ def test_allowed_short_parts_pass():
 
 
 def test_window_shorter_than_three_target_durations_is_caught_only_after_removal():
-    assert "M10" in rules(good(first_msn=10, segments=2, parts_for=2))
-    assert "M10" not in rules(good(first_msn=0, segments=2, parts_for=2))  # a young stream
+    h = hv.RenditionHistory("video")
+    h.update(hv.parse_media_playlist(good(first_msn=5, segments=2, parts_for=2), MEDIA), 0.0)  # young stream
+    assert h.violations == []
+    h.update(hv.parse_media_playlist(good(first_msn=6, segments=2, parts_for=2), MEDIA), 1.0)  # slid: 2 s left
+    assert {v.rule for v in h.violations} == {"M10"}
+    h = hv.RenditionHistory("video")
+    h.update(hv.parse_media_playlist(good(first_msn=5, segments=3, parts_for=2), MEDIA), 0.0)
+    h.update(hv.parse_media_playlist(good(first_msn=6, segments=3, parts_for=2), MEDIA), 1.0)
+    assert h.violations == []
 
 
 def test_too_few_parts_for_part_hold_back_is_caught():
