@@ -65,12 +65,11 @@ public final class DecodedPicture: @unchecked Sendable {
         frame.pointer.pointee.width = Int32(width)
         frame.pointer.pointee.height = Int32(height)
         try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(grey)")
-        for plane in 0..<3 {
-            let rows = plane == 0 ? height : (height + 1) / 2
-            let stride = Int(withUnsafeBytes(of: frame.pointer.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
-            let base = withUnsafeBytes(of: frame.pointer.pointee.data) { $0.load(fromByteOffset: plane * 8, as: UnsafeMutablePointer<UInt8>?.self) }
-            base?.update(repeating: 128, count: stride * rows)
-        }
+        // 128 in every plane is mid-grey luma with neutral chroma.
+        let f = frame.pointer.pointee
+        let chromaRows = (height + 1) / 2
+        let planes = [(f.data.0, f.linesize.0, height), (f.data.1, f.linesize.1, chromaRows), (f.data.2, f.linesize.2, chromaRows)]
+        for (base, stride, rows) in planes { base?.update(repeating: 128, count: Int(stride) * rows) }
         let ptsValue = pts.converted(to: 90_000)
         frame.pointer.pointee.pts = ptsValue.value
         try setUserData(userDataUnregistered, on: frame)

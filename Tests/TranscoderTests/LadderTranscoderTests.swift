@@ -105,3 +105,48 @@ import Transcoder
         derived.end()
     }
 }
+
+/// Behaviour under load and for bigger sources.
+@Suite(.serialized) struct LadderLoadTests {
+    @Test func aRungThatFallsBehindDropsUntilTheNextSourceKeyframe() async throws {
+        let dir = try TestMedia.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (description, frames) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "src"))
+        var configuration = LadderHarness.losslessConfiguration
+        configuration.rungQueueCapacity = 1
+        let result = try await LadderHarness.run(segments: [(description, frames)], expectedRungs: ["480p", "360p"], configuration: configuration)
+        let source = frames.filter { $0.kind == .video }
+        let keyframePTS = Set(source.filter(\.isKeyframe).map(\.pts))
+        #expect(result.statistics.contains { $0.picturesDropped > 0 })
+        for s in result.statistics {
+            let output = try #require(result.rungs[s.name])
+            #expect(output.frames.count + s.picturesDropped == source.count, "\(s.name)")
+            // Whatever was lost, every IDR is still at a source keyframe and each run of frames starts on one.
+            #expect(output.frames.first?.isKeyframe ?? true)
+            #expect(Set(output.frames.filter(\.isKeyframe).map(\.pts)).isSubset(of: keyframePTS))
+        }
+    }
+
+    @Test(arguments: [0, 1])
+    func a1080pSourceGetsEveryLowerRung(encoderThreads: Int) async throws {
+        let dir = try TestMedia.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (description, frames) = try TestMedia.frames(
+            of: try TestMedia.makeFLV(in: dir, name: "fhd", size: "1920x1080", seconds: 2))
+        var configuration = LadderHarness.losslessConfiguration
+        configuration.encoderThreads = encoderThreads
+        let result = try await LadderHarness.run(
+            segments: [(description, frames)], expectedRungs: ["720p", "480p", "360p"], configuration: configuration)
+        let count = frames.filter { $0.kind == .video }.count
+        let sizes = result.rungs.mapValues { $0.descriptions.first?.video.map { "\($0.width)x\($0.height)" } }
+        #expect(sizes == ["720p": "1280x720", "480p": "854x480", "360p": "640x360"])
+        #expect(result.rungs.values.allSatisfy { $0.frames.count == count })
+        for s in result.statistics {
+            print(
+                "ladder 1080p source, x264 threads=\(encoderThreads == 0 ? "auto" : "\(encoderThreads)") \(s.name): "
+                    + "\(String(format: "%.1f", s.framesPerSecond)) fps")
+        }
+        print("ladder 1080p source, threads=\(encoderThreads): \(count) frames in \(result.wallTime) → "
+            + "\(String(format: "%.1f", Double(count) / result.wallTime.secondsDouble)) fps end to end")
+    }
+}
