@@ -268,7 +268,6 @@ def parse_media_playlist(text: str, url: str = "") -> MediaPlaylist:
     pend_gap = False
     pend_extinf: Optional[tuple[float, str]] = None
     current_map: Optional[str] = None
-    map_changed = False
 
     for no, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -282,7 +281,6 @@ def parse_media_playlist(text: str, url: str = "") -> MediaPlaylist:
             pl.segments.append(Segment(line, dur, dtext, pend_parts, pend_disc, pend_pdt, current_map,
                                        pend_gap, no))
             pend_parts, pend_disc, pend_pdt, pend_gap, pend_extinf = [], False, None, False, None
-            map_changed = False
             continue
         if not line.startswith("#EXT"):
             continue
@@ -321,7 +319,6 @@ def parse_media_playlist(text: str, url: str = "") -> MediaPlaylist:
             attrs = parse_attributes(value)
             pl.maps.append(attrs)
             current_map = attrs.get("URI")
-            map_changed = True
         elif name == "#EXT-X-INDEPENDENT-SEGMENTS":
             pl.independent_segments = True
         elif name == "#EXT-X-PLAYLIST-TYPE":
@@ -358,7 +355,6 @@ def parse_media_playlist(text: str, url: str = "") -> MediaPlaylist:
     pl.trailing_discontinuity = pend_disc
     pl.trailing_pdt_text = pend_pdt
     pl.trailing_map_uri = current_map
-    del map_changed
 
     # Numbering: MSNs from MEDIA-SEQUENCE (+ skipped), absolute discontinuity numbers when known.
     first = pl.media_sequence + pl.skipped
