@@ -163,6 +163,8 @@ class FakeOrigin:
                     if not od and not oe:
                         continue
                     om, op = (od, oe - 1) if oe else (od - 1, len(other.segments[od - 1]) - 1)
+                    if "stale-report" in self.faults and od > 1:
+                        om, op = od - 1, 0  # a whole segment behind
                     uri = "video.m3u8" if other_name == "video" else "audio.m3u8"
                     lines.append(f'#EXT-X-RENDITION-REPORT:URI="{uri}",LAST-MSN={om},LAST-PART={op}')
         if ended:

@@ -55,7 +55,8 @@ def test_conforming_origin_passes_every_check(good_run):
 # One faulty run carries several independent faults; the clean run above shows every rule found
 # here comes from a fault, and each fault maps to its own rule.
 FAULTS = {"long-part": {"P3", "P4"}, "wrong-independent": {"F6"}, "no-cors": {"HTTP"},
-          "skip-too-much": {"SKIP"}, "sc-differs": {"M4"}, "pdt-skew": {"M8"}}
+          "skip-too-much": {"SKIP"}, "sc-differs": {"M4"}, "pdt-skew": {"M8"},
+          "stale-report": {"R3"}}
 
 
 def test_faulty_origin_is_caught():
