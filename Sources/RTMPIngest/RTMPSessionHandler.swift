@@ -111,7 +111,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         }
     }
 
-    private func perform(_ actions: [RTMPSessionStateMachine.Action], context: ChannelHandlerContext, firstByte: ContinuousClock.Instant?)
+    private func perform(
+        _ actions: [RTMPSessionStateMachine.Action], context: ChannelHandlerContext, firstByte: ContinuousClock.Instant?
+    )
         throws(RTMPIngestError)
     {
         for action in actions {

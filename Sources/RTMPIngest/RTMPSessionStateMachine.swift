@@ -107,8 +107,12 @@ public struct RTMPSessionStateMachine: Sendable {
     private func data(_ values: [AMF0Value]) -> [Action] {
         var rest = values[...]
         if rest.first?.string == "@setDataFrame" { rest = rest.dropFirst() }
-        guard rest.first?.string == "onMetaData" else { return [.ignored("data message \(values.first?.string ?? "?")")] }
-        guard let object = rest.dropFirst().first, object.properties != nil else { return [.ignored("onMetaData without object")] }
+        guard rest.first?.string == "onMetaData" else {
+            return [.ignored("data message \(values.first?.string ?? "?")")]
+        }
+        guard let object = rest.dropFirst().first, object.properties != nil else {
+            return [.ignored("onMetaData without object")]
+        }
         return [.metadata(StreamMetadata(object))]
     }
 

@@ -52,7 +52,9 @@ public struct RTMPToStream: Sendable {
             }
             var avcc = data
             if nalLengthSize != 4 {
-                do { avcc = try H264.convertLengthPrefix(data, from: nalLengthSize, to: 4) } catch { throw .codec(error) }
+                do { avcc = try H264.convertLengthPrefix(data, from: nalLengthSize, to: 4) } catch {
+                    throw .codec(error)
+                }
             }
             let frame = MediaFrame(
                 kind: .video, dts: MediaTime(value: Int64(timestamp), timescale: 1000),

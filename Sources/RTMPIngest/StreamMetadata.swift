@@ -14,7 +14,9 @@ public struct StreamMetadata: Equatable, Sendable {
     public var hasAudio: Bool = true
 
     /// Metadata that announces both tracks and nothing else.
-    public init(width: Int? = nil, height: Int? = nil, frameRate: Double? = nil, hasVideo: Bool = true, hasAudio: Bool = true) {
+    public init(
+        width: Int? = nil, height: Int? = nil, frameRate: Double? = nil, hasVideo: Bool = true, hasAudio: Bool = true
+    ) {
         self.width = width
         self.height = height
         self.frameRate = frameRate

@@ -93,7 +93,9 @@ struct FFmpegPublishTests {
         try await task.value
     }
 
-    private func publish(hub: StreamHub, port: Int, key: String, extraArguments: [String]) async throws -> (Received, Int32) {
+    private func publish(hub: StreamHub, port: Int, key: String, extraArguments: [String]) async throws -> (
+        Received, Int32
+    ) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments =

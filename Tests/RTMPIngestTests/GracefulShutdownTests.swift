@@ -23,7 +23,8 @@ struct GracefulShutdownTests {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
             process.arguments = [
                 "-hide_banner", "-loglevel", "quiet", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
-                "-t", "20", "-c:v", "libx264", "-preset", "veryfast", "-f", "flv", "rtmp://127.0.0.1:\(port)/live/shutdown",
+                "-t", "20", "-c:v", "libx264", "-preset", "veryfast", "-f", "flv",
+                "rtmp://127.0.0.1:\(port)/live/shutdown",
             ]
             process.standardInput = FileHandle.nullDevice
             try process.run()

@@ -18,7 +18,8 @@ struct RTMPSessionHandlerTests {
         init(hub: StreamHub) throws {
             channel = EmbeddedChannel()
             try channel.pipeline.syncOperations.addHandler(
-                RTMPSessionHandler(hub: hub, configuration: RTMPIngestConfiguration(), logger: Logger(label: "embedded")))
+                RTMPSessionHandler(
+                    hub: hub, configuration: RTMPIngestConfiguration(), logger: Logger(label: "embedded")))
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1935)).wait()
         }
 
@@ -48,7 +49,9 @@ struct RTMPSessionHandlerTests {
             try send([UInt8](repeating: 2, count: 1536))
         }
 
-        func command(_ name: String, _ tx: Double, _ object: AMF0Value = .null, _ args: AMF0Value..., streamID: UInt32 = 0) throws {
+        func command(
+            _ name: String, _ tx: Double, _ object: AMF0Value = .null, _ args: AMF0Value..., streamID: UInt32 = 0
+        ) throws {
             try send(.command([.string(name), .number(tx), object] + args), streamID: streamID)
         }
     }
@@ -88,7 +91,10 @@ struct RTMPSessionHandlerTests {
         #expect(hub.liveKeys.count == 1)
         let reader = try #require(hub.subscribe(key: StreamKey("broken")!, name: "t"))
         // A command whose AMF0 claims a string longer than the message.
-        try peer.send(peer.encoder.encode(RTMPRawMessage(chunkStreamID: 3, timestamp: 0, typeID: 20, messageStreamID: 0, payload: [0x02, 0xFF, 0xFF])))
+        try peer.send(
+            peer.encoder.encode(
+                RTMPRawMessage(
+                    chunkStreamID: 3, timestamp: 0, typeID: 20, messageStreamID: 0, payload: [0x02, 0xFF, 0xFF])))
         #expect(!peer.channel.isActive)
         #expect(hub.liveKeys.isEmpty)
         let event = await reader.next()

@@ -14,7 +14,9 @@ struct RTMPSessionStateMachineTests {
         let hub: StreamHub
         var publication: Publication?
 
-        mutating func command(_ name: String, _ tx: Double, _ object: AMF0Value = .null, _ args: AMF0Value...) -> [Action] {
+        mutating func command(_ name: String, _ tx: Double, _ object: AMF0Value = .null, _ args: AMF0Value...)
+            -> [Action]
+        {
             let actions = machine.received(.command([.string(name), .number(tx), object] + args))
             var out: [Action] = []
             for a in actions {
@@ -33,7 +35,9 @@ struct RTMPSessionStateMachineTests {
 
         mutating func obsSequence(key: String) -> [[Action]] {
             [
-                command("connect", 1, .object([AMF0Property("app", .string("live")), AMF0Property("type", .string("nonprivate"))])),
+                command(
+                    "connect", 1,
+                    .object([AMF0Property("app", .string("live")), AMF0Property("type", .string("nonprivate"))])),
                 command("releaseStream", 2, .null, .string(key)),
                 command("FCPublish", 3, .null, .string(key)),
                 command("createStream", 4),
@@ -128,10 +132,14 @@ struct RTMPSessionStateMachineTests {
 
     @Test func mediaIsForwardedOnlyWhilePublishing() {
         var driver = Driver(hub: StreamHub())
-        if case .media = driver.machine.received(.video([0x17, 1, 0, 0, 0]), timestamp: 40).first { Issue.record("media before publish") }
+        if case .media = driver.machine.received(.video([0x17, 1, 0, 0, 0]), timestamp: 40).first {
+            Issue.record("media before publish")
+        }
         _ = driver.obsSequence(key: "k")
-        #expect(driver.machine.received(.video([0x17]), timestamp: 40) == [.media(.video, timestamp: 40, payload: [0x17])])
-        #expect(driver.machine.received(.audio([0xAF]), timestamp: 41) == [.media(.audio, timestamp: 41, payload: [0xAF])])
+        #expect(
+            driver.machine.received(.video([0x17]), timestamp: 40) == [.media(.video, timestamp: 40, payload: [0x17])])
+        #expect(
+            driver.machine.received(.audio([0xAF]), timestamp: 41) == [.media(.audio, timestamp: 41, payload: [0xAF])])
     }
 
     @Test func setDataFrameMetadataIsReported() {
@@ -141,7 +149,10 @@ struct RTMPSessionStateMachineTests {
             AMF0Property("framerate", .number(30)), AMF0Property("videocodecid", .number(7)),
         ])
         let actions = machine.received(.data([.string("@setDataFrame"), .string("onMetaData"), meta]))
-        #expect(actions == [.metadata(StreamMetadata(width: 1280, height: 720, frameRate: 30, hasVideo: true, hasAudio: false))])
+        #expect(
+            actions == [
+                .metadata(StreamMetadata(width: 1280, height: 720, frameRate: 30, hasVideo: true, hasAudio: false))
+            ])
     }
 
     @Test func acknowledgementIsSentAfterEachWindow() {
@@ -155,7 +166,10 @@ struct RTMPSessionStateMachineTests {
 
     @Test func pingRequestIsAnswered() {
         var machine = RTMPSessionStateMachine()
-        #expect(machine.received(.userControl(.pingRequest(timestamp: 77))) == [.send(.userControl(.pingResponse(timestamp: 77)), messageStreamID: 0)])
+        #expect(
+            machine.received(.userControl(.pingRequest(timestamp: 77))) == [
+                .send(.userControl(.pingResponse(timestamp: 77)), messageStreamID: 0)
+            ])
     }
 
     @Test func unknownCommandsAreIgnored() {

@@ -50,7 +50,10 @@ struct RTMPToStreamTests {
         #expect(descriptions.count == 1)
         #expect(descriptions.first?.video?.width == 320 && descriptions.first?.video?.height == 240)
         #expect(descriptions.first?.audio?.sampleRate == 44_100)
-        guard case .description = outputs.first else { Issue.record("description must come first"); return }
+        guard case .description = outputs.first else {
+            Issue.record("description must come first")
+            return
+        }
         let video = Self.frames(outputs).filter { $0.kind == .video }
         #expect(video.count == 25)
         #expect(video.first?.isKeyframe == true)
@@ -81,14 +84,18 @@ struct RTMPToStreamTests {
         for tag in Self.tags { _ = try Self.feed(&adapter, tag) }
         let asc = AudioSpecificConfig(objectType: 2, sampleRate: 48_000, channels: 1).serialize()
         let outputs = try adapter.audio(
-            timestamp: 2000, body: FLVAudioTag.sequenceHeader(audioSpecificConfig: asc).serialize(), stamps: HopStamps())
+            timestamp: 2000, body: FLVAudioTag.sequenceHeader(audioSpecificConfig: asc).serialize(), stamps: HopStamps()
+        )
         #expect(Self.descriptions(outputs).first?.audio?.sampleRate == 48_000)
     }
 
     @Test func twoByteNALLengthsAreConvertedToFour() throws {
         var adapter = RTMPToStream()
         let headerTag = try #require(Self.tags.first { $0.kind == .video })
-        guard case .sequenceHeader(let config) = try FLVVideoTag.parse(headerTag.body) else { Issue.record("no avcC"); return }
+        guard case .sequenceHeader(let config) = try FLVVideoTag.parse(headerTag.body) else {
+            Issue.record("no avcC")
+            return
+        }
         var record = try AVCDecoderConfigurationRecord(parsing: config)
         record.nalUnitLengthSize = 2
         _ = try adapter.video(

@@ -29,7 +29,8 @@ struct AMF0Tests {
             value: .object([AMF0Property("app", .string("live")), AMF0Property("a", .null)])),
         Case(name: "empty object", bytes: [0x03, 0x00, 0x00, 0x09], value: .object([])),
         Case(
-            name: "ECMA array", bytes: [0x08, 0, 0, 0, 1, 0x00, 0x01, 0x77, 0x00, 0x40, 0x84, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x09],
+            name: "ECMA array",
+            bytes: [0x08, 0, 0, 0, 1, 0x00, 0x01, 0x77, 0x00, 0x40, 0x84, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x09],
             value: .ecmaArray([AMF0Property("w", .number(640))])),
         Case(
             name: "strict array", bytes: [0x0A, 0, 0, 0, 2, 0x05, 0x01, 0x01],
@@ -40,7 +41,10 @@ struct AMF0Tests {
         Case(name: "long string", bytes: [0x0C, 0, 0, 0, 2, 0x68, 0x69], value: .longString("hi")),
         Case(
             name: "nested object",
-            bytes: [0x03, 0x00, 0x01, 0x6F, 0x03, 0x00, 0x01, 0x6E, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x09, 0x00, 0x00, 0x09],
+            bytes: [
+                0x03, 0x00, 0x01, 0x6F, 0x03, 0x00, 0x01, 0x6E, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x09, 0x00,
+                0x00, 0x09,
+            ],
             value: .object([AMF0Property("o", .object([AMF0Property("n", .number(0))]))])),
     ]
 
@@ -63,7 +67,9 @@ struct AMF0Tests {
 
     @Test(arguments: [0x04, 0x07, 0x0D, 0x0F, 0x10, 0x11, 0x42] as [UInt8])
     func unsupportedMarkersAreRefused(_ marker: UInt8) {
-        #expect(throws: RTMPWireError.unsupportedAMF0Marker(marker, offset: 0)) { try AMF0Decoder().decodeAll([marker, 0, 0]) }
+        #expect(throws: RTMPWireError.unsupportedAMF0Marker(marker, offset: 0)) {
+            try AMF0Decoder().decodeAll([marker, 0, 0])
+        }
     }
 
     @Test func nestingBeyondTheDepthLimitIsRefused() throws {
@@ -72,7 +78,9 @@ struct AMF0Tests {
         let bytes = AMF0Encoder.encode([value])
         #expect(try AMF0Decoder(maxDepth: 5).decodeAll(bytes) == [value])
         #expect(throws: RTMPWireError.amf0TooDeep(limit: 4)) { try AMF0Decoder(maxDepth: 4).decodeAll(bytes) }
-        let arrays = [UInt8](repeating: 0x0A, count: 1).flatMap { _ in (0..<100).flatMap { _ in [0x0A, 0, 0, 0, 1] as [UInt8] } }
+        let arrays = [UInt8](repeating: 0x0A, count: 1).flatMap { _ in
+            (0..<100).flatMap { _ in [0x0A, 0, 0, 0, 1] as [UInt8] }
+        }
         #expect(throws: RTMPWireError.amf0TooDeep(limit: 32)) { try AMF0Decoder().decodeAll(arrays + [0x05]) }
     }
 
@@ -91,7 +99,9 @@ struct AMF0Tests {
         case 4: return .undefined
         case 5: return .date(millisecondsSince1970: Double(UInt32.random(in: 0...UInt32.max, using: &rng)), timeZone: 0)
         case 6: return .longString(word)
-        case 7: return .strictArray((0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) })
+        case 7:
+            return .strictArray(
+                (0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) })
         default:
             let props = (0..<Int.random(in: 0...4, using: &rng)).map { i in
                 AMF0Property("k\(i)\(word)", randomValue(&rng, depth: depth + 1))

@@ -16,7 +16,8 @@ struct ChunkCodecPropertyTests {
             default: ts &+= UInt32.random(in: 0...100, using: &rng)
             }
             clock[csid] = ts
-            let size = Bool.random(using: &rng) ? Int.random(in: 0...300, using: &rng) : Int.random(in: 0...5000, using: &rng)
+            let size =
+                Bool.random(using: &rng) ? Int.random(in: 0...300, using: &rng) : Int.random(in: 0...5000, using: &rng)
             return RTMPRawMessage(
                 chunkStreamID: csid, timestamp: ts, typeID: [8, 9, 18, 20].randomElement(using: &rng)!,
                 messageStreamID: UInt32.random(in: 0...2, using: &rng), payload: rng.bytes(size))
@@ -27,7 +28,8 @@ struct ChunkCodecPropertyTests {
     func randomMessagesRoundTripAtRandomChunkSizes(_ seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
         let messages = Self.randomMessages(&rng)
-        let chunkSize = Bool.random(using: &rng) ? Int.random(in: 1...256, using: &rng) : Int.random(in: 1...6000, using: &rng)
+        let chunkSize =
+            Bool.random(using: &rng) ? Int.random(in: 1...256, using: &rng) : Int.random(in: 1...6000, using: &rng)
         var encoder = ChunkEncoder(chunkSize: chunkSize)
         var bytes: [UInt8] = []
         for m in messages { encoder.encode(m, into: &bytes) }

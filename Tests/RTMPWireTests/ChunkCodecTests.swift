@@ -13,7 +13,9 @@ struct ChunkCodecTests {
         var testDescription: String { name }
     }
 
-    static func payload(_ n: Int, _ seed: UInt8 = 0) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: $0 &+ Int(seed)) } }
+    static func payload(_ n: Int, _ seed: UInt8 = 0) -> [UInt8] {
+        (0..<n).map { UInt8(truncatingIfNeeded: $0 &+ Int(seed)) }
+    }
     static func msg(_ csid: UInt32, _ ts: UInt32, _ type: UInt8, _ msid: UInt32, _ p: [UInt8]) -> RTMPRawMessage {
         RTMPRawMessage(chunkStreamID: csid, timestamp: ts, typeID: type, messageStreamID: msid, payload: p)
     }
@@ -34,15 +36,21 @@ struct ChunkCodecTests {
             messages: [msg(3, 0, 20, 0, [1, 2, 3]), msg(3, 10, 20, 0, [4, 5])]),
         Case(
             name: "fmt 2 for a new delta, fmt 3 for a repeated one",
-            bytes: [0x06, 0, 0, 0, 0, 0, 2, 8, 1, 0, 0, 0, 0xA1, 0xA2] + [0x86, 0, 0, 40, 0xB1, 0xB2] + [0xC6, 0xC1, 0xC2],
-            messages: [msg(6, 0, 8, 1, [0xA1, 0xA2]), msg(6, 40, 8, 1, [0xB1, 0xB2]), msg(6, 80, 8, 1, [0xC1, 0xC2])]),
+            bytes: [0x06, 0, 0, 0, 0, 0, 2, 8, 1, 0, 0, 0, 0xA1, 0xA2] + [0x86, 0, 0, 40, 0xB1, 0xB2] + [
+                0xC6, 0xC1, 0xC2,
+            ],
+            messages: [
+                msg(6, 0, 8, 1, [0xA1, 0xA2]), msg(6, 40, 8, 1, [0xB1, 0xB2]), msg(6, 80, 8, 1, [0xC1, 0xC2]),
+            ]),
         Case(
             name: "fmt 3 after fmt 0 reuses its timestamp as the delta",
             bytes: [0x04, 0, 0, 33, 0, 0, 1, 8, 1, 0, 0, 0, 0x01] + [0xC4, 0x02],
             messages: [msg(4, 33, 8, 1, [1]), msg(4, 66, 8, 1, [2])]),
         Case(
             name: "two-byte chunk stream IDs 64 and 319",
-            bytes: [0x00, 0x00, 0, 0, 5, 0, 0, 1, 20, 0, 0, 0, 0, 7] + [0x00, 0xFF, 0, 0, 6, 0, 0, 1, 20, 0, 0, 0, 0, 8],
+            bytes: [0x00, 0x00, 0, 0, 5, 0, 0, 1, 20, 0, 0, 0, 0, 7] + [
+                0x00, 0xFF, 0, 0, 6, 0, 0, 1, 20, 0, 0, 0, 0, 8,
+            ],
             messages: [msg(64, 5, 20, 0, [7]), msg(319, 6, 20, 0, [8])]),
         Case(
             name: "three-byte chunk stream IDs 320 and 65599",
@@ -60,19 +68,24 @@ struct ChunkCodecTests {
             messages: [msg(4, 0, 9, 1, [0xAA]), msg(4, 0x0100_0005, 9, 1, [0xBB])]),
         Case(
             name: "Set Chunk Size applies to the next message",
-            bytes: [0x02, 0, 0, 0, 0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 1, 0] + [0x04, 0, 0, 0, 0, 0, 0xC8, 9, 1, 0, 0, 0] + p200,
+            bytes: [0x02, 0, 0, 0, 0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 1, 0] + [0x04, 0, 0, 0, 0, 0, 0xC8, 9, 1, 0, 0, 0]
+                + p200,
             messages: [msg(2, 0, 1, 0, [0, 0, 1, 0]), msg(4, 0, 9, 1, p200)]),
         Case(
             name: "zero-length message", bytes: [0x03, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0],
             messages: [msg(3, 0, 20, 0, [])]),
         Case(
             name: "interleaved chunk streams",
-            bytes: [0x04, 0, 0, 9, 0, 0, 0xC8, 9, 1, 0, 0, 0] + p200[..<128] + [0x03, 0, 0, 0, 0, 0, 3, 20, 0, 0, 0, 0, 1, 2, 3]
+            bytes: [0x04, 0, 0, 9, 0, 0, 0xC8, 9, 1, 0, 0, 0] + p200[..<128] + [
+                0x03, 0, 0, 0, 0, 0, 3, 20, 0, 0, 0, 0, 1, 2, 3,
+            ]
                 + [0xC4] + p200[128...],
             messages: [msg(3, 0, 20, 0, [1, 2, 3]), msg(4, 9, 9, 1, p200)], encodes: false),
     ]
 
-    static func decodeAll(_ parts: [[UInt8]], limits: ChunkDecoder.Limits = .init()) throws(RTMPWireError) -> [RTMPRawMessage] {
+    static func decodeAll(_ parts: [[UInt8]], limits: ChunkDecoder.Limits = .init()) throws(RTMPWireError)
+        -> [RTMPRawMessage]
+    {
         var decoder = ChunkDecoder(limits: limits)
         var out: [RTMPRawMessage] = []
         for part in parts {
@@ -128,12 +141,14 @@ struct ChunkCodecTests {
     }
 
     @Test func newHeaderInTheMiddleOfAMessageIsAnError() {
-        let bytes = [0x04, 0, 0, 0, 0, 0, 0xC8, 9, 1, 0, 0, 0] + Self.p200[..<128] + [0x04, 0, 0, 0, 0, 0, 1, 9, 1, 0, 0, 0, 1]
+        let bytes =
+            [0x04, 0, 0, 0, 0, 0, 0xC8, 9, 1, 0, 0, 0] + Self.p200[..<128] + [0x04, 0, 0, 0, 0, 0, 1, 9, 1, 0, 0, 0, 1]
         #expect(throws: RTMPWireError.headerChangedMidMessage(chunkStreamID: 4)) { try Self.decodeAll([bytes]) }
     }
 
     @Test func abortDropsThePartialMessage() throws {
-        let bytes = [0x04, 0, 0, 0, 0, 0, 0xC8, 9, 1, 0, 0, 0] + Self.p200[..<128]
+        let bytes =
+            [0x04, 0, 0, 0, 0, 0, 0xC8, 9, 1, 0, 0, 0] + Self.p200[..<128]
             + [0x02, 0, 0, 0, 0, 0, 4, 2, 0, 0, 0, 0, 0, 0, 0, 4] + [0x04, 0, 0, 0, 0, 0, 1, 9, 1, 0, 0, 0, 0x55]
         let messages = try Self.decodeAll([bytes])
         #expect(messages.map(\.typeID) == [2, 9])

@@ -13,7 +13,9 @@ struct FLVTagTests {
     }
 
     static let video: [VideoCase] = [
-        VideoCase(name: "sequence header", bytes: [0x17, 0, 0, 0, 0, 1, 0x64], tag: .sequenceHeader(decoderConfiguration: [1, 0x64])),
+        VideoCase(
+            name: "sequence header", bytes: [0x17, 0, 0, 0, 0, 1, 0x64],
+            tag: .sequenceHeader(decoderConfiguration: [1, 0x64])),
         VideoCase(
             name: "keyframe with positive cts", bytes: [0x17, 1, 0, 0, 0x50, 0, 0, 0, 1, 0x65],
             tag: .nalUnits(isKeyframe: true, compositionTime: 80, data: [0, 0, 0, 1, 0x65])),
@@ -32,7 +34,9 @@ struct FLVTagTests {
     }
 
     static let audio: [AudioCase] = [
-        AudioCase(name: "AAC sequence header", bytes: [0xAF, 0, 0x11, 0x90], tag: .sequenceHeader(audioSpecificConfig: [0x11, 0x90])),
+        AudioCase(
+            name: "AAC sequence header", bytes: [0xAF, 0, 0x11, 0x90],
+            tag: .sequenceHeader(audioSpecificConfig: [0x11, 0x90])),
         AudioCase(name: "AAC raw frame", bytes: [0xAF, 1, 0x21, 0x10], tag: .raw([0x21, 0x10])),
     ]
 

@@ -23,12 +23,12 @@ public struct AMF0Decoder: Sendable {
 
     private func value(_ r: inout ByteReader, depth: Int) throws(RTMPWireError) -> AMF0Value {
         let at = r.offset
-        let marker = try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt8() }
+        let marker = UInt8(try uint(&r, 1))
         switch marker {
         case 0x00:
-            return .number(Double(bitPattern: try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt64() }))
+            return .number(Double(bitPattern: try uint(&r, 8)))
         case 0x01:
-            return .boolean(try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt8() } != 0)
+            return .boolean(try uint(&r, 1) != 0)
         case 0x02:
             return .string(try utf8(&r, width: 2))
         case 0x03:
@@ -38,11 +38,11 @@ public struct AMF0Decoder: Sendable {
         case 0x06:
             return .undefined
         case 0x08:
-            _ = try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt32() }  // Count is advisory; the end marker ends it.
+            _ = try uint(&r, 4)  // Count is advisory; the end marker ends it.
             return .ecmaArray(try properties(&r, depth: depth + 1))
         case 0x0A:
             guard depth + 1 <= maxDepth else { throw .amf0TooDeep(limit: maxDepth) }
-            let count = Int(try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt32() })
+            let count = Int(try uint(&r, 4))
             // Every element takes at least one byte, so a larger count is a lie.
             guard count <= r.remaining else { throw .truncated(what: "AMF0 strict array", size: r.remaining) }
             var items: [AMF0Value] = []
@@ -50,8 +50,8 @@ public struct AMF0Decoder: Sendable {
             for _ in 0..<count { items.append(try value(&r, depth: depth + 1)) }
             return .strictArray(items)
         case 0x0B:
-            let ms = Double(bitPattern: try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt64() })
-            let tz = Int16(bitPattern: try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt16() })
+            let ms = Double(bitPattern: try uint(&r, 8))
+            let tz = Int16(bitPattern: UInt16(try uint(&r, 2)))
             return .date(millisecondsSince1970: ms, timeZone: tz)
         case 0x0C:
             return .longString(try utf8(&r, width: 4))
@@ -68,12 +68,16 @@ public struct AMF0Decoder: Sendable {
             let key = try utf8(&r, width: 2)
             if key.isEmpty {
                 let at = r.offset
-                let end = try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt8() }
+                let end = try uint(&r, 1)
                 guard end == 0x09 else { throw .invalidAMF0(reason: "expected object end marker", offset: at) }
                 return props
             }
             props.append(AMF0Property(key, try value(&r, depth: depth)))
         }
+    }
+
+    private func uint(_ r: inout ByteReader, _ width: Int) throws(RTMPWireError) -> UInt64 {
+        try read(&r) { (r: inout ByteReader) throws(ByteReaderError) in try r.readUInt(width: width) }
     }
 
     private func utf8(_ r: inout ByteReader, width: Int) throws(RTMPWireError) -> String {
@@ -83,7 +87,9 @@ public struct AMF0Decoder: Sendable {
         }
     }
 
-    private func read<T>(_ r: inout ByteReader, _ body: (inout ByteReader) throws(ByteReaderError) -> T) throws(RTMPWireError) -> T {
+    private func read<T>(_ r: inout ByteReader, _ body: (inout ByteReader) throws(ByteReaderError) -> T)
+        throws(RTMPWireError) -> T
+    {
         do {
             return try body(&r)
         } catch {

@@ -102,7 +102,9 @@ public struct ChunkDecoder: Sendable {
             s = known
         } else {
             guard format == 0 else { throw .missingPreviousHeader(chunkStreamID: csid, format: format) }
-            guard streams.count < limits.maxChunkStreams else { throw .tooManyChunkStreams(limit: limits.maxChunkStreams) }
+            guard streams.count < limits.maxChunkStreams else {
+                throw .tooManyChunkStreams(limit: limits.maxChunkStreams)
+            }
             s = StreamState()
         }
         var i = head + basic.length
@@ -121,7 +123,8 @@ public struct ChunkDecoder: Sendable {
         }
         if format == 0 {
             // §5.3.1.2.1: the message stream ID is little-endian.
-            s.messageStreamID = UInt32(buffer[i + 7]) | UInt32(buffer[i + 8]) << 8 | UInt32(buffer[i + 9]) << 16
+            s.messageStreamID =
+                UInt32(buffer[i + 7]) | UInt32(buffer[i + 8]) << 8 | UInt32(buffer[i + 9]) << 16
                 | UInt32(buffer[i + 10]) << 24
         }
         i += headerSize
@@ -151,7 +154,9 @@ public struct ChunkDecoder: Sendable {
     private mutating func apply(_ message: RTMPRawMessage) throws(RTMPWireError) {
         switch message.typeID {
         case 1:
-            guard message.payload.count >= 4 else { throw .truncated(what: "SetChunkSize", size: message.payload.count) }
+            guard message.payload.count >= 4 else {
+                throw .truncated(what: "SetChunkSize", size: message.payload.count)
+            }
             try setChunkSize(Int(be32(message.payload) & 0x7FFF_FFFF))
         case 2:
             guard message.payload.count >= 4 else { throw .truncated(what: "Abort", size: message.payload.count) }
@@ -175,7 +180,9 @@ public struct ChunkDecoder: Sendable {
         }
     }
 
-    private func u24(at i: Int) -> UInt32 { UInt32(buffer[i]) << 16 | UInt32(buffer[i + 1]) << 8 | UInt32(buffer[i + 2]) }
+    private func u24(at i: Int) -> UInt32 {
+        UInt32(buffer[i]) << 16 | UInt32(buffer[i + 1]) << 8 | UInt32(buffer[i + 2])
+    }
 }
 
 /// Big-endian UInt32 from the first four bytes.

@@ -58,7 +58,10 @@ public struct ChunkEncoder: Sendable {
         }
         if format == 0 {
             let id = m.messageStreamID
-            out += [UInt8(truncatingIfNeeded: id), UInt8(truncatingIfNeeded: id >> 8), UInt8(truncatingIfNeeded: id >> 16), UInt8(id >> 24)]
+            out += [
+                UInt8(truncatingIfNeeded: id), UInt8(truncatingIfNeeded: id >> 8), UInt8(truncatingIfNeeded: id >> 16),
+                UInt8(id >> 24),
+            ]
         }
         if extended { put32(field, &out) }
         var offset = 0
@@ -81,6 +84,9 @@ public struct ChunkEncoder: Sendable {
     }
 
     private func put32(_ v: UInt32, _ out: inout [UInt8]) {
-        out += [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
+        out += [
+            UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8),
+            UInt8(truncatingIfNeeded: v),
+        ]
     }
 }

@@ -99,7 +99,8 @@ public enum RTMPMessage: Equatable, Sendable {
     }
 
     /// This message as a raw message ready for the chunk encoder.
-    public func raw(timestamp: UInt32 = 0, messageStreamID: UInt32 = 0, chunkStreamID: UInt32? = nil) -> RTMPRawMessage {
+    public func raw(timestamp: UInt32 = 0, messageStreamID: UInt32 = 0, chunkStreamID: UInt32? = nil) -> RTMPRawMessage
+    {
         RTMPRawMessage(
             chunkStreamID: chunkStreamID ?? defaultChunkStreamID, timestamp: timestamp, typeID: typeID,
             messageStreamID: messageStreamID, payload: payload)

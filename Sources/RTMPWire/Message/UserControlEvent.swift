@@ -43,14 +43,31 @@ public enum UserControlEvent: Equatable, Sendable {
     public func serialize() -> [UInt8] {
         var w = ByteWriter(capacity: 10)
         switch self {
-        case .streamBegin(let id): w.writeUInt16(0); w.writeUInt32(id)
-        case .streamEOF(let id): w.writeUInt16(1); w.writeUInt32(id)
-        case .streamDry(let id): w.writeUInt16(2); w.writeUInt32(id)
-        case .setBufferLength(let id, let ms): w.writeUInt16(3); w.writeUInt32(id); w.writeUInt32(ms)
-        case .streamIsRecorded(let id): w.writeUInt16(4); w.writeUInt32(id)
-        case .pingRequest(let t): w.writeUInt16(6); w.writeUInt32(t)
-        case .pingResponse(let t): w.writeUInt16(7); w.writeUInt32(t)
-        case .other(let type, let data): w.writeUInt16(type); w.write(data)
+        case .streamBegin(let id):
+            w.writeUInt16(0)
+            w.writeUInt32(id)
+        case .streamEOF(let id):
+            w.writeUInt16(1)
+            w.writeUInt32(id)
+        case .streamDry(let id):
+            w.writeUInt16(2)
+            w.writeUInt32(id)
+        case .setBufferLength(let id, let ms):
+            w.writeUInt16(3)
+            w.writeUInt32(id)
+            w.writeUInt32(ms)
+        case .streamIsRecorded(let id):
+            w.writeUInt16(4)
+            w.writeUInt32(id)
+        case .pingRequest(let t):
+            w.writeUInt16(6)
+            w.writeUInt32(t)
+        case .pingResponse(let t):
+            w.writeUInt16(7)
+            w.writeUInt32(t)
+        case .other(let type, let data):
+            w.writeUInt16(type)
+            w.write(data)
         }
         return w.bytes
     }
