@@ -115,6 +115,15 @@ import Testing
         out += try transcoder.flush()
         #expect(transcoder.outputParameters.codecString == "mp4a.40.2" && transcoder.outputParameters.channels == 2)
         #expect(zip(out, out.dropFirst()).allSatisfy { $1.dts.value - $0.dts.value == 1_024 })
+        // ffprobe decodes every AAC frame once framed as ADTS.
+        let config = try AudioSpecificConfig(parsing: transcoder.outputParameters.decoderConfiguration)
+        let adts = out.flatMap { ADTSHeader(config: config, payloadLength: $0.data.count).serialize() + $0.data }
+        let adtsPath = dir.appendingPathComponent("out.aac").path
+        try Data(adts).write(to: URL(fileURLWithPath: adtsPath))
+        let (_, probed) = try TestMedia.run(
+            "ffprobe",
+            ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,sample_rate", "-of", "csv=p=0", adtsPath])
+        #expect(probed.trimmingCharacters(in: .whitespacesAndNewlines) == "48000,\(out.count)")
         let inSeconds = Double(audio.count * 960) / 48_000
         let outSeconds = Double(out.count * 1_024 - transcoder.primingSamples) / 48_000
         // Opus pre-skip trims up to a frame at the start; AAC pads up to a frame at the end.
