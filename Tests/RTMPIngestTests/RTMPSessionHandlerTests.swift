@@ -107,4 +107,20 @@ struct RTMPSessionHandlerTests {
         try peer.send(.userControl(.pingRequest(timestamp: 1234)))
         #expect(try peer.replies() == [.userControl(.pingResponse(timestamp: 1234))])
     }
+
+    @Test func silentPeerIsClosedAfterTheHandshakeTimeout() throws {
+        let peer = try Peer(hub: StreamHub())
+        try peer.send([3])
+        peer.channel.embeddedEventLoop.advanceTime(by: .seconds(9))
+        #expect(peer.channel.isActive)
+        peer.channel.embeddedEventLoop.advanceTime(by: .seconds(2))
+        #expect(!peer.channel.isActive)
+    }
+
+    @Test func completedHandshakeCancelsTheTimeout() throws {
+        let peer = try Peer(hub: StreamHub())
+        try peer.handshake()
+        peer.channel.embeddedEventLoop.advanceTime(by: .seconds(60))
+        #expect(peer.channel.isActive)
+    }
 }
