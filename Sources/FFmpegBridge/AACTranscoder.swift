@@ -48,7 +48,8 @@ public final class AACTranscoder {
         do {
             outputParameters = try AudioParameters(audioSpecificConfig: encoder.extradata)
         } catch {
-            throw FFmpegError(message: "aac encoder gave no usable AudioSpecificConfig: \(error)", context: "AACTranscoder")
+            throw FFmpegError(
+                message: "aac encoder gave no usable AudioSpecificConfig: \(error)", context: "AACTranscoder")
         }
         decoded = try Frame()
         resampled = try Frame()
@@ -67,7 +68,7 @@ public final class AACTranscoder {
             dts: frame.dts.converted(to: inputTimescale).value, isKeyframe: true)
         do {
             try decoder.send(input)
-        } catch where error.code == Self.invalidDataCode {
+        } catch  where error.code == Self.invalidDataCode {
             return []  // A corrupt packet costs one frame of audio, not the stream.
         }
         return try pullDecoded()

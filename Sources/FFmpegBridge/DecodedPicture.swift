@@ -68,7 +68,10 @@ public final class DecodedPicture: @unchecked Sendable {
         // 128 in every plane is mid-grey luma with neutral chroma.
         let f = frame.pointer.pointee
         let chromaRows = (height + 1) / 2
-        let planes = [(f.data.0, f.linesize.0, height), (f.data.1, f.linesize.1, chromaRows), (f.data.2, f.linesize.2, chromaRows)]
+        let planes = [
+            (f.data.0, f.linesize.0, height), (f.data.1, f.linesize.1, chromaRows),
+            (f.data.2, f.linesize.2, chromaRows),
+        ]
         for (base, stride, rows) in planes { base?.update(repeating: 128, count: Int(stride) * rows) }
         let ptsValue = pts.converted(to: 90_000)
         frame.pointer.pointee.pts = ptsValue.value

@@ -13,7 +13,8 @@ final class DecoderContext {
         quietLibavLogging()
         let name = String(cString: avcodec_get_name(codecID))
         guard let codec = avcodec_find_decoder(codecID) else {
-            throw FFmpegError(message: "decoder not available in this FFmpeg build", context: "avcodec_find_decoder(\(name))")
+            throw FFmpegError(
+                message: "decoder not available in this FFmpeg build", context: "avcodec_find_decoder(\(name))")
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "avcodec_alloc_context3(\(name))")

@@ -88,7 +88,8 @@ public final class LadderVideoEncoder {
     public func encode(_ picture: DecodedPicture, forceIDR: Bool) throws(FFmpegError) -> [MediaFrame] {
         guard picture.width == settings.width, picture.height == settings.height else {
             throw FFmpegError(
-                message: "picture is \(picture.width)x\(picture.height), encoder expects \(settings.width)x\(settings.height)",
+                message:
+                    "picture is \(picture.width)x\(picture.height), encoder expects \(settings.width)x\(settings.height)",
                 context: "LadderVideoEncoder.encode")
         }
         // Reference into our own frame so the shared picture stays untouched while we set the picture type.

@@ -35,7 +35,8 @@ public final class PictureScaler {
             Int32(width), Int32(height), AV_PIX_FMT_YUV420P, algorithm.swsFlag, nil, nil, nil)
         guard let context else {
             throw FFmpegError(
-                message: "no scaler for \(picture.width)x\(picture.height) -> \(width)x\(height)", context: "sws_getCachedContext")
+                message: "no scaler for \(picture.width)x\(picture.height) -> \(width)x\(height)",
+                context: "sws_getCachedContext")
         }
         let out = try Frame()
         let dst = out.pointer

@@ -33,7 +33,7 @@ public final class LadderTranscoder: Sendable {
         self.logger = logger
     }
 
-    /// Per-rung counters and encode speed, in plan order of first appearance.
+    /// Per-rung counters and encode speed, highest rung first.
     public var statistics: [RungStatistics] {
         meters.withLock { $0.values.map(\.snapshot) }.sorted { $0.height > $1.height }
     }
@@ -94,15 +94,18 @@ public final class LadderTranscoder: Sendable {
         state.pipeline = nil
         state.video = video
         state.awaitingKeyframe = true
-        let plan = video.map {
-            LadderPlan.plan(source: $0, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
-        } ?? []
+        let plan =
+            video.map {
+                LadderPlan.plan(source: $0, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
+            } ?? []
         for (name, publication) in state.publications where !plan.contains(where: { $0.name == name }) {
             publication.end()
             state.publications[name] = nil
         }
         guard let video, !plan.isEmpty else {
-            logger.info("no ladder for this source", metadata: ["size": "\(video.map { "\($0.width)x\($0.height)" } ?? "none")"])
+            logger.info(
+                "no ladder for this source", metadata: ["size": "\(video.map { "\($0.width)x\($0.height)" } ?? "none")"]
+            )
             return
         }
         var workers: [RungWorker] = []
@@ -127,7 +130,10 @@ public final class LadderTranscoder: Sendable {
         state.pipeline = pipeline
         logger.info(
             "ladder started",
-            metadata: ["source": "\(video.width)x\(video.height)", "rungs": "\(plan.map { "\($0.name)=\($0.width)x\($0.height)" })"])
+            metadata: [
+                "source": "\(video.width)x\(video.height)",
+                "rungs": "\(plan.map { "\($0.name)=\($0.width)x\($0.height)" })",
+            ])
     }
 
     /// The rung's publication, claiming the derived key on first use (retrying while a previous session lets go).
@@ -140,7 +146,9 @@ public final class LadderTranscoder: Sendable {
                 state.publications[name] = publication
                 return publication
             } catch {
-                if attempt == 29 { logger.error("rung key unavailable", metadata: ["key": "\(key)", "error": "\(error)"]) }
+                if attempt == 29 {
+                    logger.error("rung key unavailable", metadata: ["key": "\(key)", "error": "\(error)"])
+                }
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }

@@ -1,3 +1,4 @@
+import MediaCore
 import Synchronization
 
 /// What one rung has done so far: frames in and out, drops, and time spent scaling + encoding.
@@ -21,7 +22,7 @@ public struct RungStatistics: Sendable, Hashable {
 
     /// Pictures encoded per second of busy time (the rung's encode speed), 0 before any.
     public var framesPerSecond: Double {
-        let seconds = Double(busyTime.components.seconds) + Double(busyTime.components.attoseconds) / 1e18
+        let seconds = busyTime.secondsDouble
         return seconds > 0 ? Double(picturesEncoded) / seconds : 0
     }
 

@@ -9,7 +9,8 @@ import Testing
     @Test func decoderExportsInjectedSEIWithEachPicturesPTS() throws {
         let dir = try TestMedia.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (description, frames) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "src", seconds: 1, bFrames: 2))
+        let (description, frames) = try TestMedia.frames(
+            of: try TestMedia.makeFLV(in: dir, name: "src", seconds: 1, bFrames: 2))
         let video = try #require(description.video)
         let decoder = try H264Decoder(avcC: video.decoderConfiguration)
         var expected: [Int64: Int64] = [:]
@@ -122,7 +123,10 @@ import Testing
         try Data(adts).write(to: URL(fileURLWithPath: adtsPath))
         let (_, probed) = try TestMedia.run(
             "ffprobe",
-            ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,sample_rate", "-of", "csv=p=0", adtsPath])
+            [
+                "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,sample_rate", "-of", "csv=p=0",
+                adtsPath,
+            ])
         #expect(probed.trimmingCharacters(in: .whitespacesAndNewlines) == "48000,\(out.count)")
         let inSeconds = Double(audio.count * 960) / 48_000
         let outSeconds = Double(out.count * 1_024 - transcoder.primingSamples) / 48_000

@@ -40,7 +40,8 @@ struct LadderHarness {
             index += 1
             out.data = try CaptureSEI.inject(captureMS: capture, into: f.data)
             out.stamps = HopStamps(
-                capture: WallTime(millisecondsSince1970: capture), ingestWall: WallTime(millisecondsSince1970: capture + 7))
+                capture: WallTime(millisecondsSince1970: capture),
+                ingestWall: WallTime(millisecondsSince1970: capture + 7))
             return out
         }
     }
@@ -62,7 +63,8 @@ struct LadderHarness {
         let hub = StreamHub()
         let key = StreamKey("cam")!
         let publication = try hub.publish(key: key, origin: "test")
-        let transcoder = try requireValue(LadderTranscoder(hub: hub, source: key, configuration: configuration), "transcoder")
+        let transcoder = try requireValue(
+            LadderTranscoder(hub: hub, source: key, configuration: configuration), "transcoder")
         publication.update(description: segments[0].0)
         let started = ContinuousClock.now
         let running = Task { await transcoder.run() }

@@ -25,7 +25,8 @@ import Transcoder
     ]
 
     private func source(_ width: Int, _ height: Int) -> VideoParameters {
-        VideoParameters(decoderConfiguration: [], width: width, height: height, codecString: "avc1.64001f", frameRate: 30)
+        VideoParameters(
+            decoderConfiguration: [], width: width, height: height, codecString: "avc1.64001f", frameRate: 30)
     }
 
     @Test(arguments: cases)
@@ -55,7 +56,9 @@ import Transcoder
             for rung in plan {
                 #expect(rung.height < h && rung.width % 2 == 0 && rung.height % 2 == 0 && rung.width >= 2)
                 // Aspect ratio is kept to within the one-pixel rounding of each side.
-                #expect(abs(Double(rung.width) / Double(rung.height) - Double(w) / Double(h)) <= 2.0 / Double(rung.height) * Double(w) / Double(h) + 2.0 / Double(rung.height))
+                #expect(
+                    abs(Double(rung.width) / Double(rung.height) - Double(w) / Double(h)) <= 2.0 / Double(rung.height)
+                        * Double(w) / Double(h) + 2.0 / Double(rung.height))
             }
         }
     }

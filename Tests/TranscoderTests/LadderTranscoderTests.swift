@@ -21,13 +21,16 @@ import Transcoder
         #expect(result.droppedAccessUnits == 0)
         let keyframePTS = Set(source.filter(\.isKeyframe).map(\.pts))
         #expect(keyframePTS.count == 3)
-        let captureByPTS = Dictionary(uniqueKeysWithValues: source.map { ($0.pts, try! CaptureSEI.captures(in: $0.data)) })
+        let captureByPTS = Dictionary(
+            uniqueKeysWithValues: source.map { ($0.pts, try! CaptureSEI.captures(in: $0.data)) })
         let stampsByPTS = Dictionary(uniqueKeysWithValues: source.map { ($0.pts, $0.stamps) })
         let sizes = ["480p": (854, 480), "360p": (640, 360)]
         for (name, output) in result.rungs {
             let (width, height) = try #require(sizes[name])
             let video = try #require(output.descriptions.first?.video)
-            let sps = try H264SPS(parsing: try #require(try AVCDecoderConfigurationRecord(parsing: video.decoderConfiguration).sequenceParameterSets.first))
+            let sps = try H264SPS(
+                parsing: try #require(
+                    try AVCDecoderConfigurationRecord(parsing: video.decoderConfiguration).sequenceParameterSets.first))
             #expect(sps.width == width && sps.height == height, "\(name)")
             #expect(video.width == width && video.height == height)
             #expect(output.ended)
@@ -41,28 +44,35 @@ import Transcoder
                 #expect(f.stamps == stampsByPTS[f.pts])
             }
             let path = dir.appendingPathComponent("\(name).h264").path
-            try Data(try TestMedia.annexB(avcC: video.decoderConfiguration, frames: output.frames)).write(to: URL(fileURLWithPath: path))
+            try Data(try TestMedia.annexB(avcC: video.decoderConfiguration, frames: output.frames)).write(
+                to: URL(fileURLWithPath: path))
             let probe = try TestMedia.probeH264(path)
             #expect(probe.frames == source.count && probe.width == width && probe.height == height, "\(name): \(probe)")
         }
         for s in result.statistics {
             print(
                 "ladder bf=\(bFrames) \(s.name) \(s.width)x\(s.height): \(s.picturesEncoded) pictures, "
-                    + "\(String(format: "%.1f", s.framesPerSecond)) fps (scale+encode on its thread), dropped \(s.picturesDropped)")
+                    + "\(String(format: "%.1f", s.framesPerSecond)) fps (scale+encode on its thread), dropped \(s.picturesDropped)"
+            )
             #expect(s.picturesDropped == 0 && s.errors == 0)
         }
-        print("ladder bf=\(bFrames): \(source.count) source frames in \(result.wallTime) wall → \(String(format: "%.1f", Double(source.count) / result.wallTime.secondsDouble)) fps end to end")
+        print(
+            "ladder bf=\(bFrames): \(source.count) source frames in \(result.wallTime) wall → \(String(format: "%.1f", Double(source.count) / result.wallTime.secondsDouble)) fps end to end"
+        )
     }
 
     @Test func newSourceResolutionRestartsTheLadderWithANewDescriptionPerRung() async throws {
         let dir = try TestMedia.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (d1, f1) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "wide", seconds: 1))
-        let (d2, f2) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "four3", size: "960x720", seconds: 1))
+        let (d2, f2) = try TestMedia.frames(
+            of: try TestMedia.makeFLV(in: dir, name: "four3", size: "960x720", seconds: 1))
         let first = try LadderHarness.withCaptureSEI(f1, firstCaptureMS: 1_000)
         let second = LadderHarness.shifted(
-            try LadderHarness.withCaptureSEI(f2, firstCaptureMS: 5_000), by: MediaTime(value: 90_000, timescale: 90_000))
-        let result = try await LadderHarness.run(segments: [(d1, first), (d2, second)], expectedRungs: ["480p", "360p"])
+            try LadderHarness.withCaptureSEI(f2, firstCaptureMS: 5_000), by: MediaTime(value: 90_000, timescale: 90_000)
+        )
+        let result = try await LadderHarness.run(
+            segments: [(d1, first), (d2, second)], expectedRungs: ["480p", "360p"])
         let switchPTS = try #require(second.first { $0.kind == .video }).pts
         let expected = ["480p": [854, 640], "360p": [640, 480]]
         for (name, output) in result.rungs {
@@ -77,7 +87,8 @@ import Transcoder
     @Test func aSmallSourceGetsNoRungsAndEndsCleanly() async throws {
         let dir = try TestMedia.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (description, frames) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "small", size: "640x360", seconds: 1))
+        let (description, frames) = try TestMedia.frames(
+            of: try TestMedia.makeFLV(in: dir, name: "small", size: "640x360", seconds: 1))
         let result = try await LadderHarness.run(segments: [(description, frames)], expectedRungs: [])
         #expect(result.rungs.isEmpty && result.statistics.isEmpty)
     }
@@ -88,7 +99,8 @@ import Transcoder
         let running = Task { await service.run() }
         defer { running.cancel() }
         let video = VideoParameters(
-            decoderConfiguration: try LadderVideoEncoder(.init(width: 1280, height: 720, bitRate: 1_000_000)).videoParameters
+            decoderConfiguration: try LadderVideoEncoder(.init(width: 1280, height: 720, bitRate: 1_000_000))
+                .videoParameters
                 .decoderConfiguration, width: 1280, height: 720, codecString: "avc1.64001f", frameRate: 30)
         let derived = try hub.publish(key: StreamKey("other")!.rendition("720p"), origin: "test")
         derived.update(description: StreamDescription(video: video))
@@ -114,7 +126,8 @@ import Transcoder
         let (description, frames) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "src"))
         var configuration = LadderHarness.losslessConfiguration
         configuration.rungQueueCapacity = 1
-        let result = try await LadderHarness.run(segments: [(description, frames)], expectedRungs: ["480p", "360p"], configuration: configuration)
+        let result = try await LadderHarness.run(
+            segments: [(description, frames)], expectedRungs: ["480p", "360p"], configuration: configuration)
         let source = frames.filter { $0.kind == .video }
         let keyframePTS = Set(source.filter(\.isKeyframe).map(\.pts))
         #expect(result.statistics.contains { $0.picturesDropped > 0 })
@@ -146,7 +159,8 @@ import Transcoder
                 "ladder 1080p source, x264 threads=\(encoderThreads == 0 ? "auto" : "\(encoderThreads)") \(s.name): "
                     + "\(String(format: "%.1f", s.framesPerSecond)) fps")
         }
-        print("ladder 1080p source, threads=\(encoderThreads): \(count) frames in \(result.wallTime) → "
-            + "\(String(format: "%.1f", Double(count) / result.wallTime.secondsDouble)) fps end to end")
+        print(
+            "ladder 1080p source, threads=\(encoderThreads): \(count) frames in \(result.wallTime) → "
+                + "\(String(format: "%.1f", Double(count) / result.wallTime.secondsDouble)) fps end to end")
     }
 }
