@@ -1,0 +1,101 @@
+import MediaCore
+import Testing
+
+@testable import LLHLSPackager
+
+/// Audio follows the segment boundaries video decided (checklist V4, F7).
+@Suite("RenditionMuxer: audio")
+struct AudioMuxerTests {
+    static let factory = MuxerFactory(partTarget: 0.201, segmentTarget: 2, targetDuration: 2)
+
+    static func aac(_ n: Int) -> TrackSample {
+        TrackSample(dts: Int64(n) * 1024, compositionOffset: 0, isSync: true, data: [UInt8(n & 0xFF)], ingested: nil)
+    }
+
+    @Test func cutsSegmentsAtTheBoundariesVideoReported() {
+        var run = MuxRun(Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: true))
+        let boundaries: [Int64] = [96_000, 192_000, 288_000]
+        for b in boundaries { run.muxer.addBoundary(b) }
+        for n in 0..<400 { run.push(Self.aac(n)) }
+        run.finish()
+        let starts = run.segments.map { $0[0].startDTS }
+        #expect(starts.count == boundaries.count + 1)
+        #expect(starts.first == 0)
+        // Each cut lands on the AAC frame nearest the boundary: within half a frame.
+        for (s, b) in zip(starts.dropFirst(), boundaries) {
+            #expect(abs(s - b) <= 512, "audio segment starts at \(s), video at \(b)")
+            #expect(s % 1024 == 0)
+        }
+    }
+
+    @Test func boundariesAddedLaterStillCutTheOpenSegment() {
+        var run = MuxRun(Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: true))
+        for n in 0..<80 { run.push(Self.aac(n)) }
+        run.muxer.addBoundary(96_000)
+        for n in 80..<200 { run.push(Self.aac(n)) }
+        run.finish()
+        #expect(run.segments.map { $0[0].startDTS } == [0, 94 * 1024])
+    }
+
+    @Test func audioPartsAreWholeFramesWithinThePartTarget() {
+        var run = MuxRun(Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: true))
+        for b in stride(from: Int64(96_000), through: 960_000, by: 96_000) { run.muxer.addBoundary(b) }
+        for n in 0..<1_000 { run.push(Self.aac(n)) }
+        run.finish()
+        let pt = run.muxer.partTarget
+        #expect(pt == 9_648)
+        for segment in run.segments {
+            for (i, p) in segment.enumerated() {
+                #expect(p.duration % 1024 == 0)
+                #expect(p.duration <= pt)
+                if i < segment.count - 1 { #expect(Double(p.duration) >= 0.85 * Double(pt)) }
+                #expect(p.independent)
+            }
+        }
+        #expect(run.parts.dropLast().allSatisfy { $0.duration >= 1024 })
+    }
+
+    @Test func audioOnlyCutsEveryTwoSecondsOnItsOwn() {
+        var run = MuxRun(Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: false))
+        for n in 0..<500 { run.push(Self.aac(n)) }
+        run.finish()
+        let lengths = run.segments.dropLast().map { Double($0.reduce(0) { $0 + $1.duration }) / 48_000 }
+        #expect(lengths.count == 5)
+        #expect(lengths.allSatisfy { abs($0 - 2) <= 1024.0 / 48_000 }, "\(lengths)")
+    }
+}
+
+/// PART-TARGET snapping: whole frames, rounded up to the millisecond, plus 1 ms for RTMP's ms timestamps.
+@Suite("MuxerFactory.partTarget")
+struct PartTargetTests {
+    /// Wanted part, source frame rate, advertised PART-TARGET and why.
+    static let cases: [(Duration, Double?, Double, String)] = [
+        (.milliseconds(200), 30, 0.201, "6 frames = 200.000 ms exactly → 200 + 1 ms"),
+        (.milliseconds(200), 29.97, 0.202, "6 frames = 200.2002 ms → up to 201 → + 1 ms"),
+        (.milliseconds(200), 25, 0.201, "5 frames = 200 ms → 201 ms"),
+        (.milliseconds(200), 24, 0.210, "4.8 rounds to 5 frames = 208.33 ms → 209 → 210 ms"),
+        (.milliseconds(200), 60, 0.201, "12 frames = 200 ms"),
+        (.milliseconds(200), 59.94, 0.202, "12 frames = 200.2 ms"),
+        (.milliseconds(500), 30, 0.501, "15 frames"),
+        (.seconds(1), 29.97, 1.003, "30 frames = 1001.001 ms → 1002 → 1003 ms"),
+        (.milliseconds(20), 30, 0.035, "never less than one frame: 33.33 ms → 34 → 35 ms"),
+        (.milliseconds(200), nil, 0.2, "no frame rate: the wanted value"),
+        (.milliseconds(200), 1, 0.2, "implausible frame rate ≤ 1: the wanted value"),
+        (.milliseconds(200), 300, 0.2, "implausible frame rate ≥ 241: the wanted value"),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func snapsToWholeFramesPlusOneMillisecond(_ i: Int) {
+        let (wanted, fps, expected, why) = Self.cases[i]
+        #expect(MuxerFactory.partTarget(wanted: wanted, frameRate: fps) == expected, "\(why)")
+    }
+
+    @Test func muxerTicksFloorTheAdvertisedTarget() {
+        // The muxer never cuts a part longer than the advertised PART-TARGET (P3), in every timescale.
+        for (pt, ts, ticks): (Double, Int32, Int64) in [(0.201, 90_000, 18_090), (0.202, 90_000, 18_180), (0.201, 48_000, 9_648), (0.202, 44_100, 8_908)] {
+            let m = MuxerFactory(partTarget: pt, segmentTarget: 2, targetDuration: 2).make(kind: .video, timescale: ts, followsBoundaries: false)
+            #expect(m.partTarget == ticks)
+            #expect(Double(m.partTarget) / Double(ts) <= pt)
+        }
+    }
+}
