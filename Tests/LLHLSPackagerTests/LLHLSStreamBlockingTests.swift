@@ -115,6 +115,25 @@ struct LLHLSStreamBlockingTests {
         #expect(text.contains("ep/video/\(Self.m0 + 3).m4s"))
     }
 
+    @Test func blockingDeltaRequestCombinesBothDirectives() async throws {
+        let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
+        let d = try Fixtures.description()
+        let frames = Fixtures.av(seconds: 22)
+        let split = frames.firstIndex { $0.kind == .video && $0.dts.seconds >= 19 }!
+        stream.mutate {
+            $0.beginSession()
+            $0.apply(d)
+            $0.feed(frames[..<split])
+        }
+        let next = Self.hint(stream)
+        async let response = stream.mediaPlaylist(.video, request: PlaylistRequest(msn: next.msn, part: next.part, skip: true))
+        try await Self.waitForBlocked(stream)
+        try await Self.feed(stream, Array(frames[split...]), until: Self.reached(next))
+        let text = String(decoding: await response.body, as: UTF8.self)
+        #expect(text.contains("#EXT-X-SKIP:SKIPPED-SEGMENTS=3\n"))
+        #expect(text.contains("URI=\"ep/video/\(next.msn).\(next.part).m4s\""))
+    }
+
     @Test func preloadHintedPartBlocksThenReturnsExactlyThePartsBytes() async throws {
         let (stream, rest) = try Self.stream()
         let next = Self.hint(stream)

@@ -267,6 +267,38 @@ struct LLHLSStreamStateTests {
         #expect(s.framesDroppedBeforeStart - before == 45)
     }
 
+    @Test func independentSegmentsIsOnlyClaimedWhenEverySegmentStartsWithAKeyframe() throws {
+        // A 3 s GOP forces cuts between keyframes (M2 wins), so some segments cannot be decoded on their own.
+        var s = Fixtures.state(try Fixtures.description())
+        s.feed(Fixtures.av(seconds: 12, gop: 90))
+        let starts = s.rendition(.video).segments.map { $0.parts.first?.independent ?? false }
+        #expect(starts.contains(false))
+        let text = try #require(s.multivariantPlaylist()).render()
+        withKnownIssue("BUG: MultivariantPlaylist.render always writes EXT-X-INDEPENDENT-SEGMENTS, even when RenditionMuxer forced non-IDR segment starts") {
+            #expect(!text.contains("#EXT-X-INDEPENDENT-SEGMENTS"))
+        }
+    }
+
+    @Test func audioOnlyStreamCutsItsOwnSegmentsAndHasNoReports() throws {
+        var s = Fixtures.state(StreamDescription(audio: try Fixtures.audio()))
+        s.feed(Fixtures.av(seconds: 7).filter { $0.kind == .audio })
+        let p = try #require(s.mediaPlaylist(.audio))
+        #expect(p.segments.filter(\.isComplete).count == 3)
+        #expect(p.renditionReports.isEmpty)
+        #expect(s.mediaPlaylist(.video) == nil)
+        let text = try #require(s.multivariantPlaylist()).render()
+        #expect(text.contains("#EXT-X-STREAM-INF:BANDWIDTH=") && text.contains("CODECS=\"mp4a.40.2\"") && text.hasSuffix("audio.m3u8\n"))
+        #expect(!text.contains("#EXT-X-MEDIA:"))
+    }
+
+    @Test func videoOnlyStreamHasNoAudioGroup() throws {
+        var s = Fixtures.state(try Fixtures.description(audio: false))
+        s.feed(Fixtures.av(seconds: 5, audio: false))
+        #expect(try #require(s.mediaPlaylist(.video)).renditionReports.isEmpty)
+        let text = try #require(s.multivariantPlaylist()).render()
+        #expect(!text.contains("AUDIO=") && text.contains("CODECS=\"avc1.64001e\","))
+    }
+
     @Test func multivariantPlaylistDescribesBothRenditions() throws {
         var s = Fixtures.state(try Fixtures.description())
         s.feed(Fixtures.av(seconds: 5))
