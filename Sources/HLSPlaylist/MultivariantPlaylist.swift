@@ -65,16 +65,20 @@ public struct MultivariantPlaylist: Sendable, Equatable {
     public var audio: [AudioRendition]
     /// Variants.
     public var variants: [VariantStream]
+    /// EXT-X-INDEPENDENT-SEGMENTS: only when every segment of every rendition starts with an IDR (RFC 8216bis §4.4.2.1).
+    public var independentSegments: Bool
 
     /// Creates the playlist.
-    public init(audio: [AudioRendition], variants: [VariantStream]) {
+    public init(audio: [AudioRendition], variants: [VariantStream], independentSegments: Bool = true) {
         self.audio = audio
         self.variants = variants
+        self.independentSegments = independentSegments
     }
 
     /// Renders it; the first audio rendition is the DEFAULT.
     public func render() -> String {
-        var out = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        var out = ["#EXTM3U", "#EXT-X-VERSION:6"]
+        if independentSegments { out.append("#EXT-X-INDEPENDENT-SEGMENTS") }
         for (i, a) in audio.enumerated() {
             var line = "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\(quoted(a.groupID)),NAME=\(quoted(a.name))"
             if let l = a.language { line += ",LANGUAGE=\(quoted(l))" }

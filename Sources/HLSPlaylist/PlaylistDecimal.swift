@@ -12,10 +12,11 @@ enum PlaylistDecimal {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = Int64((seconds * Double(scale)).rounded())
-        let whole = scaled / scale
-        let frac = String(abs(scaled % scale))
+        let magnitude = abs(scaled)
+        let frac = String(magnitude % scale)
         let padded = String(repeating: "0", count: max(0, decimals - frac.count)) + frac
-        return "\(whole).\(padded)"
+        // The sign goes on explicitly: integer division loses it for values in (-1, 0).
+        return "\(scaled < 0 ? "-" : "")\(magnitude / scale).\(padded)"
     }
 }
 

@@ -13,6 +13,7 @@ public enum OriginRoutes {
         let router = Router()
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
         router.middlewares.add(AccessLogMiddleware())
+        router.middlewares.add(PreflightMiddleware())
         router.get("/healthz") { _, _ in
             OriginResponse.text(200, "ok", maxAge: 0)
         }
@@ -59,13 +60,6 @@ public enum OriginRoutes {
             }
             return OriginResponse.make(
                 await stream.media(epoch: context.parameters.get("name") ?? "", kind: kind, file: context.parameters.get("file") ?? ""))
-        }
-        router.on("/**", method: .options) { _, _ in
-            // Preflight answer for browsers; plain GETs from hls.js need none.
-            var r = OriginResponse.text(204, "", maxAge: 0)
-            r.headers[.init("Access-Control-Allow-Methods")!] = "GET, HEAD, OPTIONS"
-            r.headers[.init("Access-Control-Allow-Headers")!] = "*"
-            return r
         }
         return router
     }

@@ -49,7 +49,9 @@ extension LLHLSStreamState {
                 bandwidth: peak > 0 ? peak : 3_000_000, averageBandwidth: avg > 0 ? avg : (peak > 0 ? peak : 2_500_000),
                 codecs: codecs, resolution: (v.width, v.height), frameRate: v.frameRate,
                 audioGroup: d.audio == nil ? nil : "audio", uri: "video.m3u8")
-            return MultivariantPlaylist(audio: audioRenditions, variants: [variant])
+            return MultivariantPlaylist(
+                audio: audioRenditions, variants: [variant],
+                independentSegments: video?.rendition.everySegmentIndependent ?? true)
         }
         let a = d.audio!
         return MultivariantPlaylist(

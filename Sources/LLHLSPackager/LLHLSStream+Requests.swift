@@ -24,7 +24,7 @@ extension LLHLSStreamState {
             // A first load holds until HOLD-BACK worth of segments exists: a player starting 3 × TD back
             // needs them, and Chromium's native HLS quits on a shorter live playlist.
             let complete = r.segments.lazy.filter(\.complete).count
-            return complete >= Self.segmentsBeforeFirstPlaylist ? .ready : .wait(until: .seconds(Double(targetDuration) * 5))
+            return complete >= Self.segmentsBeforeFirstPlaylist ? .ready : .wait(until: .seconds(Double(targetDuration) * 4))
         }
         let lastComplete = r.lastCompleteMSN ?? (PublishedRendition.firstMSN - 1)
         // B4: more than two segments ahead is a client error.

@@ -38,8 +38,8 @@ struct LLHLSStreamState: Sendable {
     /// Frame ingested → its part published, for the package hop.
     var packageLatency = LatencyWindow(capacity: 4_096)
     var framesDroppedBeforeStart = 0
-    /// The hub dropped frames for us: skip video until the next IDR so no decoder sees a broken GOP.
-    var needsKeyframe = false
+    /// Skip video until the next IDR: at every session start, and after the hub dropped frames for us.
+    var needsKeyframe = true
 
     init(key: StreamKey, epoch: String, config: LLHLSConfiguration) {
         self.key = key
@@ -67,9 +67,10 @@ struct LLHLSStreamState: Sendable {
         flushMuxers()
         var end = MediaTime.zero(timescale: 90_000)
         for p in [video, audio].compactMap({ $0 }) {
-            if let e = p.publishedEnd { end = max(end, MediaTime(value: e, timescale: p.timescale).converted(to: 90_000)) }
+            if let e = p.publishedEnd { end = max(end, e.converted(to: 90_000)) }
         }
         timeline.restart(at: end)
+        needsKeyframe = true
         sessionIndex += 1
         framesSinceRestart = 0
         lastVideoDTS = nil
@@ -93,6 +94,9 @@ struct LLHLSStreamState: Sendable {
                 partTarget: MuxerFactory.partTarget(wanted: config.partTarget, frameRate: d.video?.frameRate),
                 segmentTarget: config.segmentTarget.secondsDouble, targetDuration: config.targetDurationSeconds)
         }
+        // A codec change mid-session is a new timeline for players: flush what the old parameters cut,
+        // then DISCONTINUITY and a new init section.
+        if hadMedia { restartTimeline() }
         description = d
         if let v = d.video {
             if video == nil {
@@ -105,14 +109,15 @@ struct LLHLSStreamState: Sendable {
         if let a = d.audio {
             let ts = Int32(a.sampleRate)
             if audio == nil || audio?.timescale != ts {
+                var rendition = audio?.rendition ?? PublishedRendition(name: "audio", timescale: ts)
+                rendition.timescale = ts
                 audio = TrackPipeline(
-                    kind: .audio, timescale: ts, muxer: makeMuxer(.audio, timescale: ts),
-                    rendition: audio?.rendition ?? PublishedRendition(name: "audio", timescale: ts), parameters: .audio(a))
+                    kind: .audio, timescale: ts, muxer: makeMuxer(.audio, timescale: ts), rendition: rendition,
+                    parameters: .audio(a))
             }
             audio?.parameters = .audio(a)
         }
-        // A codec change mid-session is a new timeline for players: DISCONTINUITY and a new init section.
-        if hadMedia { restartTimeline() } else { installInitSections() }
+        installInitSections()
         version += 1
     }
 

@@ -50,14 +50,14 @@ extension PublishedRendition {
                 (i >= partHorizon || !s.complete)
                 ? s.parts.enumerated().map { j, p in
                     MediaPart(
-                        duration: MediaTime(value: p.duration, timescale: timescale),
+                        duration: MediaTime(value: p.duration, timescale: s.timescale),
                         uri: partURI(epoch: ctx.epoch, msn: s.msn, part: j), independent: p.independent)
                 } : []
             let map = (lastInit != s.initIndex) ? initURI(epoch: ctx.epoch, index: s.initIndex) : nil
             lastInit = s.initIndex
             model.append(
                 MediaSegment(
-                    mediaSequence: s.msn, duration: MediaTime(value: s.duration, timescale: timescale),
+                    mediaSequence: s.msn, duration: MediaTime(value: s.duration, timescale: s.timescale),
                     uri: s.complete ? segmentURI(epoch: ctx.epoch, msn: s.msn) : nil, parts: parts,
                     discontinuity: s.discontinuity, programDateTime: s.programDateTime,
                     mapURI: map))

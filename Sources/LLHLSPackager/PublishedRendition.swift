@@ -27,6 +27,8 @@ struct PublishedSegment: Sendable {
     var initIndex: Int
     /// Program date time of its first sample.
     var programDateTime: WallTime
+    /// Ticks per second of its samples (an audio rate change starts segments on a new scale).
+    var timescale: Int32
 
     /// Sum of part durations, track ticks.
     var duration: Int64 { parts.reduce(0) { $0 + $1.duration } }
@@ -39,8 +41,8 @@ struct PublishedSegment: Sendable {
 struct PublishedRendition: Sendable {
     /// `video` or `audio`; also the playlist file stem.
     let name: String
-    /// Track timescale.
-    let timescale: Int32
+    /// Timescale of segments appended from now on.
+    var timescale: Int32
     /// Init sections by session index.
     var initSections: [Int: [UInt8]] = [:]
     /// Retained segments, oldest first.
@@ -55,6 +57,8 @@ struct PublishedRendition: Sendable {
     var peakBitRate = 0
     /// Next segment begins with EXT-X-DISCONTINUITY.
     var pendingDiscontinuity = false
+    /// False once any segment started without a sync sample (a GOP longer than TARGETDURATION forced a cut).
+    var everySegmentIndependent = true
 
     init(name: String, timescale: Int32) {
         self.name = name
@@ -74,10 +78,11 @@ struct PublishedRendition: Sendable {
     mutating func append(_ part: MuxedPart, initIndex: Int, programDateTime: WallTime) {
         if part.startsSegment || segments.last.map({ $0.complete }) ?? true {
             closeOpenSegment()
+            if !part.independent { everySegmentIndependent = false }
             segments.append(
                 PublishedSegment(
                     msn: nextMSN, startDTS: part.startDTS, discontinuity: pendingDiscontinuity && nextMSN > PublishedRendition.firstMSN,
-                    initIndex: initIndex, programDateTime: programDateTime))
+                    initIndex: initIndex, programDateTime: programDateTime, timescale: timescale))
             pendingDiscontinuity = false
             nextMSN += 1
         }
@@ -88,7 +93,7 @@ struct PublishedRendition: Sendable {
     mutating func closeOpenSegment() {
         guard let last = segments.indices.last, !segments[last].complete, !segments[last].parts.isEmpty else { return }
         segments[last].complete = true
-        let seconds = Double(segments[last].duration) / Double(timescale)
+        let seconds = Double(segments[last].duration) / Double(segments[last].timescale)
         if seconds > 0.5 {
             let bits = Double(segments[last].parts.reduce(0) { $0 + $1.bytes.count }) * 8
             peakBitRate = max(peakBitRate, Int(bits / seconds))
@@ -107,9 +112,9 @@ struct PublishedRendition: Sendable {
     /// Mean bit rate over the complete segments retained.
     var averageBitRate: Int {
         let done = segments.filter(\.complete)
-        let ticks = done.reduce(Int64(0)) { $0 + $1.duration }
-        guard ticks > 0 else { return 0 }
+        let seconds = done.reduce(0.0) { $0 + Double($1.duration) / Double($1.timescale) }
+        guard seconds > 0 else { return 0 }
         let bits = done.reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.bytes.count } } * 8
-        return Int(Double(bits) / (Double(ticks) / Double(timescale)))
+        return Int(Double(bits) / seconds)
     }
 }

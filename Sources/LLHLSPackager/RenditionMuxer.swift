@@ -56,6 +56,9 @@ struct RenditionMuxer: Sendable {
     private var partDuration: Int64 = 0
     private var partStartsSegment = true
     private var segmentStart: Int64?
+    /// Decode time of the last sync sample, and the GOP length seen before it (video).
+    private var lastSyncDTS: Int64?
+    private var gopEstimate: Int64?
     private var sequenceNumber: UInt32 = 0
     /// Segment start times decided by the video track, in this track's ticks.
     private var boundaries: [Int64] = []
@@ -115,12 +118,20 @@ struct RenditionMuxer: Sendable {
         let segStart = segmentStart ?? s.dts
         let segLength = s.dts - segStart
         var newSegment = segmentStart == nil
+        // The GOP that ends at this keyframe predicts the next one.
+        if s.isSync && !followsBoundaries {
+            if let last = lastSyncDTS { gopEstimate = s.dts - last }
+            lastSyncDTS = s.dts
+        }
         if !newSegment {
             if followsBoundaries {
                 if let b = boundaries.first, s.dts + duration / 2 >= b {
                     newSegment = true
                 }
             } else if s.isSync && segLength >= segmentTarget - duration / 2 {
+                newSegment = true
+            } else if s.isSync, let gop = gopEstimate, segLength + gop > segmentLimit {
+                // The next keyframe would come too late: cut short here so the segment still starts on an IDR.
                 newSegment = true
             } else if segLength + duration > segmentLimit {
                 // A GOP longer than the target: cut anyway so EXTINF never exceeds TARGETDURATION.

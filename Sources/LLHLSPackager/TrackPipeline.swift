@@ -16,10 +16,10 @@ struct TrackPipeline: Sendable {
     /// Audio: where the next frame should start, to absorb RTMP's millisecond rounding.
     var expectedNextDTS: Int64?
 
-    /// End of everything published, in track ticks.
-    var publishedEnd: Int64? {
+    /// End of everything published on the stream timeline.
+    var publishedEnd: MediaTime? {
         guard let s = rendition.segments.last else { return nil }
-        return s.startDTS + s.duration
+        return MediaTime(value: s.startDTS + s.duration, timescale: s.timescale)
     }
 }
 

@@ -52,7 +52,7 @@ struct PlaylistDecimalTests {
     }
 
     @Test func negativeValuesKeepTheirSign() {
-        withKnownIssue("BUG: PlaylistDecimal.format drops the sign of values in (-1, 0): -0.5 renders as 0.50000") {
+        do {
             #expect(PlaylistDecimal.format(seconds: -0.5) == "-0.50000")
         }
         #expect(PlaylistDecimal.format(seconds: -1.5) == "-1.50000")

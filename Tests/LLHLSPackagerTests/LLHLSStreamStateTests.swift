@@ -65,7 +65,7 @@ struct LLHLSStreamStateTests {
             Issue.record("expected awaitingReconnect, got \(s.phase)")
             return
         }
-        let videoEnd = try #require(s.video?.publishedEnd)
+        let videoEnd = try #require(s.video?.publishedEnd?.converted(to: 90_000).value)
         let nextMSN = s.rendition(.video).nextMSN
         #expect(nextMSN == Self.m0 + 3)
         #expect(s.rendition(.audio).nextMSN == nextMSN)
@@ -125,7 +125,7 @@ struct LLHLSStreamStateTests {
         let video = try #require(s.mediaPlaylist(.video)).segments.filter(\.isComplete)
         let audio = try #require(s.mediaPlaylist(.audio)).segments.filter { $0.isComplete && $0.mediaSequence > Self.m0 + 2 }
         #expect(audio.count >= 2)
-        withKnownIssue("BUG: apply(StreamDescription) reuses the 48 kHz PublishedRendition for the 44.1 kHz track, so EXTINF/PART durations are scaled by 44100/48000") {
+        do {
             for a in audio {
                 let v = try #require(video.first { $0.mediaSequence == a.mediaSequence })
                 #expect(abs(a.duration.seconds - v.duration.seconds) < 0.05, "MSN \(a.mediaSequence): audio \(a.duration.seconds) s, video \(v.duration.seconds) s")
@@ -138,7 +138,7 @@ struct LLHLSStreamStateTests {
         let old = s.rendition(.audio).segments.filter { $0.initIndex == 0 }
         let samples = try old.flatMap(\.parts).reduce(0) { $0 + (try Chunk($1.bytes)).durations.count }
         // 4.5 s of 1024-sample frames at 48 kHz.
-        withKnownIssue("BUG: apply(StreamDescription) replaces the audio muxer before restartTimeline() flushes it, losing its pending frames") {
+        do {
             #expect(samples == Int(4.5 * 48_000 / 1024))
         }
     }
@@ -274,7 +274,7 @@ struct LLHLSStreamStateTests {
         let starts = s.rendition(.video).segments.map { $0.parts.first?.independent ?? false }
         #expect(starts.contains(false))
         let text = try #require(s.multivariantPlaylist()).render()
-        withKnownIssue("BUG: MultivariantPlaylist.render always writes EXT-X-INDEPENDENT-SEGMENTS, even when RenditionMuxer forced non-IDR segment starts") {
+        do {
             #expect(!text.contains("#EXT-X-INDEPENDENT-SEGMENTS"))
         }
     }
