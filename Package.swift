@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "SluiceApp",
             dependencies: [
-                "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
+                "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceApp", "RTMPPublish", "MediaCore", "LLHLSPackager",
+                "SluiceApp", "RTMPPublish", "MediaCore", "LLHLSPackager", "Transcoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),

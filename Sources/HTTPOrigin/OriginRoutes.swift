@@ -33,7 +33,7 @@ public enum OriginRoutes {
             switch file {
             case "index.m3u8":
                 return OriginResponse.make(await stream.multivariantPlaylist())
-            case "video.m3u8", "audio.m3u8":
+            case _ where file.hasSuffix(".m3u8") && stream.hasRendition(String(file.dropLast(5))):
                 let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
                 let directives: PlaylistRequest
                 do {
@@ -41,8 +41,7 @@ public enum OriginRoutes {
                 } catch {
                     return OriginResponse.text(400, "\(error)", maxAge: 1)
                 }
-                let kind: MediaKind = file == "video.m3u8" ? .video : .audio
-                return OriginResponse.make(await stream.mediaPlaylist(kind, request: directives))
+                return OriginResponse.make(await stream.mediaPlaylist(rendition: String(file.dropLast(5)), request: directives))
             default:
                 return OriginResponse.text(404, "unknown playlist", maxAge: 1)
             }
@@ -52,14 +51,11 @@ public enum OriginRoutes {
             guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
             }
-            let kind: MediaKind
-            switch context.parameters.get("rendition") {
-            case "video": kind = .video
-            case "audio": kind = .audio
-            default: return OriginResponse.text(404, "unknown rendition", maxAge: 1)
-            }
+            let rendition = context.parameters.get("rendition") ?? ""
+            guard stream.hasRendition(rendition) else { return OriginResponse.text(404, "unknown rendition", maxAge: 1) }
             return OriginResponse.make(
-                await stream.media(epoch: context.parameters.get("name") ?? "", kind: kind, file: context.parameters.get("file") ?? ""))
+                await stream.media(
+                    epoch: context.parameters.get("name") ?? "", rendition: rendition, file: context.parameters.get("file") ?? ""))
         }
         return router
     }

@@ -29,6 +29,14 @@ public final class LLHLSPackager: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.maintain() }
             for await note in hub.announcements() {
+                if let rung = note.key.renditionName {
+                    // A transcoded rung joins its source's stream as one more rendition.
+                    guard let stream = stream(for: note.key.sourceKey), !stream.isEnded,
+                        let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048)
+                    else { continue }
+                    group.addTask { await self.consumeRung(rung, reader, into: stream) }
+                    continue
+                }
                 guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
                 let stream = attach(note)
                 group.addTask { await self.consume(reader, into: stream, note: note) }
@@ -85,6 +93,25 @@ public final class LLHLSPackager: Sendable {
                 "stream": "\(note.key)", "session": "\(note.sessionID)", "dropped_frames": "\(reader.droppedFrames)",
                 "package_p50_ms": "\(summary.packageP50Ms.map { String(format: $0) } ?? "n/a")",
             ])
+    }
+
+    private func consumeRung(_ rung: String, _ reader: StreamReader, into stream: LLHLSStream) async {
+        logger.info("packaging ladder rung", metadata: ["stream": "\(stream.key)", "rung": "\(rung)"])
+        while let event = await reader.next() {
+            switch event {
+            case .description(let d):
+                stream.mutate { $0.applyRung(rung, description: d) }
+            case .frame(let f):
+                let dropped = reader.takeDropFlag()
+                stream.mutate { s in
+                    if dropped { s.rungsAwaitingKeyframe.insert(rung) }
+                    s.applyRung(rung, frame: f, now: .now)
+                }
+            case .ended:
+                break
+            }
+        }
+        stream.mutate { $0.rungLeft(rung) }
     }
 
     /// Ends streams whose publisher did not come back in time and forgets long-ended ones.

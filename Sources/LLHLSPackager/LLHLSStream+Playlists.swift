@@ -1,3 +1,4 @@
+import FMP4
 import Synchronization
 import HLSPlaylist
 import MediaCore
@@ -17,11 +18,15 @@ extension LLHLSStreamState {
             canSkipUntil: .milliseconds(Int64(6 * td * 1000)))
     }
 
-    /// The media playlist model of a rendition.
-    func mediaPlaylist(_ kind: MediaKind) -> MediaPlaylist? {
-        guard let p = pipeline(kind) else { return nil }
-        let other: MediaKind = kind == .video ? .audio : .video
-        let reports = pipeline(other).flatMap { $0.rendition.report(uri: "\($0.rendition.name).m3u8") }.map { [$0] } ?? []
+    /// The media playlist model of the source's video or audio rendition.
+    func mediaPlaylist(_ kind: MediaKind) -> MediaPlaylist? { mediaPlaylist(named: kind.rawValue) }
+
+    /// The media playlist model of a rendition by name; reports cover every other rendition (checklist R1).
+    func mediaPlaylist(named name: String) -> MediaPlaylist? {
+        guard let p = pipeline(named: name) else { return nil }
+        let reports = pipelineNames.filter { $0 != name }.compactMap { other in
+            pipeline(named: other)?.rendition.report(uri: "\(other).m3u8")
+        }
         let ctx = PlaylistContext(
             epoch: epoch, targetDuration: targetDuration,
             partTarget: MediaTime(value: Int64((partTargetSeconds * Double(p.timescale)).rounded()), timescale: p.timescale),
@@ -39,19 +44,26 @@ extension LLHLSStreamState {
         if let a = d.audio {
             audioRenditions.append(AudioRendition(groupID: "audio", name: "main", language: nil, channels: a.channels, uri: "audio.m3u8"))
         }
-        if let v = d.video {
-            codecs.append(v.codecString)
-            if let a = d.audio { codecs.append(a.codecString) }
-            let peak = (video?.rendition.peakBitRate ?? 0) + audioPeak
-            let avg = (video?.rendition.averageBitRate ?? 0) + audioAvg
-            // Before the first segment completes there is nothing measured yet: assume a typical 720p stream.
-            let variant = VariantStream(
-                bandwidth: peak > 0 ? peak : 3_000_000, averageBandwidth: avg > 0 ? avg : (peak > 0 ? peak : 2_500_000),
-                codecs: codecs, resolution: (v.width, v.height), frameRate: v.frameRate,
-                audioGroup: d.audio == nil ? nil : "audio", uri: "video.m3u8")
-            return MultivariantPlaylist(
-                audio: audioRenditions, variants: [variant],
-                independentSegments: video?.rendition.everySegmentIndependent ?? true)
+        if d.video != nil {
+            var variants: [VariantStream] = []
+            var independent = true
+            for name in pipelineNames where name != "audio" {
+                guard let p = pipeline(named: name), case .video(let v) = p.parameters else { continue }
+                codecs = [v.codecString] + (d.audio.map { [$0.codecString] } ?? [])
+                let peak = p.rendition.peakBitRate + audioPeak
+                let avg = p.rendition.averageBitRate + audioAvg
+                // Before a segment completes nothing is measured: assume ~3.3 bits per pixel-second of 720p30.
+                let guess = max(300_000, v.width * v.height * 3)
+                variants.append(
+                    VariantStream(
+                        bandwidth: p.rendition.peakBitRate > 0 ? peak : guess,
+                        averageBandwidth: p.rendition.averageBitRate > 0 ? avg : guess * 4 / 5, codecs: codecs,
+                        resolution: (v.width, v.height), frameRate: v.frameRate ?? d.video?.frameRate,
+                        audioGroup: d.audio == nil ? nil : "audio", uri: "\(name).m3u8"))
+                independent = independent && p.rendition.everySegmentIndependent
+            }
+            variants.sort { $0.bandwidth > $1.bandwidth }
+            return MultivariantPlaylist(audio: audioRenditions, variants: variants, independentSegments: independent)
         }
         let a = d.audio!
         return MultivariantPlaylist(

@@ -14,8 +14,11 @@ extension LLHLSStreamState {
     static let segmentsBeforeFirstPlaylist = 3
 
     /// Decides a playlist request against what is published; `wait` carries the longest sensible hold.
-    func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision {
-        guard let p = pipeline(kind) else { return .badRequest("no such rendition") }
+    func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision { decide(named: kind.rawValue, request) }
+
+    /// Decides a playlist request for a rendition by name.
+    func decide(named name: String, _ request: PlaylistRequest) -> BlockDecision {
+        guard let p = pipeline(named: name) else { return .badRequest("no such rendition") }
         // B7: once ENDLIST is out, directives are ignored.
         if isEnded { return .ready }
         let r = p.rendition
@@ -65,8 +68,16 @@ extension LLHLSStream {
         }
     }
 
-    /// A media playlist, honouring blocking reload and delta updates.
+    /// The source's video or audio media playlist.
     public func mediaPlaylist(_ kind: MediaKind, request: PlaylistRequest) async -> HLSResponse {
+        await mediaPlaylist(rendition: kind.rawValue, request: request)
+    }
+
+    /// Whether a rendition of this name exists (`video`, `audio`, or a ladder rung).
+    public func hasRendition(_ name: String) -> Bool { state.withLock { $0.pipeline(named: name) != nil } }
+
+    /// A media playlist by rendition name, honouring blocking reload and delta updates.
+    public func mediaPlaylist(rendition name: String, request: PlaylistRequest) async -> HLSResponse {
         let start = ContinuousClock.now
         let td = targetDuration
         let blocking = request.isBlocking
@@ -74,14 +85,14 @@ extension LLHLSStream {
         while true {
             let seen = signal.version
             let (decision, body) = state.withLock { s -> (BlockDecision, String?) in
-                let d = s.decide(kind, request)
-                guard d == .ready, let playlist = s.mediaPlaylist(kind) else { return (d, nil) }
+                let d = s.decide(named: name, request)
+                guard d == .ready, let playlist = s.mediaPlaylist(named: name) else { return (d, nil) }
                 let skip = request.skip ? playlist.skippableSegmentCount() : 0
                 return (d, playlist.render(skipping: skip))
             }
             switch decision {
             case .ready:
-                guard let body else { return .error(404, "no \(kind.rawValue) rendition", maxAge: 1) }
+                guard let body else { return .error(404, "no \(name) rendition", maxAge: 1) }
                 // Blocking responses are immutable for their URL: cache long (6 × TD); others briefly.
                 return HLSResponse(
                     status: 200, contentType: HLSResponse.playlistType, maxAge: blocking ? 6 * td : max(1, td / 2),
@@ -93,7 +104,7 @@ extension LLHLSStream {
                 deadline = limit
                 if ContinuousClock.now >= limit || Task.isCancelled {
                     // A young stream that is slow to fill its first segments still gets what it has.
-                    if !blocking, let text = state.withLock({ s in s.pipeline(kind)?.rendition.lastPart == nil ? nil : s.mediaPlaylist(kind)?.render() }) {
+                    if !blocking, let text = state.withLock({ s in s.pipeline(named: name)?.rendition.lastPart == nil ? nil : s.mediaPlaylist(named: name)?.render() }) {
                         return HLSResponse(status: 200, contentType: HLSResponse.playlistType, maxAge: 1, body: Array(text.utf8))
                     }
                     // B6: answer before hls.js gives up (it aborts after max(3 × PT, 0.8 × TD)).
@@ -104,18 +115,23 @@ extension LLHLSStream {
         }
     }
 
-    /// An init section, part or segment by its URI components (`{epoch}/{rendition}/{file}`).
+    /// An init section, part or segment of the source's video or audio.
     public func media(epoch: String, kind: MediaKind, file: String) async -> HLSResponse {
+        await media(epoch: epoch, rendition: kind.rawValue, file: file)
+    }
+
+    /// An init section, part or segment by its URI components (`{epoch}/{rendition}/{file}`).
+    public func media(epoch: String, rendition name: String, file: String) async -> HLSResponse {
         let td = targetDuration
-        let contentType = kind == .video ? "video/mp4" : "audio/mp4"
-        guard let name = MediaFileName(file) else { return .error(404, "unknown media \(file)", maxAge: 1) }
+        let contentType = name == "audio" ? "audio/mp4" : "video/mp4"
+        guard let fileName = MediaFileName(file) else { return .error(404, "unknown media \(file)", maxAge: 1) }
         let deadline = ContinuousClock.now + .seconds(3 * td)
         while true {
             let seen = signal.version
             enum Lookup { case found([UInt8]), missing, pending }
             let lookup = state.withLock { s -> Lookup in
-                guard s.epoch == epoch, let r = s.pipeline(kind)?.rendition else { return .missing }
-                switch name {
+                guard s.epoch == epoch, let r = s.pipeline(named: name)?.rendition else { return .missing }
+                switch fileName {
                 case .initSection(let i):
                     return r.initSections[i].map { .found($0) } ?? .missing
                 case .segment(let msn):
@@ -134,7 +150,7 @@ extension LLHLSStream {
             case .found(let bytes):
                 return HLSResponse(status: 200, contentType: contentType, maxAge: 6 * td, body: bytes)
             case .missing:
-                return .error(404, "no such media \(epoch)/\(kind.rawValue)/\(file)", maxAge: 1)
+                return .error(404, "no such media \(epoch)/\(name)/\(file)", maxAge: 1)
             case .pending:
                 if ContinuousClock.now >= deadline || Task.isCancelled {
                     return .error(503, "part \(file) not ready", maxAge: 1)

@@ -23,6 +23,14 @@ struct LLHLSStreamState: Sendable {
     var factory: MuxerFactory?
     var video: TrackPipeline?
     var audio: TrackPipeline?
+    /// Transcoded ladder rungs by name (`480p`), published by the transcoder under derived hub keys.
+    var rungs: [String: TrackPipeline] = [:]
+    /// Rungs that must start on an IDR (new, or after a restart).
+    var rungsAwaitingKeyframe: Set<String> = []
+    /// Rung frames waiting for the source video to pass their time.
+    var heldRungFrames: [String: [MediaFrame]] = [:]
+    /// Where the source video's recent segments start (stream ticks at 90 kHz) and their MSNs.
+    var videoSegmentStarts: [(dts: Int64, msn: Int)] = []
     var description: StreamDescription?
     var timeline = StreamTimeline()
     /// Init section index; bumps on every session or codec change.
@@ -64,22 +72,24 @@ struct LLHLSStreamState: Sendable {
     /// Closes both renditions' open parts and starts the timeline anew after what was published.
     private mutating func restartTimeline() {
         releaseHeldAudio(all: true)
+        releaseHeldRungFrames(all: true)
         flushMuxers()
         var end = MediaTime.zero(timescale: 90_000)
-        for p in [video, audio].compactMap({ $0 }) {
-            if let e = p.publishedEnd { end = max(end, e.converted(to: 90_000)) }
+        for name in pipelineNames {
+            if let e = pipeline(named: name)?.publishedEnd { end = max(end, e.converted(to: 90_000)) }
         }
         timeline.restart(at: end)
         needsKeyframe = true
         sessionIndex += 1
         framesSinceRestart = 0
         lastVideoDTS = nil
-        for kind in [MediaKind.video, .audio] {
-            guard var p = pipeline(kind) else { continue }
+        rungsAwaitingKeyframe = Set(rungs.keys)
+        for name in pipelineNames {
+            guard var p = pipeline(named: name) else { continue }
             p.rendition.pendingDiscontinuity = true
             p.expectedNextDTS = nil
-            p.muxer = makeMuxer(kind, timescale: p.timescale)
-            setPipeline(kind, p)
+            p.muxer = makeMuxer(p.kind, timescale: p.timescale)
+            setPipeline(named: name, p)
         }
         installInitSections()
         version += 1
@@ -127,12 +137,14 @@ struct LLHLSStreamState: Sendable {
     }
 
     private mutating func installInitSections() {
-        for kind in [MediaKind.video, .audio] {
-            guard var p = pipeline(kind) else { continue }
-            p.rendition.initSections[sessionIndex] = FMP4InitSegment.serialize(
-                track: FMP4Track(trackID: 1, timescale: UInt32(p.timescale), media: p.parameters))
-            setPipeline(kind, p)
-        }
+        for name in pipelineNames { installInitSection(name) }
+    }
+
+    private mutating func installInitSection(_ name: String) {
+        guard var p = pipeline(named: name) else { return }
+        p.rendition.initSections[sessionIndex] = FMP4InitSegment.serialize(
+            track: FMP4Track(trackID: 1, timescale: UInt32(p.timescale), media: p.parameters))
+        setPipeline(named: name, p)
     }
 
     /// One frame from the hub.
@@ -151,16 +163,17 @@ struct LLHLSStreamState: Sendable {
                 }
                 needsKeyframe = false
             }
-            push(frame, kind: .video, now: now)
+            push(frame, name: "video", now: now)
             lastVideoDTS = frame.dts
             releaseHeldAudio(all: false)
+            releaseHeldRungFrames(all: false)
         case .audio:
             guard audio != nil else {
                 framesDroppedBeforeStart += 1
                 return
             }
             if video == nil || description?.video == nil {
-                push(frame, kind: .audio, now: now)
+                push(frame, name: "audio", now: now)
             } else {
                 heldAudio.append(frame)
                 releaseHeldAudio(all: false)
@@ -172,6 +185,7 @@ struct LLHLSStreamState: Sendable {
     mutating func publisherLeft(now: ContinuousClock.Instant) {
         guard case .live = phase else { return }
         releaseHeldAudio(all: true)
+        releaseHeldRungFrames(all: true)
         flushMuxers()
         phase = .awaitingReconnect(since: now)
         version += 1
@@ -181,6 +195,7 @@ struct LLHLSStreamState: Sendable {
     mutating func end(now: ContinuousClock.Instant) {
         if case .ended = phase { return }
         releaseHeldAudio(all: true)
+        releaseHeldRungFrames(all: true)
         flushMuxers()
         phase = .ended(since: now)
         version += 1
@@ -194,23 +209,23 @@ struct LLHLSStreamState: Sendable {
         var released = 0
         for f in heldAudio {
             // Release audio once video passed its time, or when video stalls for over a second.
-            let videoPassed = lastVideoDTS.map { f.dts <= $0 } ?? false
+            let videoPassed = lastVideoDTS.map { f.dts < $0 } ?? false
             let tooOld = heldAudio.count - released > 48
             guard all || videoPassed || tooOld else { break }
-            push(f, kind: .audio, now: ContinuousClock.now)
+            push(f, name: "audio", now: ContinuousClock.now)
             released += 1
         }
         heldAudio.removeFirst(released)
     }
 
-    private mutating func push(_ frame: MediaFrame, kind: MediaKind, now: ContinuousClock.Instant) {
-        guard var p = pipeline(kind), let ticks = timeline.map(frame, timescale: p.timescale) else {
+    private mutating func push(_ frame: MediaFrame, name: String, now: ContinuousClock.Instant) {
+        guard var p = pipeline(named: name), let ticks = timeline.map(frame, timescale: p.timescale) else {
             framesDroppedBeforeStart += 1
             return
         }
         var dts = ticks
         framesSinceRestart += 1
-        if kind == .audio, case .audio(let a) = p.parameters {
+        if case .audio(let a) = p.parameters {
             // AAC frames are exactly samplesPerFrame long; absorb RTMP's millisecond rounding.
             if let expected = p.expectedNextDTS, abs(expected - dts) <= Int64(a.samplesPerFrame / 2) { dts = expected }
             if let expected = p.expectedNextDTS, dts < expected { dts = expected }
@@ -221,40 +236,49 @@ struct LLHLSStreamState: Sendable {
             dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.firstByte ?? frame.stamps.ingested)
         let parts = p.muxer.push(sample)
         let boundaries = p.muxer.takeDecidedBoundaries()
-        setPipeline(kind, p)
-        publish(parts, kind: kind, now: now)
-        if kind == .video, var a = audio {
+        setPipeline(named: name, p)
+        publish(parts, name: name, now: now)
+        if name == "video", var a = audio {
             for b in boundaries {
                 a.muxer.addBoundary(MediaTime(value: b, timescale: 90_000).converted(to: a.timescale).value)
             }
             audio = a
         }
-    }
-
-    private mutating func flushMuxers() {
-        for kind in [MediaKind.video, .audio] {
-            guard var p = pipeline(kind) else { continue }
-            let parts = p.muxer.flush()
-            setPipeline(kind, p)
-            publish(parts, kind: kind, now: ContinuousClock.now)
-            if var q = pipeline(kind) {
-                q.rendition.closeOpenSegment()
-                setPipeline(kind, q)
-            }
+        if name == "video" {
+            for rung in rungs.keys { for b in boundaries { rungs[rung]?.muxer.addBoundary(b) } }
+            // The segment a boundary opens gets the next MSN once its first part closes; rungs start on it.
+            let next = video?.rendition.nextMSN ?? PublishedRendition.firstMSN
+            for (i, b) in boundaries.enumerated() { videoSegmentStarts.append((dts: b, msn: next + i)) }
+            if videoSegmentStarts.count > 16 { videoSegmentStarts.removeFirst(videoSegmentStarts.count - 16) }
         }
     }
 
-    private mutating func publish(_ parts: [MuxedPart], kind: MediaKind, now: ContinuousClock.Instant) {
-        guard !parts.isEmpty, var p = pipeline(kind) else { return }
+    private mutating func flushMuxers() {
+        for name in pipelineNames { flushMuxer(name) }
+    }
+
+    private mutating func flushMuxer(_ name: String) {
+        guard var p = pipeline(named: name) else { return }
+        let parts = p.muxer.flush()
+        setPipeline(named: name, p)
+        publish(parts, name: name, now: ContinuousClock.now)
+        if var q = pipeline(named: name) {
+            q.rendition.closeOpenSegment()
+            setPipeline(named: name, q)
+        }
+    }
+
+    private mutating func publish(_ parts: [MuxedPart], name: String, now: ContinuousClock.Instant) {
+        guard !parts.isEmpty, var p = pipeline(named: name) else { return }
         for part in parts {
             let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: p.timescale)
             p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt)
-            if kind == .video || video == nil {
+            if name == "video" || (video == nil && name == "audio") {
                 for i in part.ingested { packageLatency.record(now - i) }
             }
         }
         p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
-        setPipeline(kind, p)
+        setPipeline(named: name, p)
         version += 1
     }
 
@@ -262,5 +286,27 @@ struct LLHLSStreamState: Sendable {
 
     mutating func setPipeline(_ kind: MediaKind, _ p: TrackPipeline) {
         if kind == .video { video = p } else { audio = p }
+    }
+
+    /// Every rendition by name: the source's `video`, the ladder rungs, then `audio`.
+    var pipelineNames: [String] {
+        (video == nil ? [] : ["video"]) + rungs.keys.sorted() + (audio == nil ? [] : ["audio"])
+    }
+
+    /// A rendition by its playlist name (`video`, `audio`, or a rung such as `480p`).
+    func pipeline(named name: String) -> TrackPipeline? {
+        switch name {
+        case "video": video
+        case "audio": audio
+        default: rungs[name]
+        }
+    }
+
+    mutating func setPipeline(named name: String, _ p: TrackPipeline) {
+        switch name {
+        case "video": video = p
+        case "audio": audio = p
+        default: rungs[name] = p
+        }
     }
 }

@@ -47,6 +47,8 @@ struct RenditionMuxer: Sendable {
     let segmentLimit: Int64
     /// Video cuts segments on sync samples; audio follows `boundaries` from video.
     let followsBoundaries: Bool
+    /// Ladder rungs: cut only at a sync sample within this many ticks of a source boundary.
+    let syncBoundaryTolerance: Int64?
 
     private var pending: TrackSample?
     private var lastDuration: Int64 = 0
@@ -65,7 +67,11 @@ struct RenditionMuxer: Sendable {
     /// Segment starts this muxer decided (video), for the audio track to follow.
     private(set) var decidedBoundaries: [Int64] = []
 
-    init(trackID: UInt32, timescale: Int64, partTarget: Int64, segmentTarget: Int64, segmentLimit: Int64, followsBoundaries: Bool) {
+    init(
+        trackID: UInt32, timescale: Int64, partTarget: Int64, segmentTarget: Int64, segmentLimit: Int64,
+        followsBoundaries: Bool, syncBoundaryTolerance: Int64? = nil
+    ) {
+        self.syncBoundaryTolerance = syncBoundaryTolerance
         self.trackID = trackID
         self.timescale = timescale
         self.partTarget = partTarget
@@ -124,7 +130,14 @@ struct RenditionMuxer: Sendable {
             lastSyncDTS = s.dts
         }
         if !newSegment {
-            if followsBoundaries {
+            if let tolerance = syncBoundaryTolerance {
+                // Rung IDRs sit at the source's keyframes; B-frame sources put the source cut a few frames earlier in decode order.
+                boundaries.removeAll { $0 < s.dts - tolerance }
+                if s.isSync, let b = boundaries.first, abs(b - s.dts) <= tolerance {
+                    newSegment = true
+                    boundaries.removeFirst()
+                }
+            } else if followsBoundaries {
                 if let b = boundaries.first, s.dts + duration / 2 >= b {
                     newSegment = true
                 }
@@ -138,7 +151,7 @@ struct RenditionMuxer: Sendable {
                 newSegment = true
             }
         }
-        if followsBoundaries { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
+        if followsBoundaries && syncBoundaryTolerance == nil { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
         if newSegment {
             if let part = closePart() { out.append(part) }
             segmentStart = s.dts

@@ -28,6 +28,14 @@ struct StreamTimeline: Sendable {
         return (rel + .zero(timescale: rel.timescale)).converted(to: timescale).value + base.converted(to: timescale).value
     }
 
+    /// Like `map`, but never sets the origin (for frames that must not start a session).
+    func peek(_ frame: MediaFrame, timescale: Int32) -> Int64? {
+        guard let origin else { return nil }
+        let rel = frame.dts - origin
+        guard rel.value >= 0 else { return nil }
+        return rel.converted(to: timescale).value + base.converted(to: timescale).value
+    }
+
     /// EXT-X-PROGRAM-DATE-TIME for a stream-timeline time (same mapping for every rendition, checklist M8).
     func programDateTime(ticks: Int64, timescale: Int32) -> WallTime {
         let anchor = wallAnchor ?? WallTime.now()

@@ -6,6 +6,7 @@ import RTMPIngest
 import ServiceLifecycle
 import StreamHub
 import Synchronization
+import Transcoder
 import UnixSignals
 
 import struct Foundation.Data
@@ -42,6 +43,10 @@ public struct GatewayApp: Sendable {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
         ]
+        if c.transcode {
+            let transcoder = TranscoderService(hub: hub, configuration: c.ladder, logger: logger)
+            services.append(.init(service: TranscoderGatewayService(transcoder: transcoder)))
+        }
         if demo, let key = StreamKey(c.demoKey) {
             services.append(
                 .init(service: DemoService(hub: hub, key: key, logger: logger), successTerminationBehavior: .ignore))

@@ -3,6 +3,7 @@ import LLHLSPackager
 import Logging
 import MediaCore
 import RTMPIngest
+import Transcoder
 import Yams
 
 extension SluiceConfiguration {
@@ -54,6 +55,31 @@ extension SluiceConfiguration {
                 c.logLevel = l
             }
             try log.finish()
+        }
+        if var t = try r.section("transcode") {
+            c.transcode = try t.bool("enabled") ?? c.transcode
+            c.ladder.maxRungs = try t.int("max_rungs", in: 0...8) ?? c.ladder.maxRungs
+            if let preset = try t.string("preset") {
+                let allowed = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
+                guard allowed.contains(preset) else {
+                    throw ConfigurationError(key: "transcode.preset", allowed: "one of \(allowed.joined(separator: ", "))", found: preset)
+                }
+                c.ladder.preset = preset
+            }
+            if let rungs = try t.list("rungs") {
+                c.ladder.rungs = try rungs.enumerated().map { i, item in
+                    var rung = ConfigReader(values: item, prefix: "transcode.rungs[\(i)]")
+                    let height = try rung.int("height", in: 144...2160) ?? 0
+                    let kbps = try rung.int("video_kbps", in: 100...50_000) ?? 0
+                    guard height > 0, kbps > 0 else {
+                        throw ConfigurationError(key: "transcode.rungs[\(i)]", allowed: "height and video_kbps", found: "\(item)")
+                    }
+                    let name = try rung.string("name") ?? "\(height)p"
+                    try rung.finish()
+                    return LadderConfiguration.Rung(name: name, height: height, videoBitRate: BitRate(kbps: kbps))
+                }
+            }
+            try t.finish()
         }
         if var demo = try r.section("demo") {
             c.demoKey = try demo.string("key") ?? c.demoKey
@@ -111,6 +137,20 @@ struct ConfigReader {
             throw ConfigurationError(key: path(k), allowed: "a number in \(range.lowerBound)...\(range.upperBound)", found: "\(v)")
         }
         return d
+    }
+
+    mutating func bool(_ k: String) throws -> Bool? {
+        seen.insert(k)
+        guard let v = values[k] else { return nil }
+        guard let b = v as? Bool else { throw ConfigurationError(key: path(k), allowed: "true or false", found: "\(v)") }
+        return b
+    }
+
+    mutating func list(_ k: String) throws -> [[String: Any]]? {
+        seen.insert(k)
+        guard let v = values[k] else { return nil }
+        guard let l = v as? [[String: Any]] else { throw ConfigurationError(key: path(k), allowed: "a list of mappings", found: "\(v)") }
+        return l
     }
 
     mutating func section(_ k: String) throws -> ConfigReader? {

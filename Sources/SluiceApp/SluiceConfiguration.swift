@@ -1,6 +1,7 @@
 import LLHLSPackager
 import Logging
 import RTMPIngest
+import Transcoder
 
 /// Everything `sluice serve` reads from Config/sluice.yaml; each field's default is the documented one.
 public struct SluiceConfiguration: Sendable {
@@ -18,6 +19,10 @@ public struct SluiceConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// Stream key the built-in test pattern publishes to with `--demo` (`demo.key`).
     public var demoKey: String = "demo"
+    /// Transcode every stream into an ABR ladder (`transcode.enabled`); off keeps passthrough only.
+    public var transcode: Bool = true
+    /// The ladder (`transcode.rungs`, `transcode.max_rungs`, `transcode.preset`).
+    public var ladder = LadderConfiguration()
 
     /// The defaults.
     public init() {}

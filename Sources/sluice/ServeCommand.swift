@@ -30,6 +30,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String?
 
+    @Option(help: "Transcode into an ABR ladder: on or off (default on).")
+    var transcode: String?
+
     @Flag(help: "Also publish a built-in test pattern with tone as stream 'demo'.")
     var demo = false
 
@@ -43,6 +46,12 @@ struct ServeCommand: AsyncParsableCommand {
             if let httpPort { c.httpPort = httpPort }
             if let partTargetMs { c.hls.partTarget = .milliseconds(partTargetMs) }
             if let segmentTargetSeconds { c.hls.segmentTarget = .milliseconds(Int64(segmentTargetSeconds * 1000)) }
+            if let transcode {
+                guard transcode == "on" || transcode == "off" else {
+                    throw ConfigurationError(key: "--transcode", allowed: "on or off", found: transcode)
+                }
+                c.transcode = transcode == "on"
+            }
             if let logLevel {
                 guard let l = Logger.Level(rawValue: logLevel) else {
                     throw ConfigurationError(key: "--log-level", allowed: "trace|debug|info|notice|warning|error|critical", found: logLevel)

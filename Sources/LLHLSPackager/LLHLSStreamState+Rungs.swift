@@ -1,0 +1,122 @@
+import FMP4
+import MediaCore
+
+/// Transcoded ladder rungs: video-only renditions on the source's timeline, cut by the same keyframe rule.
+extension LLHLSStreamState {
+    /// A rung's (new) parameters; a change starts a new init section at the current session.
+    mutating func applyRung(_ name: String, description d: StreamDescription) {
+        guard let v = d.video, !isEnded else { return }
+        if var p = rungs[name] {
+            if case .video(let old) = p.parameters, old == v { return }
+            // Close what the old encoder cut before its successor's frames arrive.
+            let parts = p.muxer.flush()
+            rungs[name] = p
+            publishRung(parts, name: name)
+            p = rungs[name]!
+            p.rendition.closeOpenSegment()
+            p.rendition.pendingDiscontinuity = true
+            p.parameters = .video(v)
+            p.muxer = makeRungMuxer()
+            rungs[name] = p
+        } else {
+            rungs[name] = TrackPipeline(
+                kind: .video, timescale: 90_000, muxer: makeRungMuxer(),
+                rendition: PublishedRendition(name: name, timescale: 90_000), parameters: .video(v))
+        }
+        rungsAwaitingKeyframe.insert(name)
+        installRungInit(name)
+        version += 1
+    }
+
+    /// One encoded frame of a rung; held until the source video passed its time, so the source's cut is known.
+    mutating func applyRung(_ name: String, frame: MediaFrame, now: ContinuousClock.Instant) {
+        guard !isEnded, rungs[name] != nil, frame.kind == .video else { return }
+        heldRungFrames[name, default: []].append(frame)
+        releaseHeldRungFrames(all: false)
+    }
+
+    /// Packages held rung frames the source has passed (or all of them when the source stops).
+    mutating func releaseHeldRungFrames(all: Bool) {
+        for name in heldRungFrames.keys.sorted() {
+            var held = heldRungFrames[name] ?? []
+            var released = 0
+            for f in held {
+                // Strictly past: the source decides a cut at its frame K only when frame K+1 arrives.
+                let passed = lastVideoDTS.map { f.dts < $0 } ?? false
+                // A transcoder far ahead of a stalled source is not held for ever.
+                guard all || passed || held.count - released > 90 else { break }
+                startOrPushRung(f, name: name)
+                released += 1
+            }
+            held.removeFirst(released)
+            heldRungFrames[name] = held.isEmpty ? nil : held
+        }
+    }
+
+    /// A rung starts at an IDR that opens a source segment, taking that segment's MSN (same MSN, same media time).
+    private mutating func startOrPushRung(_ frame: MediaFrame, name: String) {
+        if rungsAwaitingKeyframe.contains(name) {
+            guard frame.isKeyframe, var p = rungs[name], let dts = timeline.peek(frame, timescale: 90_000),
+                let start = videoSegmentStarts.last(where: { abs($0.dts - dts) <= Self.rungCutTolerance })
+            else { return }
+            rungsAwaitingKeyframe.remove(name)
+            if p.rendition.nextMSN <= start.msn { p.rendition.nextMSN = start.msn }
+            rungs[name] = p
+        }
+        pushRung(frame, name: name, now: .now)
+    }
+
+    /// How far a rung IDR may sit from the source's cut (B-frame reordering delay of the source).
+    static let rungCutTolerance: Int64 = 27_000
+
+    /// The rung's publisher (the transcoder) stopped: close its open part and segment.
+    mutating func rungLeft(_ name: String) {
+        releaseHeldRungFrames(all: true)
+        guard var p = rungs[name] else { return }
+        let parts = p.muxer.flush()
+        rungs[name] = p
+        publishRung(parts, name: name)
+        p = rungs[name]!
+        p.rendition.closeOpenSegment()
+        rungs[name] = p
+        rungsAwaitingKeyframe.insert(name)
+        version += 1
+    }
+
+    private func makeRungMuxer() -> RenditionMuxer {
+        let f = factory ?? MuxerFactory(partTarget: 0.2, segmentTarget: 2, targetDuration: 2)
+        var m = f.make(kind: .video, timescale: 90_000, followsBoundaries: true)
+        m = RenditionMuxer(
+            trackID: m.trackID, timescale: m.timescale, partTarget: m.partTarget, segmentTarget: m.segmentTarget,
+            segmentLimit: m.segmentLimit, followsBoundaries: true, syncBoundaryTolerance: Self.rungCutTolerance)
+        return m
+    }
+
+    private mutating func installRungInit(_ name: String) {
+        guard var p = rungs[name] else { return }
+        p.rendition.initSections[sessionIndex] = FMP4InitSegment.serialize(
+            track: FMP4Track(trackID: 1, timescale: 90_000, media: p.parameters))
+        rungs[name] = p
+    }
+
+    private mutating func pushRung(_ frame: MediaFrame, name: String, now: ContinuousClock.Instant) {
+        guard var p = rungs[name], let dts = timeline.map(frame, timescale: 90_000) else { return }
+        let sample = TrackSample(
+            dts: dts, compositionOffset: Int32(clamping: frame.compositionOffset.converted(to: 90_000).value),
+            isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.firstByte ?? frame.stamps.ingested)
+        let parts = p.muxer.push(sample)
+        rungs[name] = p
+        publishRung(parts, name: name)
+    }
+
+    private mutating func publishRung(_ parts: [MuxedPart], name: String) {
+        guard !parts.isEmpty, var p = rungs[name] else { return }
+        for part in parts {
+            let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: 90_000)
+            p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt)
+        }
+        p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
+        rungs[name] = p
+        version += 1
+    }
+}
