@@ -304,12 +304,13 @@ class FollowResult:
         return "\n".join(lines)
 
 
-def wait_for_multivariant(url: str, timeout: float) -> Optional[requests.Response]:
+def wait_for_multivariant(url: str, timeout: float, min_variants: int = 1) -> Optional[requests.Response]:
+    """The first 200 answer listing at least `min_variants` EXT-X-STREAM-INF (a ladder may grow)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         try:
             r = requests.get(url, timeout=2)
-            if r.status_code == 200 and "#EXT-X-STREAM-INF" in r.text:
+            if r.status_code == 200 and r.text.count("#EXT-X-STREAM-INF") >= max(1, min_variants):
                 return r
         except requests.RequestException:
             pass
@@ -317,9 +318,10 @@ def wait_for_multivariant(url: str, timeout: float) -> Optional[requests.Respons
     return None
 
 
-def follow(mv_url: str, seconds: float, skip_every: int = 4, start_timeout: float = 15) -> FollowResult:
+def follow(mv_url: str, seconds: float, skip_every: int = 4, start_timeout: float = 15,
+           min_variants: int = 1) -> FollowResult:
     """Follow every media playlist of `mv_url` for `seconds` (or until ENDLIST)."""
-    r = wait_for_multivariant(mv_url, start_timeout)
+    r = wait_for_multivariant(mv_url, start_timeout, min_variants)
     res = FollowResult(None)
     if r is None:
         res.errors.append(f"multivariant {mv_url} never became available")

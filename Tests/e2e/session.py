@@ -41,7 +41,8 @@ class LiveRun:
 def live_run(workdir: Path, key: str, publisher_cmd: Callable[[Gateway], list[str]], *, follow_seconds: float,
              probe: bool = False, during: Optional[Callable[[Gateway, list[Publisher]], None]] = None,
              skip_every: int = 4, stop_gateway: bool = True,
-             publisher_grace: float = 8, gateway_args: Optional[list[str]] = None) -> LiveRun:
+             publisher_grace: float = 8, gateway_args: Optional[list[str]] = None,
+             min_variants: int = 1) -> LiveRun:
     workdir.mkdir(parents=True, exist_ok=True)
     for old in workdir.iterdir():
         if old.is_file():
@@ -53,7 +54,8 @@ def live_run(workdir: Path, key: str, publisher_cmd: Callable[[Gateway], list[st
         pubs.append(Publisher(publisher_cmd(gw), workdir / "publisher.log"))
         mv_url = gw.hls_url(key)
         box: list[FollowResult] = []
-        t = threading.Thread(target=lambda: box.append(follow(mv_url, follow_seconds, skip_every)), daemon=True)
+        t = threading.Thread(target=lambda: box.append(follow(mv_url, follow_seconds, skip_every,
+                                                                      min_variants=min_variants)), daemon=True)
         t.start()
         if probe:
             r = wait_for_multivariant(mv_url, 15)

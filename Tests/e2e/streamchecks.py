@@ -43,21 +43,30 @@ class Analysis:
 
 def analyze(res: FollowResult, workdir: Path) -> Analysis:
     out = Analysis()
-    stream_codecs = ""
-    if res.multivariant and res.multivariant.variants:
-        stream_codecs = res.multivariant.variants[0][0].get("CODECS", "")
     for name, rf in res.renditions.items():
         s = RenditionSummary()
         out.summaries[name] = s
         out.violations += _analyze_rendition(name, rf, s, workdir)
+        # A video rendition is checked against its own variant (ladder); audio against the first.
+        variant = _variant_attrs(res, name if s.handler == "vide" else "video")
+        stream_codecs = variant.get("CODECS", "")
         if s.codecs and s.codecs.lower() not in [c.strip().lower() for c in stream_codecs.split(",")]:
             out.violations.append(hv.Violation("V2", f"{name}: init says {s.codecs} but CODECS is {stream_codecs!r}"))
         if s.handler == "vide" and res.multivariant and res.multivariant.variants:
-            want = res.multivariant.variants[0][0].get("RESOLUTION")
+            want = variant.get("RESOLUTION")
             if want != f"{s.width}x{s.height}":
                 out.violations.append(hv.Violation("V1", f"RESOLUTION {want} but the init says {s.width}x{s.height}"))
     out.violations += _check_date_mapping(out.summaries, out)
     return out
+
+
+def _variant_attrs(res: FollowResult, name: str) -> dict:
+    """EXT-X-STREAM-INF attributes of the variant whose media playlist the follower calls `name`."""
+    if not res.multivariant or not res.multivariant.variants:
+        return {}
+    m = re.fullmatch(r"video(\d*)", name)
+    i = int(m.group(1) or 0) if m else 0
+    return res.multivariant.variants[i][0] if i < len(res.multivariant.variants) else {}
 
 
 def _check_date_mapping(summaries: dict[str, RenditionSummary], out: Analysis,

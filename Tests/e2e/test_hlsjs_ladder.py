@@ -1,0 +1,250 @@
+"""hls.js 1.6 (from the gradio wheel) plays the ladder in headless Chromium and switches level on demand.
+
+hls.js reaches us inside the PyPI wheel `gradio==6.31.0` (npm is unreachable): its templates hold an ES
+module chunk containing hls.js; that chunk exports a helper `(video, url) -> Hls instance` and the
+instance's `constructor` is the Hls class. The chunk is extracted into .build/ at test time and served
+by a local http.server next to the test page (another origin than the gateway); it is never committed.
+
+Stall policy: setting `hls.currentLevel` is hls.js's *immediate* switch: it aborts the fragment in
+flight and flushes the whole media buffer, so the element has nothing at currentTime until the first
+part of the new level is appended. One short `waiting` per forced switch is therefore inherent to the
+player, not a gateway fault. With aligned IDRs the new level's INDEPENDENT part at the playhead decodes
+at once, so we allow at most one `waiting` per switch, resolved within MAX_WAIT_S, and no
+BUFFER_STALLED_ERROR at all (hls.js only raises that once a stall outlasts its 1.25 s detector).
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import laddercheck as lc
+from follower import wait_for_multivariant
+from procs import ARTIFACTS, REPO, free_port
+
+KEY = "e2e-hlsjs-ladder"
+PUBLISH_SECONDS = 32
+MAX_WAIT_S = 1.0
+WATCH_S = 3.0  # playback observed after each LEVEL_SWITCHED
+GRADIO = "gradio==6.31.0"
+CACHE = REPO / ".build" / "e2e-cache" / "gradio"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+PAGE = """<!doctype html><html><body style="margin:0;background:#000">
+<video id="v" muted autoplay playsinline width="960" height="540"></video>
+<script type="module">
+const t0 = performance.now();
+const now = () => Math.round(performance.now() - t0);
+window.now = now;
+window.log = {events: [], switched: [], errors: [], levels: null, fatal: null, ready: false};
+try {
+  const mod = await import('./hls-chunk.js');
+  // The chunk's exports are minified names: find the (video, url) helper by what it returns.
+  let Hls = null;
+  for (const f of Object.values(mod)) {
+    if (typeof f !== 'function' || f.length < 2) continue;
+    let probe = null;
+    try { probe = f(document.createElement('video'), './probe.m3u8'); } catch (e) { continue; }
+    const C = probe && probe.constructor;
+    if (probe && probe.destroy) probe.destroy();
+    if (C && C.Events && C.ErrorDetails && 'currentLevel' in C.prototype) { Hls = C; break; }
+  }
+  if (!Hls) throw new Error('no export of the chunk returns an Hls instance');
+  const v = document.getElementById('v');
+  const hls = new Hls({lowLatencyMode: true});
+  window.hls = hls; window.Hls = Hls;
+  hls.on(Hls.Events.MANIFEST_PARSED, () => {
+    log.levels = hls.levels.map(l => ({width: l.width, height: l.height, bitrate: l.bitrate, uri: l.uri}));
+  });
+  hls.on(Hls.Events.LEVEL_SWITCHED, (e, d) => log.switched.push([now(), d.level]));
+  hls.on(Hls.Events.ERROR, (e, d) => log.errors.push([now(), d.type, d.details, !!d.fatal]));
+  for (const ev of ['waiting', 'playing', 'stalled', 'error', 'resize'])
+    v.addEventListener(ev, () => log.events.push([now(), ev, v.currentTime, v.videoHeight]));
+  hls.attachMedia(v);
+  hls.loadSource('{src}');
+  v.play().catch(e => log.errors.push([now(), 'play', String(e), false]));
+  log.version = Hls.version;
+  log.ready = true;
+} catch (e) { log.fatal = String(e && e.stack || e); }
+</script></body></html>"""
+
+STATE_JS = ("const v = document.getElementById('v'); const h = window.hls;"
+            " return {now: window.now ? window.now() : 0, t: v.currentTime, w: v.videoWidth, h: v.videoHeight,"
+            " paused: v.paused, rs: v.readyState, err: v.error && (v.error.code + ' ' + v.error.message),"
+            " level: h ? h.currentLevel : null, latency: h ? h.latency : null,"
+            " target: h ? h.targetLatency : null, log: window.log};")
+
+
+def _extract_hlsjs() -> Path:
+    """The ES-module chunk of the gradio wheel that contains hls.js (cached under .build/e2e-cache)."""
+    out = CACHE / "hls-chunk.js"
+    if out.exists():
+        return out
+    CACHE.mkdir(parents=True, exist_ok=True)
+    wheels = sorted(CACHE.glob("gradio-6.31.0-*.whl"))
+    if not wheels:
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+                            GRADIO, "-d", str(CACHE)], capture_output=True, text=True, timeout=300)
+        wheels = sorted(CACHE.glob("gradio-6.31.0-*.whl"))
+        if r.returncode != 0 or not wheels:
+            pytest.skip(f"hls.js comes from the PyPI wheel {GRADIO}, which could not be downloaded "
+                        f"(no network to PyPI?): {(r.stderr or r.stdout).strip()[-300:]}")
+    with zipfile.ZipFile(wheels[0]) as z:
+        found = []
+        for name in z.namelist():
+            if "/templates/" in name and name.endswith(".js"):
+                data = z.read(name)
+                if b"lowLatencyMode" in data and b"export{" in data:
+                    found.append((name, data))
+    # The browser build (frontend/assets) before the server-side one.
+    found.sort(key=lambda x: ("/frontend/" not in x[0], x[0]))
+    assert found, f"no ES-module chunk containing lowLatencyMode under templates/ in {wheels[0].name}"
+    out.write_bytes(found[0][1])
+    (CACHE / "hls-chunk.source").write_text(found[0][0] + "\n")
+    return out
+
+
+@pytest.fixture
+def page_server(workdir):
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(workdir))
+    handler.log_message = lambda *a, **k: None
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def driver(workdir):
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.skip("chromium or /usr/bin/chromedriver is not installed")
+    os.environ["SE_AVOID_STATS"] = "true"
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
+                 "--window-size=980,560"):
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    d = webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
+    yield d
+    try:
+        (workdir / "console.log").write_text("\n".join(str(e) for e in d.get_log("browser")))
+    except Exception:  # noqa: BLE001 - the console log is an artifact, not a result
+        pass
+    d.quit()
+
+
+def _wait_ladder(url: str, timeout: float) -> int:
+    """Number of variants once the multivariant lists the whole 720p ladder (or what it had at the end)."""
+    import requests
+    end, n = time.monotonic() + timeout, 0
+    while time.monotonic() < end:
+        try:
+            n = requests.get(url, timeout=2).text.count("#EXT-X-STREAM-INF")
+        except requests.RequestException:
+            n = 0
+        if n >= len(lc.LADDERS[720]):
+            return n
+        time.sleep(0.2)
+    return n
+
+
+def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, publishers, page_server, driver,
+                                                                    workdir):
+    chunk = _extract_hlsjs()
+    shutil.copyfile(chunk, workdir / "hls-chunk.js")
+    pub = publishers(lc.publisher_cmd(gateway.rtmp_url(KEY), PUBLISH_SECONDS))
+    url = gateway.hls_url(KEY)
+    assert wait_for_multivariant(url, 15) is not None, gateway.log()[-2000:]
+    variants = _wait_ladder(url, 10)
+    assert variants == len(lc.LADDERS[720]), f"multivariant lists {variants} variants\n{gateway.log()[-1500:]}"
+    (workdir / "index.html").write_text(PAGE.replace("{src}", url))
+    driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
+
+    def state() -> dict:
+        return driver.execute_script(STATE_JS)
+
+    def context(s: dict) -> str:
+        lg = s.get("log") or {}
+        return (f"state t={s.get('t')} level={s.get('level')} {s.get('w')}x{s.get('h')} err={s.get('err')}\n"
+                f"events {lg.get('events')}\nswitched {lg.get('switched')}\nerrors {lg.get('errors')}\n"
+                f"levels {lg.get('levels')}\nfatal {lg.get('fatal')}\ngateway log tail:\n{gateway.log()[-1200:]}\n"
+                f"publisher:\n{pub.log()[-400:]}")
+
+    # 1. Playback starts.
+    s, end = {}, time.monotonic() + 25
+    while time.monotonic() < end:
+        s = state()
+        if s["t"] > 1.5 or s["err"] or (s["log"] or {}).get("fatal"):
+            break
+        time.sleep(0.25)
+    assert not (s["log"] or {}).get("fatal"), context(s)
+    assert s["t"] > 1.5 and not s["err"], f"hls.js did not start playing\n{context(s)}"
+    levels = s["log"]["levels"]
+    assert [lv["height"] for lv in levels] == [360, 480, 720], f"hls.js levels {levels}"
+    print(f"hls.js {s['log'].get('version')}: levels {levels}; playing level {s['level']} at t={s['t']:.2f}, "
+          f"latency {s['latency']:.3f} s (target {s['target']})")
+
+    # 2. Force every other level in turn.
+    results, latencies = [], [("start", s["latency"])]
+    start_level = s["level"]
+    for target in [lv for lv in (2, 1, 0) if lv != start_level] + ([start_level] if start_level >= 0 else []):
+        before = state()
+        t_set = driver.execute_script(f"window.hls.currentLevel = {target}; return window.now();")
+        switched_at, s = None, before
+        end = time.monotonic() + 8
+        while time.monotonic() < end and switched_at is None:
+            s = state()
+            switched_at = next((t for t, lv in s["log"]["switched"] if t >= t_set and lv == target), None)
+            time.sleep(0.1)
+        assert switched_at is not None, f"no LEVEL_SWITCHED to {target} within 8 s\n{context(s)}"
+        t_switched = s["t"]
+        time.sleep(WATCH_S)
+        s = state()
+        want_h = levels[target]["height"]
+        end = time.monotonic() + 3
+        while s["h"] != want_h and time.monotonic() < end:
+            time.sleep(0.2)
+            s = state()
+        ev = [e for e in s["log"]["events"] if e[0] >= t_set]
+        waits = [e for e in ev if e[1] == "waiting"]
+        plays = [e for e in ev if e[1] == "playing"]
+        stalls = [e for e in s["log"]["errors"] if e[0] >= t_set and e[2] == "bufferStalledError"]
+        longest = 0.0
+        for w in waits:
+            p = next((x for x in plays if x[0] >= w[0]), None)
+            longest = max(longest, ((p[0] if p else s["now"]) - w[0]) / 1000)
+        advanced = s["t"] - t_switched
+        results.append(dict(level=target, switch_ms=switched_at - t_set, waiting=len(waits),
+                            longest_wait_s=round(longest, 3), stalled_errors=len(stalls),
+                            advanced_s=round(advanced, 2), height=s["h"], want_height=want_h))
+        latencies.append((target, s["latency"]))
+        print(f"forced level {target}: {results[-1]}; latency {s['latency']:.3f} s")
+        assert s["h"] == want_h, f"level {target}: video is {s['w']}x{s['h']}, want height {want_h}\n{context(s)}"
+        assert advanced > WATCH_S * 0.6, f"level {target}: currentTime advanced {advanced:.2f} s in {WATCH_S} s\n{context(s)}"
+        assert not stalls, f"level {target}: BUFFER_STALLED_ERROR after the switch {stalls}\n{context(s)}"
+        assert len(waits) <= 1 and longest <= MAX_WAIT_S, \
+            f"level {target}: {len(waits)} waiting events, longest {longest:.3f} s (allowed 1, {MAX_WAIT_S} s)\n{context(s)}"
+
+    driver.save_screenshot(str(workdir / "hlsjs.png"))
+    shutil.copyfile(workdir / "hlsjs.png", ARTIFACTS / "hlsjs-ladder.png")
+    fatal = [e for e in s["log"]["errors"] if e[3]]
+    print("hls.latency by phase: " + ", ".join(f"{k}: {v:.3f} s" for k, v in latencies))
+    print(f"non-fatal hls.js errors: {[e for e in s['log']['errors'] if not e[3]]}")
+    (workdir / "result.txt").write_text("\n".join(str(r) for r in results) + f"\nlatency {latencies}\n")
+    assert not fatal, f"fatal hls.js errors {fatal}\n{context(s)}"
+    assert len(results) >= 2, results
