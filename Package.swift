@@ -136,7 +136,11 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
-        .testTarget(name: "SluiceAppTests", dependencies: ["SluiceApp"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "RTMPPublish", "MediaCore", "RTMPWire", "CodecFormats"],
             swiftSettings: strictSettings),

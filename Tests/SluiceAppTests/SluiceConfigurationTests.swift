@@ -1,0 +1,67 @@
+import Foundation
+import LLHLSPackager
+import Logging
+import MediaCore
+import RTMPIngest
+import SluiceApp
+import Testing
+import Transcoder
+
+/// The shipped Config/sluice.yaml and the rules every key follows.
+@Suite("Configuration")
+struct SluiceConfigurationTests {
+    static let shippedConfig = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Config/sluice.yaml").path
+
+    @Test func shippedConfigParsesToTheDocumentedDefaults() throws {
+        let c = try SluiceConfiguration.load(path: Self.shippedConfig)
+        let d = SluiceConfiguration()
+        #expect(c.bind == d.bind && c.rtmpPort == 1935 && c.httpPort == 8080)
+        #expect(c.rtmp.chunkSize == d.rtmp.chunkSize && c.rtmp.maxMessageSize == d.rtmp.maxMessageSize)
+        #expect(c.rtmp.idleTimeout == d.rtmp.idleTimeout)
+        #expect(c.hls == d.hls)
+        #expect(c.logLevel == .info && c.demoKey == "demo")
+        #expect(c.transcode && c.ladder == d.ladder)
+    }
+
+    @Test func everyKeyIsRead() throws {
+        let c = try SluiceConfiguration.parse(
+            yaml: """
+                bind: 127.0.0.1
+                rtmp: { port: 1936, chunk_size: 8192, max_message_size: 1048576, idle_timeout_s: 5 }
+                http: { port: 8081 }
+                hls: { part_target_ms: 300, segment_target_s: 4, window_segments: 12, reconnect_grace_s: 3, ended_retention_s: 9 }
+                transcode: { enabled: false, preset: faster, max_rungs: 1, rungs: [ { height: 540, video_kbps: 2000 } ] }
+                log: { level: debug }
+                demo: { key: pattern }
+                """)
+        #expect(c.bind == "127.0.0.1" && c.rtmpPort == 1936 && c.httpPort == 8081)
+        #expect(c.rtmp.chunkSize == 8192 && c.rtmp.maxMessageSize == 1_048_576 && c.rtmp.idleTimeout == .seconds(5))
+        #expect(c.hls.partTarget == .milliseconds(300) && c.hls.segmentTarget == .seconds(4))
+        #expect(c.hls.windowSegments == 12 && c.hls.reconnectGrace == .seconds(3) && c.hls.endedRetention == .seconds(9))
+        #expect(!c.transcode && c.ladder.preset == "faster" && c.ladder.maxRungs == 1)
+        #expect(c.ladder.rungs == [LadderConfiguration.Rung(name: "540p", height: 540, videoBitRate: BitRate(kbps: 2000))])
+        #expect(c.logLevel == .debug && c.demoKey == "pattern")
+    }
+
+    /// Bad values fail with the key's dotted path in the error.
+    @Test(arguments: [
+        ("rtmp: { port: 70000 }", "rtmp.port"),
+        ("hls: { part_target_ms: 50 }", "hls.part_target_ms"),
+        ("hls: { part_target_ms: 900, segment_target_s: 2 }", "hls.part_target_ms"),
+        ("log: { level: loud }", "log.level"),
+        ("transcode: { preset: placebo }", "transcode.preset"),
+        ("transcode: { enabled: maybe }", "transcode.enabled"),
+        ("transcode: { rungs: [ { height: 480 } ] }", "transcode.rungs[0]"),
+        ("hls: { part_target: 200 }", "hls.part_target"),
+        ("colour: blue", "colour"),
+    ])
+    func badValueNamesItsKey(yaml: String, key: String) {
+        #expect {
+            _ = try SluiceConfiguration.parse(yaml: yaml)
+        } throws: { error in
+            (error as? ConfigurationError)?.key == key
+        }
+    }
+}
