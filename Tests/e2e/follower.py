@@ -202,7 +202,9 @@ class RenditionFollower:
             if r.status_code != 200:
                 self.violations.append(hv.Violation("P6", f"{self.name}: listed part {u} -> {r.status_code}"))
                 continue
-            if t1 - t0 > 0.5:
+            # Completeness is proven by the media checks (parts parse, concatenate to the segment);
+            # this only catches gross stalls (a listed part must not wait for media), not CPU jitter.
+            if t1 - t0 > 1.0:
                 self.violations.append(hv.Violation("P6", f"{self.name}: listed part {u} took {t1 - t0:.3f} s"))
             self.parts[p.key] = PartRecord(u, p.msn, p.index, p.duration or 0, p.duration_text, p.independent,
                                            r.content, t1 - t0)
