@@ -67,7 +67,9 @@ try {
     log.levels = hls.levels.map(l => ({width: l.width, height: l.height, bitrate: l.bitrate, uri: l.uri}));
   });
   hls.on(Hls.Events.LEVEL_SWITCHED, (e, d) => log.switched.push([now(), d.level]));
-  hls.on(Hls.Events.ERROR, (e, d) => log.errors.push([now(), d.type, d.details, !!d.fatal]));
+  hls.on(Hls.Events.ERROR, (e, d) => log.errors.push([now(), d.type, d.details, !!d.fatal,
+    (d.response && d.response.code) || null, (d.context && d.context.url) || (d.frag && d.frag.url) || null,
+    (d.error && d.error.message) || null, d.buffer == null ? null : d.buffer]));
   for (const ev of ['waiting', 'playing', 'stalled', 'error', 'resize'])
     v.addEventListener(ev, () => log.events.push([now(), ev, v.currentTime, v.videoHeight]));
   hls.attachMedia(v);
@@ -235,10 +237,12 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
         latencies.append((target, s["latency"]))
         print(f"forced level {target}: {results[-1]}; latency {s['latency']:.3f} s")
         assert s["h"] == want_h, f"level {target}: video is {s['w']}x{s['h']}, want height {want_h}\n{context(s)}"
-        assert advanced > WATCH_S * 0.6, f"level {target}: currentTime advanced {advanced:.2f} s in {WATCH_S} s\n{context(s)}"
+        assert advanced > WATCH_S * 0.6, \
+            f"level {target}: currentTime advanced {advanced:.2f} s in {WATCH_S} s\n{context(s)}"
         assert not stalls, f"level {target}: BUFFER_STALLED_ERROR after the switch {stalls}\n{context(s)}"
         assert len(waits) <= 1 and longest <= MAX_WAIT_S, \
-            f"level {target}: {len(waits)} waiting events, longest {longest:.3f} s (allowed 1, {MAX_WAIT_S} s)\n{context(s)}"
+            (f"level {target}: {len(waits)} waiting events, longest {longest:.3f} s "
+             f"(allowed 1, {MAX_WAIT_S} s)\n{context(s)}")
 
     driver.save_screenshot(str(workdir / "hlsjs.png"))
     shutil.copyfile(workdir / "hlsjs.png", ARTIFACTS / "hlsjs-ladder.png")

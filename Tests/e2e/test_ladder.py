@@ -274,7 +274,8 @@ def _source_frames(path: Optional[Path]) -> list[tuple[int, Fraction]]:
     doc = json.loads(r.stdout or "{}")
     num, _, den = (doc.get("streams") or [{}])[0].get("time_base", "1/1000").partition("/")
     tb = Fraction(int(num), int(den))
-    return [(int(f["key_frame"]), int(f["pts"]) * tb) for f in doc.get("frames", []) if f.get("pts") not in (None, "N/A")]
+    frames = [f for f in doc.get("frames", []) if f.get("pts") not in (None, "N/A")]
+    return [(int(f["key_frame"]), int(f["pts"]) * tb) for f in frames]
 
 
 def test_segments_and_independent_parts_start_with_key_frames(ladder):
@@ -318,7 +319,8 @@ def test_same_msn_starts_at_the_same_media_time_in_every_rung(ladder):
             b = lc.first_sample_time(rung.rf.segments[msn].data, rung.track(msn))
             seg_checked += 1
             if a is None or b is None or abs(a - b) > TOL:
-                problems.append(f"MSN {msn}: {ref.label} starts at {a and lc.fmt(a)}, {rung.label} at {b and lc.fmt(b)}")
+                problems.append(f"MSN {msn}: {ref.label} starts at {a and lc.fmt(a)}, "
+                                f"{rung.label} at {b and lc.fmt(b)}")
         for key in sorted(set(ref.rf.parts) & set(rung.rf.parts)):
             pa, pb = ref.rf.parts[key], rung.rf.parts[key]
             if key[0] not in ref.rf.segments or key[0] not in rung.rf.segments:

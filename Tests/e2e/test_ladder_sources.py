@@ -24,7 +24,7 @@ def test_source_resolution_decides_the_rungs(height, size):
     try:
         absent = {}
         for uri in ("1080p.m3u8", "720p.m3u8", "480p.m3u8", "360p.m3u8"):
-            if uri not in [u for _, u in lc.LADDERS[height]]:
+            if uri not in [u for u, _ in lc.LADDERS[height]]:
                 absent[uri] = requests.get(run.gateway.hls_url(key).replace("index.m3u8", uri), timeout=5).status_code
     finally:
         run.gateway_exit = run.gateway.stop()
@@ -38,7 +38,8 @@ def test_source_resolution_decides_the_rungs(height, size):
     rungs = lc.video_rungs(run.follow)
     assert [r.uri for r in rungs] == [u for u, _ in lc.LADDERS[height]], [r.uri for r in rungs]
     msns = lc.common_msns(rungs)
-    assert len(msns) >= 3, f"rungs share MSNs {msns}: { {r.label: sorted(r.rf.segments) for r in rungs} }\n{run.context()}"
+    listed = {r.label: sorted(r.rf.segments) for r in rungs}
+    assert len(msns) >= 3, f"rungs share MSNs {msns}: {listed}\n{run.context()}"
     counts = {}
     for rung in rungs:
         d = lc.decode(rung, msns, wd / f"rung-{rung.label}.mp4")
