@@ -34,9 +34,12 @@ TICK = 1 / 90000
 
 def publisher_cmd(url: str, seconds: float, *, size: str = "1280x720", rate: int = 30, sei_text: str = "",
                   source_copy: Optional[Path] = None) -> list[str]:
-    """FFmpeg publishing testsrc2 + sine, 1 s GOP, no B-frames; optionally an SEI user_data_unregistered
-    on every keyframe (FFmpeg 5.1's h264_metadata inserts it into each IDR access unit) and a copy of
-    exactly what was published (tee), so key frame times can be compared with the source itself."""
+    """FFmpeg publishing testsrc2 + sine, 1 s GOP, no B-frames; optionally an SEI user_data_unregistered,
+    and a copy of exactly what was published (tee), so key frame times can be compared with the source.
+
+    FFmpeg 5.1's h264_metadata puts a valid SEI (before the slices) only into the first access unit of
+    an FLV stream; later keyframes get it appended after their slices (NAL order 5, 5, 6), which
+    decoders ignore as a late SEI. So only the first keyframe's SEI can be expected in a re-encoded rung."""
     cmd = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
            "-f", "lavfi", "-i", f"testsrc2=size={size}:rate={rate}",
            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",

@@ -1,7 +1,8 @@
 """ABR ladder (issue 3): a 720p30 publish becomes passthrough + 480p + 360p, aligned for seamless switching.
 
 FFmpeg publishes 12 s of testsrc2 1280x720@30 + sine with a 1 s GOP and an SEI user_data_unregistered
-(fixed UUID) on every keyframe, and keeps a copy of what it sent. The gateway runs its default
+(fixed UUID; valid in the first access unit only, see laddercheck.publisher_cmd), and keeps a copy of
+what it sent. The gateway runs its default
 transcoding with 2 s segments, so each segment holds two GOPs: part 0 and a mid-segment part start on
 an IDR, and both kinds of boundary must line up across rungs. The follower reads every rendition with
 blocking reloads; the checks below then compare the rungs with each other and with the source.
