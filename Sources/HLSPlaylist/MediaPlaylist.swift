@@ -66,6 +66,7 @@ public struct MediaPlaylist: Sendable, Equatable {
             if let pdt = segment.programDateTime { out.append("#EXT-X-PROGRAM-DATE-TIME:\(pdt.iso8601)") }
             for part in segment.parts { out.append(part.render()) }
             if let uri = segment.uri {
+                if segment.gap { out.append("#EXT-X-GAP") }
                 out.append("#EXTINF:\(PlaylistDecimal.format(segment.duration)),")
                 out.append(uri)
             }

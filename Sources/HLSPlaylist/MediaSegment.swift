@@ -16,12 +16,15 @@ public struct MediaSegment: Sendable, Equatable {
     public var programDateTime: WallTime?
     /// EXT-X-MAP URI to emit before this segment (first segment or init change).
     public var mapURI: String?
+    /// EXT-X-GAP: the segment has no media; players skip it (RFC 8216bis §4.4.4.7).
+    public var gap: Bool = false
 
     /// Creates a segment.
     public init(
         mediaSequence: Int, duration: MediaTime, uri: String?, parts: [MediaPart] = [], discontinuity: Bool = false,
-        programDateTime: WallTime? = nil, mapURI: String? = nil
+        programDateTime: WallTime? = nil, mapURI: String? = nil, gap: Bool = false
     ) {
+        self.gap = gap
         self.mediaSequence = mediaSequence
         self.duration = duration
         self.uri = uri

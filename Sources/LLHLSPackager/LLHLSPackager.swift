@@ -97,21 +97,26 @@ public final class LLHLSPackager: Sendable {
 
     private func consumeRung(_ rung: String, _ reader: StreamReader, into stream: LLHLSStream) async {
         logger.info("packaging ladder rung", metadata: ["stream": "\(stream.key)", "rung": "\(rung)"])
+        // A transcoder still draining the previous publisher's session must not write into the next one.
+        let session = stream.state.withLock { $0.publisherSession }
         while let event = await reader.next() {
-            switch event {
-            case .description(let d):
-                stream.mutate { $0.applyRung(rung, description: d) }
-            case .frame(let f):
-                let dropped = reader.takeDropFlag()
-                stream.mutate { s in
+            let dropped = reader.takeDropFlag()
+            stream.mutate { s in
+                guard s.publisherSession == session else { return }
+                switch event {
+                case .description(let d):
+                    s.applyRung(rung, description: d)
+                case .frame(let f):
                     if dropped { s.rungsAwaitingKeyframe.insert(rung) }
                     s.applyRung(rung, frame: f, now: .now)
+                case .ended:
+                    break
                 }
-            case .ended:
-                break
             }
         }
-        stream.mutate { $0.rungLeft(rung) }
+        stream.mutate { s in
+            if s.publisherSession == session { s.rungLeft(rung) }
+        }
     }
 
     /// Ends streams whose publisher did not come back in time and forgets long-ended ones.

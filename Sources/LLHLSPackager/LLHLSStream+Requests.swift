@@ -135,7 +135,9 @@ extension LLHLSStream {
                 case .initSection(let i):
                     return r.initSections[i].map { .found($0) } ?? .missing
                 case .segment(let msn):
-                    guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete else { return .missing }
+                    guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil else {
+                        return .missing
+                    }
                     return .found(seg.bytes)
                 case .part(let msn, let idx):
                     if let seg = r.segments.first(where: { $0.msn == msn }), idx < seg.parts.count {

@@ -36,6 +36,8 @@ struct LLHLSStreamState: Sendable {
     /// Init section index; bumps on every session or codec change.
     var sessionIndex = 0
     var sessionStarted = false
+    /// Counts publisher sessions; a rung from an earlier session must not touch the current one.
+    var publisherSession = 0
     /// Frames packaged since the timeline last restarted (a description right after a restart needs no second one).
     var framesSinceRestart = 0
     /// Audio held until video has passed its time, so segment cuts align across renditions.
@@ -62,6 +64,7 @@ struct LLHLSStreamState: Sendable {
     mutating func beginSession() {
         if case .ended = phase { return }
         phase = .live
+        publisherSession += 1
         guard sessionStarted else {
             sessionStarted = true
             return
@@ -74,6 +77,7 @@ struct LLHLSStreamState: Sendable {
         releaseHeldAudio(all: true)
         releaseHeldRungFrames(all: true)
         flushMuxers()
+        alignSegmentNumbers()
         var end = MediaTime.zero(timescale: 90_000)
         for name in pipelineNames {
             if let e = pipeline(named: name)?.publishedEnd { end = max(end, e.converted(to: 90_000)) }
@@ -286,6 +290,27 @@ struct LLHLSStreamState: Sendable {
 
     mutating func setPipeline(_ kind: MediaKind, _ p: TrackPipeline) {
         if kind == .video { video = p } else { audio = p }
+    }
+
+    /// Renditions that ended a session with fewer segments get EXT-X-GAP segments, so the next
+    /// session's DISCONTINUITY lands on the same MSN everywhere (checklist M7, V4).
+    private mutating func alignSegmentNumbers() {
+        let names = pipelineNames
+        let target = names.compactMap { pipeline(named: $0)?.rendition.nextMSN }.max() ?? PublishedRendition.firstMSN
+        var lengths: [Int: MediaTime] = [:]
+        for name in names {
+            for s in pipeline(named: name)?.rendition.segments ?? [] where lengths[s.msn] == nil && s.gapDuration == nil {
+                lengths[s.msn] = MediaTime(value: s.duration, timescale: s.timescale)
+            }
+        }
+        let timeline = self.timeline
+        for name in names {
+            guard var p = pipeline(named: name), p.rendition.nextMSN < target else { continue }
+            p.rendition.fillGaps(upTo: target, lengths: lengths, initIndex: sessionIndex) { t in
+                timeline.programDateTime(ticks: t.value, timescale: t.timescale)
+            }
+            setPipeline(named: name, p)
+        }
     }
 
     /// Every rendition by name: the source's `video`, the ladder rungs, then `audio`.

@@ -60,7 +60,7 @@ extension PublishedRendition {
                     mediaSequence: s.msn, duration: MediaTime(value: s.duration, timescale: s.timescale),
                     uri: s.complete ? segmentURI(epoch: ctx.epoch, msn: s.msn) : nil, parts: parts,
                     discontinuity: s.discontinuity, programDateTime: s.programDateTime,
-                    mapURI: map))
+                    mapURI: map, gap: s.gapDuration != nil))
         }
         let hint = nextPartPosition
         return MediaPlaylist(

@@ -29,9 +29,11 @@ struct PublishedSegment: Sendable {
     var programDateTime: WallTime
     /// Ticks per second of its samples (an audio rate change starts segments on a new scale).
     var timescale: Int32
+    /// A placeholder for media this rendition never got, so MSNs stay aligned with the others (EXT-X-GAP).
+    var gapDuration: Int64?
 
-    /// Sum of part durations, track ticks.
-    var duration: Int64 { parts.reduce(0) { $0 + $1.duration } }
+    /// Sum of part durations (or the gap's length), track ticks.
+    var duration: Int64 { gapDuration ?? parts.reduce(0) { $0 + $1.duration } }
 
     /// The segment's bytes: the concatenation of its parts (checklist F1).
     var bytes: [UInt8] { parts.reduce(into: [UInt8]()) { $0 += $1.bytes } }
@@ -100,6 +102,22 @@ struct PublishedRendition: Sendable {
         }
     }
 
+    /// Fills MSNs up to `target` with EXT-X-GAP segments whose lengths come from another rendition's segments.
+    mutating func fillGaps(upTo target: Int, lengths: [Int: MediaTime], initIndex: Int, programDateTime: (MediaTime) -> WallTime) {
+        while nextMSN < target {
+            let start = segments.last.map { MediaTime(value: $0.startDTS + $0.duration, timescale: $0.timescale) }
+                ?? .zero(timescale: timescale)
+            let length = (lengths[nextMSN] ?? .zero(timescale: timescale)).converted(to: timescale).value
+            var gap = PublishedSegment(
+                msn: nextMSN, startDTS: start.converted(to: timescale).value, discontinuity: false, initIndex: initIndex,
+                programDateTime: programDateTime(start), timescale: timescale)
+            gap.complete = true
+            gap.gapDuration = max(1, length)
+            segments.append(gap)
+            nextMSN += 1
+        }
+    }
+
     /// Drops segments beyond the retention, counting discontinuities that slide out.
     mutating func trim(window: Int, retainedAfter: Int) {
         let complete = segments.filter(\.complete).count
@@ -111,7 +129,7 @@ struct PublishedRendition: Sendable {
 
     /// Mean bit rate over the complete segments retained.
     var averageBitRate: Int {
-        let done = segments.filter(\.complete)
+        let done = segments.filter { $0.complete && $0.gapDuration == nil }
         let seconds = done.reduce(0.0) { $0 + Double($1.duration) / Double($1.timescale) }
         guard seconds > 0 else { return 0 }
         let bits = done.reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.bytes.count } } * 8
