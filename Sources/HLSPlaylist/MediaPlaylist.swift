@@ -92,9 +92,7 @@ public struct MediaPlaylist: Sendable, Equatable {
             if fromEnd > boundary.secondsDouble { break }
         }
         guard fromEnd > boundary.secondsDouble else { return 0 }
-        // Never skip a segment carrying a discontinuity or map the delta would lose (hls.js#6949).
-        var n = index
-        while n > 0, segments[..<n].contains(where: { $0.discontinuity }) { n -= 1 }
-        return segments[..<n].allSatisfy({ $0.isComplete }) ? n : 0
+        // Skipped discontinuities stay counted: the client merges the delta into its copy (hls.js#6949 fixed this).
+        return segments[..<index].allSatisfy({ $0.isComplete }) ? index : 0
     }
 }

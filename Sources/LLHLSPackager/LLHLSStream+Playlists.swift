@@ -37,6 +37,9 @@ extension LLHLSStreamState {
     /// The multivariant playlist; nil until the tracks are known.
     func multivariantPlaylist() -> MultivariantPlaylist? {
         guard let d = description, d.video != nil || d.audio != nil else { return nil }
+        // Served with the first media playlist (HOLD-BACK worth of segments), by when the ladder's rungs exist.
+        let lead = (video ?? audio)?.rendition.segments.lazy.filter(\.complete).count ?? 0
+        guard lead >= Self.segmentsBeforeFirstPlaylist || isEnded else { return nil }
         var audioRenditions: [AudioRendition] = []
         var codecs: [String] = []
         let audioPeak = audio?.rendition.peakBitRate ?? 0

@@ -53,7 +53,7 @@ extension LLHLSStream {
     private var targetDuration: Int { state.withLock { $0.targetDuration } }
 
     /// The multivariant playlist; waits briefly for the publisher's track description.
-    public func multivariantPlaylist(maxWait: Duration = .seconds(5)) async -> HLSResponse {
+    public func multivariantPlaylist(maxWait: Duration = .seconds(9)) async -> HLSResponse {
         let deadline = ContinuousClock.now + maxWait
         let td = targetDuration
         while true {

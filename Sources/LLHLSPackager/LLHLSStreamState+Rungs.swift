@@ -12,6 +12,8 @@ extension LLHLSStreamState {
             let parts = p.muxer.flush()
             rungs[name] = p
             publishRung(parts, name: name)
+            releaseAligned(now: .now, force: true)
+            activeRungs.remove(name)
             p = rungs[name]!
             p.rendition.closeOpenSegment()
             p.rendition.pendingDiscontinuity = true
@@ -60,6 +62,7 @@ extension LLHLSStreamState {
                 let start = videoSegmentStarts.last(where: { abs($0.dts - dts) <= Self.rungCutTolerance })
             else { return }
             rungsAwaitingKeyframe.remove(name)
+            activeRungs.insert(name)
             if p.rendition.nextMSN <= start.msn { p.rendition.nextMSN = start.msn }
             rungs[name] = p
         }
@@ -72,10 +75,12 @@ extension LLHLSStreamState {
     /// The rung's publisher (the transcoder) stopped: close its open part and segment.
     mutating func rungLeft(_ name: String) {
         releaseHeldRungFrames(all: true)
+        activeRungs.remove(name)
         guard var p = rungs[name] else { return }
         let parts = p.muxer.flush()
         rungs[name] = p
         publishRung(parts, name: name)
+        releaseAligned(now: .now, force: true)
         p = rungs[name]!
         p.rendition.closeOpenSegment()
         rungs[name] = p
@@ -110,13 +115,6 @@ extension LLHLSStreamState {
     }
 
     private mutating func publishRung(_ parts: [MuxedPart], name: String) {
-        guard !parts.isEmpty, var p = rungs[name] else { return }
-        for part in parts {
-            let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: 90_000)
-            p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt)
-        }
-        p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
-        rungs[name] = p
-        version += 1
+        publish(parts, name: name, now: .now)
     }
 }

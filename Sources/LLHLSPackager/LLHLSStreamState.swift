@@ -29,6 +29,12 @@ struct LLHLSStreamState: Sendable {
     var rungsAwaitingKeyframe: Set<String> = []
     /// Rung frames waiting for the source video to pass their time.
     var heldRungFrames: [String: [MediaFrame]] = [:]
+    /// Parts muxed but not yet listed, waiting for the slowest rendition (see +Alignment).
+    var heldParts: [HeldPart] = []
+    /// End of the last muxed part per rendition, 90 kHz stream ticks.
+    var producedEnd: [String: Int64] = [:]
+    /// Rungs currently fed by a transcoder (a rung awaiting its first IDR does not hold others back).
+    var activeRungs: Set<String> = []
     /// Where the source video's recent segments start (stream ticks at 90 kHz) and their MSNs.
     var videoSegmentStarts: [(dts: Int64, msn: Int)] = []
     var description: StreamDescription?
@@ -88,6 +94,7 @@ struct LLHLSStreamState: Sendable {
         framesSinceRestart = 0
         lastVideoDTS = nil
         rungsAwaitingKeyframe = Set(rungs.keys)
+        activeRungs = []
         for name in pipelineNames {
             guard var p = pipeline(named: name) else { continue }
             p.rendition.pendingDiscontinuity = true
@@ -189,8 +196,9 @@ struct LLHLSStreamState: Sendable {
     mutating func publisherLeft(now: ContinuousClock.Instant) {
         guard case .live = phase else { return }
         releaseHeldAudio(all: true)
-        releaseHeldRungFrames(all: true)
-        flushMuxers()
+        // Rungs keep draining from the transcoder; each is flushed when its own publication ends.
+        flushMuxer("video")
+        flushMuxer("audio")
         phase = .awaitingReconnect(since: now)
         version += 1
     }
@@ -266,24 +274,12 @@ struct LLHLSStreamState: Sendable {
         let parts = p.muxer.flush()
         setPipeline(named: name, p)
         publish(parts, name: name, now: ContinuousClock.now)
+        // Everything muxed must be listed before the segment closes.
+        releaseAligned(now: .now, force: true)
         if var q = pipeline(named: name) {
             q.rendition.closeOpenSegment()
             setPipeline(named: name, q)
         }
-    }
-
-    private mutating func publish(_ parts: [MuxedPart], name: String, now: ContinuousClock.Instant) {
-        guard !parts.isEmpty, var p = pipeline(named: name) else { return }
-        for part in parts {
-            let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: p.timescale)
-            p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt)
-            if name == "video" || (video == nil && name == "audio") {
-                for i in part.ingested { packageLatency.record(now - i) }
-            }
-        }
-        p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
-        setPipeline(named: name, p)
-        version += 1
     }
 
     func pipeline(_ kind: MediaKind) -> TrackPipeline? { kind == .video ? video : audio }

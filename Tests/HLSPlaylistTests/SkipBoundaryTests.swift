@@ -42,9 +42,14 @@ struct SkipBoundaryTests {
         #expect(Self.playlist([], openLast: false).skippableSegmentCount() == 0)
     }
 
-    @Test func neverSkipsASegmentThatCarriesADiscontinuity() {
-        let p = Self.playlist(Array(repeating: 180_000, count: 12), openLast: true, discontinuities: [2])
-        #expect(p.skippableSegmentCount() == 2)
+    /// Segments beyond the boundary are skipped even when one starts a discontinuity (checklist: delta updates).
+    @Test func skipsPastADiscontinuityAndKeepsItsMap() {
+        var p = Self.playlist(Array(repeating: 180_000, count: 12), openLast: true, discontinuities: [2])
+        p.segments[2].mapURI = "init-1.mp4"
+        #expect(p.skippableSegmentCount() == 5)
+        let text = p.render(skipping: 5)
+        // The map in force after the skipped segments is restated right after EXT-X-SKIP.
+        #expect(text.contains("#EXT-X-SKIP:SKIPPED-SEGMENTS=5\n#EXT-X-MAP:URI=\"init-1.mp4\"\n"))
     }
 
     @Test func randomWindowsRespectTheSkipBoundary() {
@@ -60,8 +65,8 @@ struct SkipBoundaryTests {
             let n = p.skippableSegmentCount()
             #expect(n >= 0 && n <= count)
             guard n > 0 else {
-                // Without discontinuities, a segment ending beyond the boundary must be skipped (MUST in §6.2.5.1).
-                if discontinuities.isEmpty && count > 1 {
+                // A segment ending beyond the boundary must be skipped (MUST in §6.2.5.1).
+                if count > 1 {
                     #expect(durations.dropFirst().reduce(0, +) <= Self.boundaryTicks, "\(durations)")
                 }
                 continue
@@ -69,11 +74,9 @@ struct SkipBoundaryTests {
             // The last skipped segment ends more than the Skip Boundary before the end of the last parent segment.
             let remaining = durations[n...].reduce(0, +)
             #expect(remaining > Self.boundaryTicks, "\(durations) skip \(n)")
-            #expect(p.segments[..<n].allSatisfy { $0.isComplete && !$0.discontinuity })
-            if discontinuities.isEmpty {
-                // Maximal: the first kept segment ends within the boundary.
-                #expect(durations[(n + 1)...].reduce(0, +) <= Self.boundaryTicks, "\(durations) skip \(n)")
-            }
+            #expect(p.segments[..<n].allSatisfy { $0.isComplete })
+            // Maximal: the first kept segment ends within the boundary.
+            #expect(durations[(n + 1)...].reduce(0, +) <= Self.boundaryTicks, "\(durations) skip \(n)")
             // The delta lists every segment it did not skip.
             let text = p.render(skipping: n)
             #expect(text.contains("#EXT-X-SKIP:SKIPPED-SEGMENTS=\(n)\n"))

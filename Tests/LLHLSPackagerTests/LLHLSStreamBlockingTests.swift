@@ -196,7 +196,8 @@ struct LLHLSStreamBlockingTests {
         #expect(stream.blockedRequests == 0)
     }
 
-    @Test func multivariantWaitsForTheDescription() async throws {
+    /// The multivariant playlist waits for the tracks and HOLD-BACK worth of segments (the ladder's rungs exist by then).
+    @Test func multivariantWaitsForTheDescriptionAndFirstSegments() async throws {
         let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
         let d = try Fixtures.description()
         async let response = stream.multivariantPlaylist(maxWait: .seconds(2))
@@ -205,6 +206,9 @@ struct LLHLSStreamBlockingTests {
             $0.beginSession()
             $0.apply(d)
         }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(stream.blockedRequests == 1)
+        stream.mutate { s in s.feed(Fixtures.av(seconds: 7)) }
         let r = await response
         #expect(r.status == 200)
         #expect(String(decoding: r.body, as: UTF8.self).contains("CODECS=\"avc1.64001e,mp4a.40.2\""))

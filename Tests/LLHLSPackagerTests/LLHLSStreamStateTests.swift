@@ -293,7 +293,7 @@ struct LLHLSStreamStateTests {
 
     @Test func videoOnlyStreamHasNoAudioGroup() throws {
         var s = Fixtures.state(try Fixtures.description(audio: false))
-        s.feed(Fixtures.av(seconds: 5, audio: false))
+        s.feed(Fixtures.av(seconds: 7, audio: false))
         #expect(try #require(s.mediaPlaylist(.video)).renditionReports.isEmpty)
         let text = try #require(s.multivariantPlaylist()).render()
         #expect(!text.contains("AUDIO=") && text.contains("CODECS=\"avc1.64001e\","))
@@ -301,7 +301,7 @@ struct LLHLSStreamStateTests {
 
     @Test func multivariantPlaylistDescribesBothRenditions() throws {
         var s = Fixtures.state(try Fixtures.description())
-        s.feed(Fixtures.av(seconds: 5))
+        s.feed(Fixtures.av(seconds: 7))
         let text = try #require(s.multivariantPlaylist()).render()
         let lines = text.split(separator: "\n")
         #expect(lines.contains("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"main\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio.m3u8\""))

@@ -835,9 +835,11 @@ class RenditionHistory:
                 if i + 1 < len(parts):
                     nxt = parts[i + 1]
                     if nxt.uri != hint_uri:
-                        if nxt.index == 0 and nxt.msn == after[0] + 1:
-                            # The segment closed instead (new segmentation): a withdrawn hint, which
-                            # the server must answer with 404 (checked by the follower).
+                        gap_between = all(s.gap for s in pl.segments if after[0] < s.msn < nxt.msn)
+                        if nxt.index == 0 and (nxt.msn == after[0] + 1 or (nxt.msn > after[0] + 1 and gap_between)):
+                            # The segment closed instead (new segmentation), or the hinted segment became an
+                            # EXT-X-GAP segment at a discontinuity: a withdrawn hint, which the server must
+                            # answer with 404 (checked by the follower).
                             self.withdrawn_hints.append(hint_uri)
                         else:
                             self._add("H2", f"hint {hint_uri} but the next part {nxt.msn}.{nxt.index} is {nxt.uri}")
