@@ -5,12 +5,15 @@ module chunk containing hls.js; that chunk exports a helper `(video, url) -> Hls
 instance's `constructor` is the Hls class. The chunk is extracted into .build/ at test time and served
 by a local http.server next to the test page (another origin than the gateway); it is never committed.
 
-Stall policy: setting `hls.currentLevel` is hls.js's *immediate* switch: it aborts the fragment in
-flight and flushes the whole media buffer, so the element has nothing at currentTime until the first
-part of the new level is appended. One short `waiting` per forced switch is therefore inherent to the
-player, not a gateway fault. With aligned IDRs the new level's INDEPENDENT part at the playhead decodes
-at once, so we allow at most one `waiting` per switch, resolved within MAX_WAIT_S, and no
-BUFFER_STALLED_ERROR at all (hls.js only raises that once a stall outlasts its 1.25 s detector).
+Stall policy (per forced switch): at most one `waiting`, over within MAX_WAIT_S (0.5 s), and no
+BUFFER_STALLED_ERROR except the one hls.js 1.6 raises together with such a `waiting` (its gap
+controller reports a stall as soon as the element fires `waiting`). Why not zero: setting
+`hls.currentLevel` is hls.js's *immediate* switch, which aborts the fragment in flight and flushes the
+whole buffer (`flushMainBuffer(0, Infinity)`), and in low-latency mode the playhead sits only
+PART-HOLD-BACK (~0.6 s) behind the live edge, so the refilled buffer is at most that deep; on this
+2-core box, with the gateway transcoding and Chromium decoding, one fetch-and-append can briefly
+outrun it. Most runs show no `waiting` at all. Why 0.5 s: about two part fetches at PART-TARGET
+0.2 s; a rung that is misaligned or lags the source by more than the hold-back stalls far longer.
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ from procs import ARTIFACTS, REPO, free_port
 
 KEY = "e2e-hlsjs-ladder"
 PUBLISH_SECONDS = 32
-MAX_WAIT_S = 1.0
+MAX_WAIT_S = 0.5
 WATCH_S = 3.0  # playback observed after each LEVEL_SWITCHED
 GRADIO = "gradio==6.31.0"
 CACHE = REPO / ".build" / "e2e-cache" / "gradio"
@@ -138,7 +141,7 @@ def driver(workdir):
     opts = webdriver.ChromeOptions()
     opts.binary_location = CHROMIUM
     for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
-                 "--window-size=980,560"):
+                 "--window-size=1000,700"):
         opts.add_argument(flag)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     d = webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
@@ -239,10 +242,12 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
         assert s["h"] == want_h, f"level {target}: video is {s['w']}x{s['h']}, want height {want_h}\n{context(s)}"
         assert advanced > WATCH_S * 0.6, \
             f"level {target}: currentTime advanced {advanced:.2f} s in {WATCH_S} s\n{context(s)}"
-        assert not stalls, f"level {target}: BUFFER_STALLED_ERROR after the switch {stalls}\n{context(s)}"
         assert len(waits) <= 1 and longest <= MAX_WAIT_S, \
             (f"level {target}: {len(waits)} waiting events, longest {longest:.3f} s "
              f"(allowed 1, {MAX_WAIT_S} s)\n{context(s)}")
+        # hls.js 1.6 reports BUFFER_STALLED_ERROR on each `waiting`: only those inside an allowed wait pass.
+        unexplained = [e for e in stalls if not any(w[0] <= e[0] <= w[0] + MAX_WAIT_S * 1000 for w in waits)]
+        assert not unexplained, f"level {target}: BUFFER_STALLED_ERROR after the switch {stalls}\n{context(s)}"
 
     driver.save_screenshot(str(workdir / "hlsjs.png"))
     shutil.copyfile(workdir / "hlsjs.png", ARTIFACTS / "hlsjs-ladder.png")
