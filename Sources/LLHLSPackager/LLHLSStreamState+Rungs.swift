@@ -63,10 +63,37 @@ extension LLHLSStreamState {
             else { return }
             rungsAwaitingKeyframe.remove(name)
             activeRungs.insert(name)
-            if p.rendition.nextMSN <= start.msn { p.rendition.nextMSN = start.msn }
+            if p.rendition.segments.isEmpty {
+                p.rendition.nextMSN = max(p.rendition.nextMSN, start.msn)
+            } else if p.rendition.nextMSN < start.msn {
+                // Segments this rung missed (it fell behind) become EXT-X-GAP, so MSNs stay contiguous and aligned.
+                let lengths = Dictionary(
+                    (video?.rendition.segments ?? []).map { ($0.msn, MediaTime(value: $0.duration, timescale: $0.timescale)) },
+                    uniquingKeysWith: { a, _ in a })
+                let timeline = self.timeline
+                p.rendition.fillGaps(upTo: start.msn, lengths: lengths, initIndex: sessionIndex) { t in
+                    timeline.programDateTime(ticks: t.value, timescale: t.timescale)
+                }
+            }
             rungs[name] = p
         }
         pushRung(frame, name: name, now: .now)
+    }
+
+    /// A rung that skipped pictures (its encoder fell behind) ends its segment at the hole and rejoins at the next
+    /// aligned IDR: a part never spans missing media (checklist P3, F4).
+    private mutating func closeRungAtHole(_ name: String) {
+        guard var p = rungs[name] else { return }
+        let parts = p.muxer.flush()
+        rungs[name] = p
+        publishRung(parts, name: name)
+        releaseAligned(now: .now, force: true)
+        p = rungs[name]!
+        p.rendition.closeOpenSegment()
+        p.muxer = makeRungMuxer()
+        rungs[name] = p
+        rungsAwaitingKeyframe.insert(name)
+        activeRungs.remove(name)
     }
 
     /// How far a rung IDR may sit from the source's cut (B-frame reordering delay of the source).
@@ -106,6 +133,11 @@ extension LLHLSStreamState {
 
     private mutating func pushRung(_ frame: MediaFrame, name: String, now: ContinuousClock.Instant) {
         guard var p = rungs[name], let dts = timeline.map(frame, timescale: 90_000) else { return }
+        if let end = p.muxer.endDTS, p.muxer.lastDuration > 0, dts - end > 2 * p.muxer.lastDuration {
+            closeRungAtHole(name)
+            startOrPushRung(frame, name: name)
+            return
+        }
         let sample = TrackSample(
             dts: dts, compositionOffset: Int32(clamping: frame.compositionOffset.converted(to: 90_000).value),
             isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.firstByte ?? frame.stamps.ingested)

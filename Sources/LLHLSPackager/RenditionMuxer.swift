@@ -51,7 +51,7 @@ struct RenditionMuxer: Sendable {
     let syncBoundaryTolerance: Int64?
 
     private var pending: TrackSample?
-    private var lastDuration: Int64 = 0
+    private(set) var lastDuration: Int64 = 0
     private var partSamples: [FMP4Sample] = []
     private var partIngested: [ContinuousClock.Instant] = []
     private var partStart: Int64 = 0
