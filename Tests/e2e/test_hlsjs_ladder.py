@@ -14,6 +14,9 @@ PART-HOLD-BACK (~0.6 s) behind the live edge, so the refilled buffer is at most 
 2-core box, with the gateway transcoding and Chromium decoding, one fetch-and-append can briefly
 outrun it. Most runs show no `waiting` at all. Why 0.5 s: about two part fetches at PART-TARGET
 0.2 s; a rung that is misaligned or lags the source by more than the hold-back stalls far longer.
+A switch is judged only if the player was playing without a `waiting` for 2 s before it and the
+source's own live edge (video.m3u8) kept at least MIN_EDGE_RATE of real time meanwhile; otherwise the
+publisher or host is behind (seen with other suites running at once) and the switch is retried. hls.latency is printed after each switch.
 """
 from __future__ import annotations
 
@@ -35,8 +38,11 @@ from follower import wait_for_multivariant
 from procs import ARTIFACTS, REPO, free_port
 
 KEY = "e2e-hlsjs-ladder"
-PUBLISH_SECONDS = 32
+PUBLISH_SECONDS = 60  # killed at teardown; long enough for retried switch windows
 MAX_WAIT_S = 0.5
+# Below this pace of the source's live edge (x real time) the publisher or host lags, and any player
+# at PART-HOLD-BACK starves whatever the gateway does: such a switch window is retried, not judged.
+MIN_EDGE_RATE = 0.9
 WATCH_S = 3.0  # playback observed after each LEVEL_SWITCHED
 GRADIO = "gradio==6.31.0"
 CACHE = REPO / ".build" / "e2e-cache" / "gradio"
@@ -153,6 +159,16 @@ def driver(workdir):
     d.quit()
 
 
+def _edge(url: str) -> tuple[float, float]:
+    """(monotonic now, end of the last listed part in PDT seconds) of one media playlist."""
+    import requests
+
+    import hlsvalidate as hv
+    t = time.monotonic()
+    tl = hv.parse_media_playlist(requests.get(url, timeout=5).text, url).part_timeline()
+    return t, (tl[-1][2] if tl else 0.0)
+
+
 def _wait_ladder(url: str, timeout: float) -> int:
     """Number of variants once the multivariant lists the whole 720p ladder (or what it had at the end)."""
     import requests
@@ -200,15 +216,24 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
     assert not (s["log"] or {}).get("fatal"), context(s)
     assert s["t"] > 1.5 and not s["err"], f"hls.js did not start playing\n{context(s)}"
     levels = s["log"]["levels"]
+    time.sleep(2)  # two seconds of steady playback before the first switch (see `healthy` below)
+    s = state()
     assert [lv["height"] for lv in levels] == [360, 480, 720], f"hls.js levels {levels}"
     print(f"hls.js {s['log'].get('version')}: levels {levels}; playing level {s['level']} at t={s['t']:.2f}, "
           f"latency {s['latency']:.3f} s (target {s['target']})")
 
-    # 2. Force every other level in turn.
+    # 2. Force every other level in turn (then back). A window in which the source's own live edge
+    # fell behind real time proves nothing about switching: it is retried, a few times at most.
     results, latencies = [], [("start", s["latency"])]
     start_level = s["level"]
-    for target in [lv for lv in (2, 1, 0) if lv != start_level] + ([start_level] if start_level >= 0 else []):
+    order = [lv for lv in (2, 1, 0) if lv != start_level] + ([start_level] if start_level >= 0 else [])
+    judged: dict[int, dict] = {}
+    attempt = 0
+    while len(judged) < len(order) and attempt < 3 * len(order) and pub.proc.poll() is None:
+        target = order[attempt % len(order)]
+        attempt += 1
         before = state()
+        edges0 = {lv: _edge(levels[lv]["uri"]) for lv in {2, target}}
         t_set = driver.execute_script(f"window.hls.currentLevel = {target}; return window.now();")
         switched_at, s = None, before
         end = time.monotonic() + 8
@@ -220,6 +245,11 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
         t_switched = s["t"]
         time.sleep(WATCH_S)
         s = state()
+        # How fast each live edge moved meanwhile (1.0 = real time).
+        rates = {}
+        for lv, (w0, e0) in edges0.items():
+            w1, e1 = _edge(levels[lv]["uri"])
+            rates[levels[lv]["height"]] = round((e1 - e0) / (w1 - w0), 2)
         want_h = levels[target]["height"]
         end = time.monotonic() + 3
         while s["h"] != want_h and time.monotonic() < end:
@@ -234,12 +264,22 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
             p = next((x for x in plays if x[0] >= w[0]), None)
             longest = max(longest, ((p[0] if p else s["now"]) - w[0]) / 1000)
         advanced = s["t"] - t_switched
+        # Judged only when the player was playing smoothly for 2 s before the switch and the source kept pace.
+        evs_before = [e for e in s["log"]["events"] if e[0] < t_set and e[1] in ("waiting", "playing")]
+        healthy = not [e for e in evs_before if e[1] == "waiting" and e[0] >= t_set - 2000] and \
+            (not evs_before or evs_before[-1][1] == "playing")
+        conclusive = healthy and rates[levels[2]["height"]] >= MIN_EDGE_RATE
         results.append(dict(level=target, switch_ms=switched_at - t_set, waiting=len(waits),
                             longest_wait_s=round(longest, 3), stalled_errors=len(stalls),
-                            advanced_s=round(advanced, 2), height=s["h"], want_height=want_h))
+                            advanced_s=round(advanced, 2), height=s["h"], want_height=want_h,
+                            edge_rate=rates, conclusive=conclusive))
         latencies.append((target, s["latency"]))
         print(f"forced level {target}: {results[-1]}; latency {s['latency']:.3f} s")
         assert s["h"] == want_h, f"level {target}: video is {s['w']}x{s['h']}, want height {want_h}\n{context(s)}"
+        assert advanced > 0, f"level {target}: currentTime stuck at {s['t']:.2f} after the switch\n{context(s)}"
+        if not conclusive:
+            continue
+        judged[target] = results[-1]
         assert advanced > WATCH_S * 0.6, \
             f"level {target}: currentTime advanced {advanced:.2f} s in {WATCH_S} s\n{context(s)}"
         assert len(waits) <= 1 and longest <= MAX_WAIT_S, \
@@ -248,6 +288,10 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
         # hls.js 1.6 reports BUFFER_STALLED_ERROR on each `waiting`: only those inside an allowed wait pass.
         unexplained = [e for e in stalls if not any(w[0] <= e[0] <= w[0] + MAX_WAIT_S * 1000 for w in waits)]
         assert not unexplained, f"level {target}: BUFFER_STALLED_ERROR after the switch {stalls}\n{context(s)}"
+    assert len(judged) == len(order), (
+        f"levels {sorted(set(order) - set(judged))} never switched while the source's live edge kept pace "
+        f"(>= {MIN_EDGE_RATE} x real time): the host is too loaded to judge stalls (run this test alone)\n"
+        + "\n".join(str(r) for r in results))
 
     driver.save_screenshot(str(workdir / "hlsjs.png"))
     shutil.copyfile(workdir / "hlsjs.png", ARTIFACTS / "hlsjs-ladder.png")
@@ -256,4 +300,3 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
     print(f"non-fatal hls.js errors: {[e for e in s['log']['errors'] if not e[3]]}")
     (workdir / "result.txt").write_text("\n".join(str(r) for r in results) + f"\nlatency {latencies}\n")
     assert not fatal, f"fatal hls.js errors {fatal}\n{context(s)}"
-    assert len(results) >= 2, results
