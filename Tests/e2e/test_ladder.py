@@ -82,8 +82,10 @@ def ladder() -> LadderRun:
     if msns:
         for rung in rungs:
             out.decoded[rung.label] = lc.decode(rung, msns, WORKDIR / f"rung-{rung.label}.mp4")
+    if seen.get("first"):
+        (WORKDIR / "first-index.m3u8").write_text(seen["first"])
     if run.follow.multivariant:
-        (WORKDIR / "first-index.m3u8").write_text(run.follow.multivariant.text)
+        (WORKDIR / "followed-index.m3u8").write_text(run.follow.multivariant.text)
     return out
 
 
