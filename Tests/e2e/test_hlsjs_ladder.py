@@ -16,7 +16,8 @@ outrun it. Most runs show no `waiting` at all. Why 0.5 s: about two part fetches
 0.2 s; a rung that is misaligned or lags the source by more than the hold-back stalls far longer.
 A switch is judged only if the player was playing without a `waiting` for 2 s before it and the
 source's own live edge (video.m3u8) kept at least MIN_EDGE_RATE of real time meanwhile; otherwise the
-publisher or host is behind (seen with other suites running at once) and the switch is retried. hls.latency is printed after each switch.
+publisher or host is behind (seen with other suites running at once) and the switch is retried.
+hls.latency is printed after each switch.
 """
 from __future__ import annotations
 
@@ -104,12 +105,17 @@ def _extract_hlsjs() -> Path:
     CACHE.mkdir(parents=True, exist_ok=True)
     wheels = sorted(CACHE.glob("gradio-6.31.0-*.whl"))
     if not wheels:
-        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
-                            GRADIO, "-d", str(CACHE)], capture_output=True, text=True, timeout=300)
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
+               "--retries", "1", "--timeout", "15", GRADIO, "-d", str(CACHE)]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+            why = (r.stderr or r.stdout).strip()[-300:]
+        except subprocess.TimeoutExpired:
+            r, why = None, "pip download timed out after 300 s"
         wheels = sorted(CACHE.glob("gradio-6.31.0-*.whl"))
-        if r.returncode != 0 or not wheels:
+        if r is None or r.returncode != 0 or not wheels:
             pytest.skip(f"hls.js comes from the PyPI wheel {GRADIO}, which could not be downloaded "
-                        f"(no network to PyPI?): {(r.stderr or r.stdout).strip()[-300:]}")
+                        f"(no network to PyPI?): {why}")
     with zipfile.ZipFile(wheels[0]) as z:
         found = []
         for name in z.namelist():
