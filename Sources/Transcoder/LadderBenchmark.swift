@@ -1,0 +1,95 @@
+import CodecFormats
+import FFmpegBridge
+import Foundation
+import MediaCore
+
+/// What one offline ladder run over a file cost.
+public struct LadderBenchmarkResult: Sendable {
+    /// One rung's figures.
+    public struct Rung: Sendable {
+        /// Rung name, e.g. `480p`.
+        public var name: String
+        /// Output size.
+        public var width: Int, height: Int
+        /// Pictures encoded per second of that rung's own busy time (scale + encode).
+        public var framesPerSecond: Double
+    }
+
+    /// Wall time of the whole ladder: demux, one decode, every rung.
+    public var wallTime: Duration
+    /// Source video frames decoded.
+    public var frames: Int
+    /// Per rung.
+    public var rungs: [Rung]
+}
+
+/// Runs the ladder as fast as it can over a file (no hub, no pacing): the transcode-only bench.
+public enum LadderBenchmark {
+    /// Decodes `path` once and scales + encodes every planned rung in parallel, forcing IDRs at source keyframes.
+    public static func run(path: String, configuration: LadderConfiguration) throws -> LadderBenchmarkResult {
+        let source = try MediaFileSource(path: path)
+        guard let video = source.streamDescription.video else { throw FFmpegError(message: "no video track", context: path) }
+        let plan = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
+        let decoder = try H264Decoder(avcC: video.decoderConfiguration)
+        let workers = try plan.map { rung in
+            BenchRung(
+                rung: rung, scaler: PictureScaler(width: rung.width, height: rung.height),
+                encoder: try LadderVideoEncoder(
+                    .init(
+                        width: rung.width, height: rung.height, bitRate: rung.videoBitRate.bitsPerSecond,
+                        frameRate: video.frameRate ?? 30, preset: configuration.preset, threads: configuration.encoderThreads)))
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var frames = 0
+        var keyframePTS: Set<Int64> = []
+        func encode(_ pictures: [DecodedPicture]) {
+            for picture in pictures {
+                let forceIDR = keyframePTS.remove(picture.pts.converted(to: 90_000).value) != nil
+                // Rungs encode in parallel, as the live ladder's rung threads do.
+                DispatchQueue.concurrentPerform(iterations: workers.count) { i in workers[i].encode(picture, forceIDR: forceIDR) }
+            }
+        }
+        while let frame = try source.nextFrame() {
+            guard frame.kind == .video else { continue }
+            frames += 1
+            if frame.isKeyframe { keyframePTS.insert(frame.pts.converted(to: 90_000).value) }
+            encode(try decoder.decode(frame))
+        }
+        encode(try decoder.flush())
+        for w in workers { w.finish() }
+        let wall = clock.now - start
+        return LadderBenchmarkResult(
+            wallTime: wall, frames: frames,
+            rungs: workers.map {
+                .init(
+                    name: $0.rung.name, width: $0.rung.width, height: $0.rung.height,
+                    framesPerSecond: Double($0.pictures) / max($0.busy.secondsDouble, 1e-9))
+            })
+    }
+}
+
+/// One rung of the bench: its scaler, encoder and busy time (touched by one thread at a time).
+private final class BenchRung: @unchecked Sendable {
+    let rung: PlannedRung
+    let scaler: PictureScaler
+    let encoder: LadderVideoEncoder
+    var busy: Duration = .zero
+    var pictures = 0
+
+    init(rung: PlannedRung, scaler: PictureScaler, encoder: LadderVideoEncoder) {
+        self.rung = rung
+        self.scaler = scaler
+        self.encoder = encoder
+    }
+
+    func encode(_ picture: DecodedPicture, forceIDR: Bool) {
+        let clock = ContinuousClock()
+        let t = clock.now
+        _ = try? encoder.encode(try scaler.scale(picture), forceIDR: forceIDR)
+        busy += clock.now - t
+        pictures += 1
+    }
+
+    func finish() { _ = try? encoder.flush() }
+}
