@@ -76,8 +76,11 @@ test-swift:
 test-e2e:
 	$(PYTHON) -m pytest -q Tests/e2e
 
-bench:
-	@echo "sluice bench arrives with issue 4"
+# The ladder against the ffmpeg CLI (release build: timings of a debug build say little).
+# The latency scenarios (rtmp-llhls, ...) arrive with the bench issue.
+bench: deps
+	$(SWIFT) build -c release --product sluice
+	.build/release/sluice bench --transcode-only
 
 sample:
 	bash Samples/make-sample.sh
