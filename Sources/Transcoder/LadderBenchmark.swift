@@ -43,11 +43,23 @@ public enum LadderBenchmark {
         let start = clock.now
         var frames = 0
         var keyframePTS: Set<Int64> = []
+        // Rungs encode picture N on their own queues while this thread demuxes and decodes picture N+1,
+        // as the live ladder's decoder and rung threads overlap.
+        let queues = workers.indices.map { DispatchQueue(label: "bench-rung-\($0)") }
+        // Each rung may run a few pictures behind the decoder, like the live ladder's bounded rung queues.
+        let slots = workers.map { _ in DispatchSemaphore(value: 8) }
+        let inFlight = DispatchGroup()
         func encode(_ pictures: [DecodedPicture]) {
             for picture in pictures {
                 let forceIDR = keyframePTS.remove(picture.pts.converted(to: 90_000).value) != nil
-                // Rungs encode in parallel, as the live ladder's rung threads do.
-                DispatchQueue.concurrentPerform(iterations: workers.count) { i in workers[i].encode(picture, forceIDR: forceIDR) }
+                for i in workers.indices {
+                    slots[i].wait()
+                    let (w, slot) = (workers[i], slots[i])
+                    queues[i].async(group: inFlight) {
+                        w.encode(picture, forceIDR: forceIDR)
+                        slot.signal()
+                    }
+                }
             }
         }
         while let frame = try source.nextFrame() {
@@ -57,6 +69,7 @@ public enum LadderBenchmark {
             encode(try decoder.decode(frame))
         }
         encode(try decoder.flush())
+        inFlight.wait()
         for w in workers { w.finish() }
         let wall = clock.now - start
         return LadderBenchmarkResult(
