@@ -65,7 +65,8 @@ extension LLHLSStreamState {
                         audioGroup: d.audio == nil ? nil : "audio", uri: "\(name).m3u8"))
                 independent = independent && p.rendition.everySegmentIndependent
             }
-            variants.sort { $0.bandwidth > $1.bandwidth }
+            // Largest picture first, so the source (the top rung) leads even when simple content encodes small.
+            variants.sort { ($0.resolution?.height ?? 0, $0.bandwidth) > ($1.resolution?.height ?? 0, $1.bandwidth) }
             return MultivariantPlaylist(audio: audioRenditions, variants: variants, independentSegments: independent)
         }
         let a = d.audio!
