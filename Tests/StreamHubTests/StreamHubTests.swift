@@ -1,0 +1,67 @@
+import MediaCore
+import StreamHub
+import Testing
+
+/// The hub: one publisher per key, readers that never slow ingest down.
+@Suite("StreamHub")
+struct StreamHubTests {
+    static func frame(_ i: Int) -> MediaFrame {
+        MediaFrame(kind: .video, dts: MediaTime(value: Int64(i), timescale: 30), isKeyframe: i == 0, data: [UInt8(i & 0xFF)])
+    }
+
+    @Test func secondPublisherOnALiveKeyIsRefusedUntilTheFirstEnds() throws {
+        let hub = StreamHub()
+        let key = try #require(StreamKey("live"))
+        let first = try hub.publish(key: key, origin: "a")
+        #expect(throws: StreamHubError.alreadyPublishing(key)) { _ = try hub.publish(key: key, origin: "b") }
+        first.end()
+        let second = try hub.publish(key: key, origin: "b")
+        #expect(second.sessionID != first.sessionID)
+        #expect(hub.liveKeys == [key])
+    }
+
+    @Test func slowReaderDropsTheOldestFramesInsteadOfBlocking() async throws {
+        let hub = StreamHub()
+        let key = try #require(StreamKey("k"))
+        let p = try hub.publish(key: key, origin: "t")
+        let reader = try #require(hub.subscribe(key: key, name: "slow", capacity: 4))
+        // The publisher never waits: ten sends return although nobody reads.
+        for i in 0..<10 { p.send(Self.frame(i)) }
+        #expect(reader.droppedFrames == 6)
+        var got: [Int64] = []
+        for _ in 0..<4 {
+            if case .frame(let f) = await reader.next() { got.append(f.dts.value) }
+        }
+        #expect(got == [6, 7, 8, 9])
+        #expect(reader.takeDropFlag())
+        #expect(!reader.takeDropFlag())
+    }
+
+    @Test func lateReaderGetsTheDescriptionFirstAndEndedLast() async throws {
+        let hub = StreamHub()
+        let key = try #require(StreamKey("k"))
+        let p = try hub.publish(key: key, origin: "t")
+        let d = StreamDescription(audio: AudioParameters(decoderConfiguration: [0x11, 0x90], sampleRate: 48_000, channels: 2, codecString: "mp4a.40.2"))
+        p.update(description: d)
+        let reader = try #require(hub.subscribe(key: key, name: "late"))
+        p.send(Self.frame(0))
+        p.end()
+        guard case .description(let got) = await reader.next() else { Issue.record("no description first"); return }
+        #expect(got == d)
+        guard case .frame = await reader.next() else { Issue.record("no frame"); return }
+        guard case .ended = await reader.next() else { Issue.record("no end"); return }
+        #expect(await reader.next() == nil)
+        #expect(hub.publication(for: key) == nil)
+    }
+
+    @Test func announcementsListLiveStreamsAndNewOnes() async throws {
+        let hub = StreamHub()
+        let a = try #require(StreamKey("a"))
+        let b = try #require(StreamKey("b"))
+        _ = try hub.publish(key: a, origin: "1")
+        var it = hub.announcements().makeAsyncIterator()
+        #expect(await it.next()?.key == a)
+        _ = try hub.publish(key: b, origin: "2")
+        #expect(await it.next()?.key == b)
+    }
+}
