@@ -9,13 +9,9 @@ extension LLHLSStreamState {
         if var p = rungs[name] {
             if case .video(let old) = p.parameters, old == v { return }
             // Close what the old encoder cut before its successor's frames arrive.
-            let parts = p.muxer.flush()
-            rungs[name] = p
-            publishRung(parts, name: name)
-            releaseAligned(now: .now, force: true)
+            flushMuxer(name)
             activeRungs.remove(name)
             p = rungs[name]!
-            p.rendition.closeOpenSegment()
             p.rendition.pendingDiscontinuity = true
             p.parameters = .video(v)
             p.muxer = makeRungMuxer()
@@ -83,15 +79,10 @@ extension LLHLSStreamState {
     /// A rung that skipped pictures (its encoder fell behind) ends its segment at the hole and rejoins at the next
     /// aligned IDR: a part never spans missing media (checklist P3, F4).
     private mutating func closeRungAtHole(_ name: String) {
-        guard var p = rungs[name] else { return }
-        let parts = p.muxer.flush()
-        rungs[name] = p
-        publishRung(parts, name: name)
-        releaseAligned(now: .now, force: true)
-        p = rungs[name]!
-        p.rendition.closeOpenSegment()
-        p.muxer = makeRungMuxer()
-        rungs[name] = p
+        guard rungs[name] != nil else { return }
+        flushMuxer(name)
+        let fresh = makeRungMuxer()
+        rungs[name]?.muxer = fresh
         rungsAwaitingKeyframe.insert(name)
         activeRungs.remove(name)
     }
@@ -103,14 +94,8 @@ extension LLHLSStreamState {
     mutating func rungLeft(_ name: String) {
         releaseHeldRungFrames(all: true)
         activeRungs.remove(name)
-        guard var p = rungs[name] else { return }
-        let parts = p.muxer.flush()
-        rungs[name] = p
-        publishRung(parts, name: name)
-        releaseAligned(now: .now, force: true)
-        p = rungs[name]!
-        p.rendition.closeOpenSegment()
-        rungs[name] = p
+        guard rungs[name] != nil else { return }
+        flushMuxer(name)
         rungsAwaitingKeyframe.insert(name)
         version += 1
     }
@@ -143,10 +128,6 @@ extension LLHLSStreamState {
             isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.firstByte ?? frame.stamps.ingested)
         let parts = p.muxer.push(sample)
         rungs[name] = p
-        publishRung(parts, name: name)
-    }
-
-    private mutating func publishRung(_ parts: [MuxedPart], name: String) {
-        publish(parts, name: name, now: .now)
+        publish(parts, name: name, now: now)
     }
 }

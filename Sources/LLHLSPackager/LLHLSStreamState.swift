@@ -269,7 +269,8 @@ struct LLHLSStreamState: Sendable {
         for name in pipelineNames { flushMuxer(name) }
     }
 
-    private mutating func flushMuxer(_ name: String) {
+    /// Closes a rendition's open part and segment, listing everything it muxed (source or rung).
+    mutating func flushMuxer(_ name: String) {
         guard var p = pipeline(named: name) else { return }
         let parts = p.muxer.flush()
         setPipeline(named: name, p)
