@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
     ],
     targets: [
         // L0: vocabulary and C shims.
@@ -36,12 +39,22 @@ let package = Package(
         .target(name: "RTMPWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "FMP4", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaCore"], swiftSettings: strictSettings),
+        .target(name: "WebRTCWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
 
         // L2: engines.
         .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
         .target(
             name: "FFmpegBridge", dependencies: ["MediaCore", "CodecFormats", "CFFmpeg"],
             swiftSettings: strictSettings),
+
+        .target(
+            name: "Telemetry",
+            dependencies: [
+                "MediaCore",
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ], swiftSettings: strictSettings),
 
         // L3: features.
         .target(
@@ -94,10 +107,19 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
             ], swiftSettings: strictSettings),
+        .target(
+            name: "SluiceBench",
+            dependencies: [
+                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "RTMPPublish", "Telemetry",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceApp", "RTMPPublish", "MediaCore", "LLHLSPackager", "Transcoder",
+                "SluiceApp", "SluiceBench", "RTMPPublish", "MediaCore", "LLHLSPackager", "Transcoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
@@ -108,6 +130,13 @@ let package = Package(
         .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats"], swiftSettings: strictSettings),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "MediaCore"], swiftSettings: strictSettings),
+        .testTarget(name: "WebRTCWireTests", dependencies: ["WebRTCWire", "MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "MediaCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SluiceBenchTests",
+            dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPIngestTests",
