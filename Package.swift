@@ -33,6 +33,8 @@ let package = Package(
             name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
 
         // L1: pure formats (no sockets, no clocks).
         .target(name: "CodecFormats", dependencies: ["MediaCore"], swiftSettings: strictSettings),
@@ -54,6 +56,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ], swiftSettings: strictSettings),
+
+        .target(
+            name: "WebRTCTransport",
+            dependencies: [
+                "MediaCore", "WebRTCWire", "COpenSSL", "CSRTP",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
         // L3: features.
@@ -131,6 +142,13 @@ let package = Package(
         .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats"], swiftSettings: strictSettings),
         .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "WebRTCWireTests", dependencies: ["WebRTCWire", "MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "WebRTCTransportTests",
+            dependencies: ["WebRTCTransport", "WebRTCWire", "MediaCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
         .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceBenchTests",
