@@ -15,9 +15,9 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # libav* + librtmp for the Swift targets, OpenSSL/libsrtp2 for WebRTC, ffmpeg/ffprobe and
-# chromium + chromedriver for the e2e suite.
+# chromium + chromedriver for the e2e suite, nginx as the CDN edge (Config/nginx-edge.conf).
 APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
-	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver
+	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
 PY_MODULES := pytest requests selenium m3u8
 
