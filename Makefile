@@ -15,9 +15,11 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # libav* + librtmp for the Swift targets, OpenSSL/libsrtp2 for WebRTC, ffmpeg/ffprobe and
-# chromium + chromedriver for the e2e suite, nginx as the CDN edge (Config/nginx-edge.conf).
+# chromium + chromedriver for the e2e suite, nginx as the CDN edge (Config/nginx-edge.conf) and, with
+# libnginx-mod-rtmp, as the outside anchor of `sluice bench` (nginx-rtmp-hls).
 APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
-	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx
+	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx \
+	libnginx-mod-rtmp
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
 PY_MODULES := pytest requests selenium m3u8
 
