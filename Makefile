@@ -23,7 +23,7 @@ APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswsca
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
 PY_MODULES := pytest requests selenium m3u8
 
-.PHONY: all deps deps-apt deps-python build run test test-swift test-e2e bench sample lint clean
+.PHONY: all deps deps-apt deps-python build run test test-swift test-e2e bench sample lint clean fuzz soak
 
 all: build
 
@@ -86,6 +86,28 @@ bench: deps
 
 sample:
 	bash Samples/make-sample.sh
+
+# libFuzzer + AddressSanitizer, one target per parser (Fuzz/, its own package and scratch folder so the
+# shared .build never sees the sanitizer flags). New inputs go to $(FUZZ_SCRATCH)/corpus; the committed
+# seeds in Fuzz/Corpus stay read-only. A crash leaves $(FUZZ_SCRATCH)/artifacts/<target>-crash-* and fails.
+FUZZ_SECONDS ?= 60
+FUZZ_SCRATCH ?= .build-fuzz
+FUZZ_FLAGS ?=
+FUZZ_TARGETS ?= FuzzRTMPHandshake FuzzChunkStream FuzzAMF0 FuzzFLVTag FuzzRTMPMessage FuzzPlaylistQuery \
+	FuzzH264 FuzzAAC FuzzMP4Box
+fuzz:
+	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c debug \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+	@mkdir -p $(FUZZ_SCRATCH)/artifacts; rc=0; \
+	for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_SCRATCH)/corpus/$$t; \
+		SWIFT_BACKTRACE=enable=no $(FUZZ_SCRATCH)/debug/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/$$t- $(FUZZ_FLAGS) \
+			$(FUZZ_SCRATCH)/corpus/$$t Fuzz/Corpus/$$t > $(FUZZ_SCRATCH)/$$t.log 2>&1 || { rc=1; echo "fuzz: $$t FAILED"; \
+			grep -E "ERROR|Precondition|Fatal|Test unit written" $(FUZZ_SCRATCH)/$$t.log; }; \
+		printf "fuzz: %-18s %s\n" $$t "$$(grep -hoE "stat::(number_of_executed_units|average_exec_per_sec): *[0-9]+" \
+			$(FUZZ_SCRATCH)/$$t.log | sed -E 's/stat::(number_of_executed_units|average_exec_per_sec)/\1/' | tr '\n' ' ')"; \
+	done; exit $$rc
 
 lint:
 	$(SWIFT) build --scratch-path $(LINT_SCRATCH) -Xswiftc -warnings-as-errors

@@ -1,0 +1,30 @@
+import CFuzzDriver
+import Glibc
+import CodecFormats
+import MediaCore
+
+/// AudioSpecificConfig and ADTS: any bytes parse or throw; a parsed config or header serializes back to itself.
+@main enum FuzzAACEntry {
+    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzAAC)) }
+}
+
+/// One libFuzzer input.
+func fuzzAAC(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let bytes = input
+    if let config = try? AudioSpecificConfig(parsing: bytes) {
+        precondition(config.channelCount >= 0, "negative channel count")
+        _ = try? AudioParameters(audioSpecificConfig: bytes)
+        if config.sampleRateIndex != nil {
+            let again = try? AudioSpecificConfig(parsing: config.serialize())
+            precondition(again?.sampleRate == config.sampleRate, "ASC round trip changed the sample rate")
+        }
+    }
+    if let header = try? ADTSHeader(parsing: bytes[...]) {
+        precondition(header.frameLength >= header.headerLength, "ADTS frame shorter than its header")
+    }
+    if let frames = try? ADTS.frames(bytes) {
+        precondition(frames.reduce(0) { $0 + $1.header.frameLength } <= bytes.count, "ADTS frames overrun input")
+    }
+    return 0
+}

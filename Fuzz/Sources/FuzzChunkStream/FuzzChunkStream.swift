@@ -1,0 +1,47 @@
+import CFuzzDriver
+import Glibc
+import RTMPWire
+
+/// Chunk decoder: the same bytes fed whole and in arbitrary splits give the same messages and the same error.
+///
+/// The first input byte seeds the split lengths; the rest is the chunk stream.
+@main enum FuzzChunkStreamEntry {
+    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzChunkStream)) }
+}
+
+/// One libFuzzer input.
+func fuzzChunkStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    guard size > 0 else { return 0 }
+    let seed = input[0]
+    let stream = Array(input.dropFirst())
+    let whole = decode([stream[...]])
+    var pieces: [ArraySlice<UInt8>] = []
+    var offset = 0
+    var step = UInt64(seed) | 1
+    while offset < stream.count {
+        step = step &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let n = min(stream.count - offset, Int(step >> 59) + 1)  // 1...32 bytes.
+        pieces.append(stream[offset..<offset + n])
+        offset += n
+    }
+    let split = decode(pieces)
+    precondition(whole.messages == split.messages, "split changed the decoded messages")
+    precondition(whole.error == split.error, "split changed the error: \(String(describing: whole.error)) vs \(String(describing: split.error))")
+    return 0
+}
+
+/// Small limits keep the fuzzer's memory flat; they are the same for both runs.
+private func decode(_ pieces: [ArraySlice<UInt8>]) -> (messages: [RTMPRawMessage], error: RTMPWireError?) {
+    var decoder = ChunkDecoder(limits: .init(maxMessageSize: 1 << 16, maxChunkSize: 1 << 16, maxChunkStreams: 8))
+    var messages: [RTMPRawMessage] = []
+    for piece in pieces {
+        decoder.feed(piece)
+        do {
+            while let m = try decoder.nextMessage() { messages.append(m) }
+        } catch {
+            return (messages, error)
+        }
+    }
+    return (messages, nil)
+}

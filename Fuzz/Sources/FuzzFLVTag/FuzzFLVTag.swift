@@ -1,0 +1,33 @@
+import CFuzzDriver
+import Glibc
+import MediaCore
+import RTMPWire
+
+/// FLV tags and their audio/video bodies: any bytes parse or throw; what parses serializes back to the same value.
+@main enum FuzzFLVTagEntry {
+    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzFLVTag)) }
+}
+
+/// One libFuzzer input.
+func fuzzFLVTag(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let bytes = input
+    var reader = ByteReader(bytes)
+    while reader.remaining > 0, let tag = try? FLVTag.read(from: &reader) {
+        var again = ByteReader(tag.serialize())
+        precondition((try? FLVTag.read(from: &again)) == tag, "FLV tag round trip changed the tag")
+        body(tag.body)
+    }
+    body(bytes)
+    return 0
+}
+
+/// The whole input also goes to the body parsers, as an RTMP audio/video message would.
+private func body(_ bytes: [UInt8]) {
+    if let video = try? FLVVideoTag.parse(bytes) {
+        precondition((try? FLVVideoTag.parse(video.serialize())) == video, "FLV video round trip changed the tag")
+    }
+    if let audio = try? FLVAudioTag.parse(bytes) {
+        precondition((try? FLVAudioTag.parse(audio.serialize())) == audio, "FLV audio round trip changed the tag")
+    }
+}

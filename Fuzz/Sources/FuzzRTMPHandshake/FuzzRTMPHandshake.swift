@@ -1,0 +1,61 @@
+import CFuzzDriver
+import Glibc
+import RTMPWire
+
+/// Server handshake: any client bytes, in arbitrary splits, either fail or complete with the same leftover.
+///
+/// The first input byte seeds the split lengths; the rest is what the client sends.
+@main enum FuzzRTMPHandshakeEntry {
+    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzRTMPHandshake)) }
+}
+
+/// One libFuzzer input.
+func fuzzRTMPHandshake(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    guard size > 0 else { return 0 }
+    let seed = input[0]
+    let client = Array(input.dropFirst())
+    let whole = run([client[...]])
+    var pieces: [ArraySlice<UInt8>] = []
+    var offset = 0
+    var step = UInt64(seed) | 1
+    while offset < client.count {
+        step = step &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let n = min(client.count - offset, Int(step >> 53) + 1)  // 1...2048 bytes.
+        pieces.append(client[offset..<offset + n])
+        offset += n
+    }
+    let split = run(pieces)
+    precondition(whole == split, "split changed the handshake outcome")
+    return 0
+}
+
+/// Reply bytes, completion, leftover and error of one handshake fed `pieces`.
+private func run(_ pieces: [ArraySlice<UInt8>]) -> Outcome {
+    var handshake = RTMPHandshake(time: 7, randomBytes: [UInt8](repeating: 0x5A, count: 1528))
+    var outcome = Outcome()
+    for (i, piece) in pieces.enumerated() {
+        do {
+            let out = try handshake.receive(piece)
+            outcome.reply += out.reply
+            if out.isComplete {
+                // What follows C2 is the chunk stream, whichever piece it arrived in.
+                outcome.complete = true
+                outcome.leftover = out.leftover + pieces[(i + 1)...].joined()
+                return outcome
+            }
+        } catch {
+            outcome.error = error
+            return outcome
+        }
+    }
+    return outcome
+}
+
+/// What a handshake produced.
+private struct Outcome: Equatable {
+    var reply: [UInt8] = []
+    var complete = false
+    var leftover: [UInt8] = []
+    var error: RTMPWireError?
+}
