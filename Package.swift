@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "RTMPIngest",
             dependencies: [
-                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub",
+                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -87,14 +87,14 @@ let package = Package(
         .target(
             name: "LLHLSPackager",
             dependencies: [
-                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub",
+                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
         .target(
             name: "Transcoder",
             dependencies: [
-                "MediaCore", "CodecFormats", "StreamHub", "FFmpegBridge",
+                "MediaCore", "CodecFormats", "StreamHub", "FFmpegBridge", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "HTTPOrigin",
             dependencies: [
-                "MediaCore", "LLHLSPackager", "HLSPlaylist",
+                "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "SluiceApp",
             dependencies: [
-                "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder",
+                "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -149,7 +149,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
-        .testTarget(name: "TelemetryTests", dependencies: ["Telemetry", "MediaCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "TelemetryTests",
+            dependencies: ["Telemetry", "MediaCore", "StreamHub", "Transcoder", "FFmpegBridge", "LLHLSPackager",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",

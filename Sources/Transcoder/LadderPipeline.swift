@@ -5,6 +5,7 @@ import Logging
 import MediaCore
 import StreamHub
 import Synchronization
+import Telemetry
 
 /// One ladder for one set of source parameters: a decoder thread fanning pictures out to one thread per rung.
 final class LadderPipeline: Sendable {
@@ -23,8 +24,14 @@ final class LadderPipeline: Sendable {
     private let logger: Logger
     private let group = DispatchGroup()
     private let decodeErrors = Atomic<Int>(0)
+    /// Where decode latencies go, and the source stream they belong to.
+    private let telemetry: (GatewayTelemetry, StreamKey)?
 
-    init(source: VideoParameters, rungs: [RungWorker], configuration: LadderConfiguration, logger: Logger) {
+    init(
+        source: VideoParameters, rungs: [RungWorker], configuration: LadderConfiguration, logger: Logger,
+        telemetry: (GatewayTelemetry, StreamKey)? = nil
+    ) {
+        self.telemetry = telemetry
         self.source = source
         self.rungs = rungs
         self.logger = logger
@@ -85,13 +92,19 @@ final class LadderPipeline: Sendable {
     /// Hands each picture to every rung that keeps up; a rung that overflowed waits for the next source keyframe.
     private func dispatch(_ pictures: [DecodedPicture], _ fanOut: inout LadderFanOut) {
         for picture in pictures {
-            let (forceIDR, stamps) = fanOut.take(picture.pts.value)
+            var (forceIDR, stamps) = fanOut.take(picture.pts.value)
+            // Decode hop: the access unit left ingest → its picture left the decoder.
+            stamps.decoded = .now
+            if let (t, key) = telemetry {
+                t.record(.decode, from: stamps.ingested, to: stamps.decoded, stream: key, rendition: "video")
+            }
             for (i, rung) in rungs.enumerated() {
                 guard fanOut.accepts(rung: i, forceIDR: forceIDR),
                     rung.queue.offer(.picture(picture, forceIDR: forceIDR, stamps: stamps))
                 else {
                     fanOut.dropped(rung: i)
                     rung.meter.update { $0.picturesDropped += 1 }
+                    if let (t, key) = telemetry { t.countDropped(stream: key, rendition: rung.rung.name, reader: "encoder") }
                     continue
                 }
             }

@@ -3,6 +3,7 @@ import Logging
 import MediaCore
 import StreamHub
 import Synchronization
+import Telemetry
 
 /// Transcodes one source stream into its ladder: decode once, scale + encode every rung in parallel, publish each
 /// rung under `source.rendition(name)` with IDRs at exactly the source's keyframe times.
@@ -13,13 +14,14 @@ public final class LadderTranscoder: Sendable {
     private let reader: StreamReader
     private let configuration: LadderConfiguration
     private let logger: Logger
+    private let telemetry: GatewayTelemetry?
     private let meters = Mutex<[String: RungMeter]>([:])
     private let dropped = Atomic<Int>(0)
 
     /// Subscribes to `source` at once (so no frame is missed); nil when it is not live.
     public init?(
         hub: StreamHub, source: StreamKey, configuration: LadderConfiguration = LadderConfiguration(),
-        logger: Logger = Logger(label: "sluice.transcoder")
+        logger: Logger = Logger(label: "sluice.transcoder"), telemetry: GatewayTelemetry? = nil
     ) {
         guard let reader = hub.subscribe(key: source, name: "transcoder", capacity: configuration.readerCapacity) else {
             return nil
@@ -28,6 +30,7 @@ public final class LadderTranscoder: Sendable {
         self.source = source
         self.reader = reader
         self.configuration = configuration
+        self.telemetry = telemetry
         var logger = logger
         logger[metadataKey: "stream"] = "\(source)"
         self.logger = logger
@@ -77,12 +80,14 @@ public final class LadderTranscoder: Sendable {
         if reader.takeDropFlag() { state.awaitingKeyframe = true }
         if state.awaitingKeyframe && !frame.isKeyframe {
             dropped.add(1, ordering: .relaxed)
+            telemetry?.countDropped(stream: source, rendition: "video", reader: "transcoder")
             return
         }
         if pipeline.queue.offer(.accessUnit(frame)) {
             state.awaitingKeyframe = false
         } else {
             dropped.add(1, ordering: .relaxed)
+            telemetry?.countDropped(stream: source, rendition: "video", reader: "transcoder")
             state.awaitingKeyframe = true
         }
     }
@@ -123,9 +128,11 @@ public final class LadderTranscoder: Sendable {
             workers.append(
                 RungWorker(
                     rung: rung, frameRate: video.frameRate, publication: publication, meter: meter,
-                    configuration: configuration, logger: logger))
+                    configuration: configuration, logger: logger, telemetry: telemetry))
         }
-        let pipeline = LadderPipeline(source: video, rungs: workers, configuration: configuration, logger: logger)
+        let pipeline = LadderPipeline(
+            source: video, rungs: workers, configuration: configuration, logger: logger,
+            telemetry: telemetry.map { ($0, self.source) })
         pipeline.start()
         state.pipeline = pipeline
         logger.info(

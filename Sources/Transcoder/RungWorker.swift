@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import MediaCore
 import StreamHub
+import Telemetry
 
 /// One rung's dedicated thread: scales each decoded picture, encodes it with x264, and publishes the frames.
 final class RungWorker: Sendable {
@@ -21,11 +22,13 @@ final class RungWorker: Sendable {
     private let publication: Publication
     private let settings: LadderVideoEncoder.Settings
     private let logger: Logger
+    private let telemetry: GatewayTelemetry?
 
     init(
         rung: PlannedRung, frameRate: Double?, publication: Publication, meter: RungMeter,
-        configuration: LadderConfiguration, logger: Logger
+        configuration: LadderConfiguration, logger: Logger, telemetry: GatewayTelemetry? = nil
     ) {
+        self.telemetry = telemetry
         self.rung = rung
         self.publication = publication
         self.meter = meter
@@ -92,8 +95,13 @@ final class RungWorker: Sendable {
 
     /// Sends encoded frames with the stamps of the source access unit they came from.
     private func publish(_ frames: [MediaFrame], stamps: inout [Int64: HopStamps]) {
+        let encoded = ContinuousClock.now
         for var frame in frames {
             frame.stamps = stamps.removeValue(forKey: frame.pts.converted(to: 90_000).value) ?? HopStamps()
+            // Encode hop: the picture left the decoder → this rung's packet left x264.
+            frame.stamps.encoded = encoded
+            telemetry?.record(
+                .encode, from: frame.stamps.decoded, to: encoded, stream: publication.key, rendition: rung.name)
             publication.send(frame)
         }
         meter.update { $0.framesPublished += frames.count }

@@ -1,18 +1,21 @@
 import Logging
 import MediaCore
 import StreamHub
+import Telemetry
 
 /// Runs a `LadderTranscoder` for every source stream that goes live on the hub (derived rendition keys are skipped).
 public struct TranscoderService: Sendable {
     private let hub: StreamHub
     private let configuration: LadderConfiguration
     private let logger: Logger
+    private let telemetry: GatewayTelemetry?
 
     /// A service over `hub` with one ladder configuration for every stream.
     public init(
         hub: StreamHub, configuration: LadderConfiguration = LadderConfiguration(),
-        logger: Logger = Logger(label: "sluice.transcoder")
+        logger: Logger = Logger(label: "sluice.transcoder"), telemetry: GatewayTelemetry? = nil
     ) {
+        self.telemetry = telemetry
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
@@ -26,7 +29,8 @@ public struct TranscoderService: Sendable {
                 guard note.key.renditionName == nil else { continue }
                 guard
                     let transcoder = LadderTranscoder(
-                        hub: hub, source: note.key, configuration: configuration, logger: logger)
+                        hub: hub, source: note.key, configuration: configuration, logger: logger,
+                        telemetry: telemetry)
                 else { continue }
                 group.addTask { await transcoder.run() }
             }
