@@ -2,6 +2,7 @@ import Logging
 import MediaCore
 import StreamHub
 import Synchronization
+import Telemetry
 
 /// Packages every stream of the hub as LL-HLS and answers the origin's lookups.
 public final class LLHLSPackager: Sendable {
@@ -10,9 +11,15 @@ public final class LLHLSPackager: Sendable {
     private let hub: StreamHub
     private let logger: Logger
     private let streamsByKey = Mutex<[StreamKey: LLHLSStream]>([:])
+    /// Where package/available hops, published parts and reader drops are counted.
+    public let telemetry: GatewayTelemetry
 
-    /// Creates a packager reading from `hub`.
-    public init(hub: StreamHub, configuration: LLHLSConfiguration = LLHLSConfiguration(), logger: Logger) {
+    /// Creates a packager reading from `hub`; `telemetry` is the gateway's (a private one when not given).
+    public init(
+        hub: StreamHub, configuration: LLHLSConfiguration = LLHLSConfiguration(), logger: Logger,
+        telemetry: GatewayTelemetry = GatewayTelemetry()
+    ) {
+        self.telemetry = telemetry
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
@@ -59,7 +66,7 @@ public final class LLHLSPackager: Sendable {
         let (stream, isNew) = streamsByKey.withLock { all -> (LLHLSStream, Bool) in
             if let s = all[note.key], !s.isEnded { return (s, false) }
             let epoch = String(WallTime.now().millisecondsSince1970, radix: 36)
-            let s = LLHLSStream(key: note.key, epoch: epoch, config: configuration)
+            let s = LLHLSStream(key: note.key, epoch: epoch, config: configuration, telemetry: telemetry)
             all[note.key] = s
             return (s, true)
         }
@@ -71,8 +78,10 @@ public final class LLHLSPackager: Sendable {
     }
 
     private func consume(_ reader: StreamReader, into stream: LLHLSStream, note: HubAnnouncement) async {
+        var dropCount = DropCount()
         while let event = await reader.next() {
             let dropped = reader.takeDropFlag()
+            if dropped { dropCount.report(reader, stream: note.key, rendition: "video", to: telemetry) }
             switch event {
             case .description(let d):
                 stream.mutate { $0.apply(d) }
@@ -99,8 +108,10 @@ public final class LLHLSPackager: Sendable {
         logger.info("packaging ladder rung", metadata: ["stream": "\(stream.key)", "rung": "\(rung)"])
         // A transcoder still draining the previous publisher's session must not write into the next one.
         let session = stream.state.withLock { $0.publisherSession }
+        var dropCount = DropCount()
         while let event = await reader.next() {
             let dropped = reader.takeDropFlag()
+            if dropped { dropCount.report(reader, stream: stream.key, rendition: rung, to: telemetry) }
             stream.mutate { s in
                 guard s.publisherSession == session else { return }
                 switch event {

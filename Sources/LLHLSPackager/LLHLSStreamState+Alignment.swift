@@ -61,9 +61,7 @@ extension LLHLSStreamState {
         guard var p = pipeline(named: name) else { return }
         let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: p.timescale)
         p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt)
-        if name == "video" || (video == nil && name == "audio") {
-            for i in part.ingested { packageLatency.record(now - i) }
-        }
+        recordPublished(part, name: name, now: now)
         p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
         setPipeline(named: name, p)
         version += 1

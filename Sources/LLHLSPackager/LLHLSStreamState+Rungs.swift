@@ -125,7 +125,8 @@ extension LLHLSStreamState {
         }
         let sample = TrackSample(
             dts: dts, compositionOffset: Int32(clamping: frame.compositionOffset.converted(to: 90_000).value),
-            isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.firstByte ?? frame.stamps.ingested)
+            isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.readyForPackaging,
+            capture: frame.stamps.capture)
         let parts = p.muxer.push(sample)
         rungs[name] = p
         publish(parts, name: name, now: now)

@@ -1,6 +1,7 @@
 import FMP4
 import HLSPlaylist
 import MediaCore
+import Telemetry
 
 /// The packaging state of one stream key: a value fed hub events that publishes parts.
 struct LLHLSStreamState: Sendable {
@@ -51,8 +52,8 @@ struct LLHLSStreamState: Sendable {
     var lastVideoDTS: MediaTime?
     /// Bumps on every published part; blocked requests re-check on change.
     var version: UInt64 = 0
-    /// Frame ingested → its part published, for the package hop.
-    var packageLatency = LatencyWindow(capacity: 4_096)
+    /// Where the package and available hops and the published parts are counted (the gateway's, set by the stream).
+    var telemetry: GatewayTelemetry?
     var framesDroppedBeforeStart = 0
     /// Skip video until the next IDR: at every session start, and after the hub dropped frames for us.
     var needsKeyframe = true
@@ -245,7 +246,8 @@ struct LLHLSStreamState: Sendable {
         }
         let cto = Int32(clamping: frame.compositionOffset.converted(to: p.timescale).value)
         let sample = TrackSample(
-            dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.firstByte ?? frame.stamps.ingested)
+            dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.readyForPackaging,
+            capture: frame.stamps.capture)
         let parts = p.muxer.push(sample)
         let boundaries = p.muxer.takeDecidedBoundaries()
         setPipeline(named: name, p)

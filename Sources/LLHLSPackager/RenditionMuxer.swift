@@ -11,8 +11,10 @@ struct TrackSample: Sendable {
     var isSync: Bool
     /// Sample bytes (AVCC or raw AAC).
     var data: [UInt8]
-    /// When ingest handed the frame to the hub.
+    /// When the frame reached the packager's input (ingested, or encoded for a rung): the package hop starts here.
     var ingested: ContinuousClock.Instant?
+    /// Publisher capture clock (SEI), for the available hop.
+    var capture: WallTime? = nil
 }
 
 /// A finished part as the muxer emits it.
@@ -29,6 +31,10 @@ struct MuxedPart: Sendable {
     var bytes: [UInt8]
     /// Ingest instants of the samples inside (for the package hop).
     var ingested: [ContinuousClock.Instant]
+    /// Capture clocks of the samples that carried one (for the available hop).
+    var captured: [WallTime] = []
+    /// Samples inside.
+    var sampleCount = 0
 }
 
 /// Cuts one track into CMAF chunks (parts) and segments; a value that returns what to publish.
@@ -54,6 +60,7 @@ struct RenditionMuxer: Sendable {
     private(set) var lastDuration: Int64 = 0
     private var partSamples: [FMP4Sample] = []
     private var partIngested: [ContinuousClock.Instant] = []
+    private var partCaptured: [WallTime] = []
     private var partStart: Int64 = 0
     private var partDuration: Int64 = 0
     private var partStartsSegment = true
@@ -163,6 +170,7 @@ struct RenditionMuxer: Sendable {
         if partSamples.isEmpty { partStart = s.dts }
         partSamples.append(FMP4Sample(duration: UInt32(duration), compositionOffset: s.compositionOffset, isSync: s.isSync, data: s.data))
         if let i = s.ingested { partIngested.append(i) }
+        if let c = s.capture { partCaptured.append(c) }
         partDuration += duration
         // Publish as soon as another frame of the same length could not fit.
         if partDuration + duration > partTarget, let part = closePart() { out.append(part) }
@@ -176,9 +184,11 @@ struct RenditionMuxer: Sendable {
             sequenceNumber: sequenceNumber, trackID: trackID, baseMediaDecodeTime: UInt64(max(0, partStart)), samples: partSamples)
         let part = MuxedPart(
             startsSegment: partStartsSegment, startDTS: partStart, duration: partDuration,
-            independent: partSamples[0].isSync, bytes: bytes, ingested: partIngested)
+            independent: partSamples[0].isSync, bytes: bytes, ingested: partIngested, captured: partCaptured,
+            sampleCount: partSamples.count)
         partSamples = []
         partIngested = []
+        partCaptured = []
         partDuration = 0
         partStartsSegment = false
         return part

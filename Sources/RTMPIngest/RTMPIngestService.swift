@@ -4,6 +4,7 @@ import NIOPosix
 import ServiceLifecycle
 import StreamHub
 import Synchronization
+import Telemetry
 
 /// Accepts RTMP publishers (OBS, FFmpeg) and turns each publish into a hub publication.
 public struct RTMPIngestService: Service {
@@ -13,14 +14,16 @@ public struct RTMPIngestService: Service {
     private let logger: Logger
     private let configuration: RTMPIngestConfiguration
     private let onBound: @Sendable (Int) -> Void
+    private let telemetry: GatewayTelemetry?
     private let state = SharedState()
 
     /// Creates the service; `run()` binds `host:port` (port 0 picks a free port, reported via `onBound`).
     public init(
         host: String, port: Int, hub: StreamHub, logger: Logger,
         configuration: RTMPIngestConfiguration = RTMPIngestConfiguration(),
-        onBound: @escaping @Sendable (Int) -> Void = { _ in }
+        onBound: @escaping @Sendable (Int) -> Void = { _ in }, telemetry: GatewayTelemetry? = nil
     ) {
+        self.telemetry = telemetry
         self.host = host
         self.port = port
         self.hub = hub
@@ -38,6 +41,7 @@ public struct RTMPIngestService: Service {
         let hub = hub
         let configuration = configuration
         let logger = logger
+        let telemetry = telemetry
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -45,7 +49,7 @@ public struct RTMPIngestService: Service {
                 channel.eventLoop.makeCompletedFuture {
                     let ops = channel.pipeline.syncOperations
                     try ops.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
-                    try ops.addHandler(RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger))
+                    try ops.addHandler(RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger, telemetry: telemetry))
                     sessions.add(channel)
                 }
             }

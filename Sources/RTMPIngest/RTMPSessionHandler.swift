@@ -1,8 +1,10 @@
+import CodecFormats
 import Logging
 import MediaCore
 import NIOCore
 import RTMPWire
 import StreamHub
+import Telemetry
 
 /// One RTMP connection: handshake, chunk decoding, the session state machine and the hub publication.
 final class RTMPSessionHandler: ChannelInboundHandler {
@@ -12,6 +14,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private let hub: StreamHub
     private let configuration: RTMPIngestConfiguration
     private let logger: Logger
+    private let telemetry: GatewayTelemetry?
     private var handshake = RTMPHandshake()
     private var handshakeComplete = false
     private var decoder: ChunkDecoder
@@ -24,7 +27,8 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private var peer = "unknown"
     private var closing = false
 
-    init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger) {
+    init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, telemetry: GatewayTelemetry? = nil) {
+        self.telemetry = telemetry
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
@@ -160,7 +164,15 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         for output in outputs {
             switch output {
             case .description(let d): publication.update(description: d)
-            case .frame(let f): publication.send(f)
+            case .frame(var f):
+                // The publisher's capture clock rides in an SEI (bench, CaptureTimeSEI); it feeds the available hop.
+                if f.kind == .video, f.stamps.capture == nil { f.stamps.capture = CaptureTimeSEI.captureTime(inAVCC: f.data) }
+                if let telemetry {
+                    let rendition = f.kind.rawValue
+                    telemetry.record(.ingest, from: f.stamps.firstByte, to: f.stamps.ingested, stream: publication.key, rendition: rendition)
+                    telemetry.countIngested(stream: publication.key, rendition: rendition, bytes: f.data.count)
+                }
+                publication.send(f)
             }
         }
     }

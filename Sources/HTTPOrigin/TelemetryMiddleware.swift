@@ -1,0 +1,119 @@
+import HTTPTypes
+import Hummingbird
+import LLHLSPackager
+import MediaCore
+import Telemetry
+
+/// Counts every request by stream and kind, tracks waiting blocking reloads and viewers, counts bytes out, and
+/// measures the deliver hop: part published → the first response carrying it written (once per part).
+struct TelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
+    let packager: LLHLSPackager
+    var telemetry: GatewayTelemetry { packager.telemetry }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let target = RequestTarget(path: request.uri.path, query: request.uri.query ?? "")
+        telemetry.countRequest(stream: target.stream, kind: target.kind)
+        guard let stream = target.stream else { return try await next(request, context) }
+        var response: Response
+        switch target.kind {
+        case .playlistBlocking, .playlist, .multivariant:
+            telemetry.notePlaylistFetch(stream: stream, client: Self.peer(context))
+            if target.kind == .playlistBlocking {
+                // Audio playlists ride along with a video one: only video waits count players.
+                let video = target.rendition != "audio"
+                telemetry.blockingRequestStarted(stream: stream, video: video)
+                defer { telemetry.blockingRequestEnded(stream: stream, video: video) }
+                response = try await next(request, context)
+            } else {
+                response = try await next(request, context)
+            }
+        default:
+            response = try await next(request, context)
+        }
+        let rendition = target.rendition ?? "index"
+        if let length = response.body.contentLength { telemetry.countSent(stream: stream, rendition: rendition, bytes: length) }
+        guard response.status == .ok, let published = firstDelivery(target, stream: stream) else { return response }
+        // Measured once the body is handed to the connection, not when the handler returns.
+        let body = response.body
+        let telemetry = telemetry
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            try await body.write(writer)
+            telemetry.record(.deliver, ContinuousClock.now - published, stream: stream, rendition: rendition)
+        }
+        return response
+    }
+
+    /// The publish instant of the part (or, for a whole segment, its last part) if this is its first response.
+    private func firstDelivery(_ target: RequestTarget, stream key: StreamKey) -> ContinuousClock.Instant? {
+        guard let msn = target.msn, let rendition = target.rendition, let stream = packager.stream(for: key) else {
+            return nil
+        }
+        switch target.kind {
+        case .part:
+            guard let part = target.part, let at = stream.partPublished(rendition: rendition, msn: msn, part: part),
+                telemetry.claimFirstDelivery(stream: key, rendition: rendition, msn: msn, part: part)
+            else { return nil }
+            return at
+        case .segment:
+            var last: ContinuousClock.Instant?
+            for i in 0..<256 {
+                guard let at = stream.partPublished(rendition: rendition, msn: msn, part: i) else { break }
+                last = at
+            }
+            guard let last, telemetry.claimFirstDelivery(stream: key, rendition: rendition, msn: msn, part: nil) else {
+                return nil
+            }
+            return last
+        default:
+            return nil
+        }
+    }
+
+    /// The peer's address and port when the request context exposes it (one viewer per client connection).
+    static func peer(_ context: Context) -> String? {
+        guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress else { return nil }
+        return "\(address.ipAddress ?? "?"):\(address.port ?? 0)"
+    }
+}
+
+/// What a request path names, for the `kind` label and the deliver hop.
+struct RequestTarget: Equatable {
+    var kind: HTTPRequestKind = .other
+    var stream: StreamKey?
+    var rendition: String?
+    var msn: Int?
+    var part: Int?
+
+    /// Classifies `/live/{key}/index.m3u8`, `/live/{key}/{rendition}.m3u8[?_HLS_msn=…]` and
+    /// `/live/{key}/{epoch}/{rendition}/{init-N.mp4|MSN.m4s|MSN.PART.m4s}`; anything else is `other`.
+    init(path: String, query: String) {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count >= 3, parts[0] == "live", let key = StreamKey(parts[1]) else { return }
+        switch parts.count {
+        case 3 where parts[2] == "index.m3u8":
+            kind = .multivariant
+        case 3 where parts[2].hasSuffix(".m3u8"):
+            rendition = String(parts[2].dropLast(5))
+            let blocking = query.split(separator: "&").contains { $0.hasPrefix("_HLS_msn=") }
+            kind = blocking ? .playlistBlocking : .playlist
+        case 5:
+            rendition = parts[3]
+            let file = parts[4]
+            if file.hasPrefix("init-") && file.hasSuffix(".mp4") {
+                kind = .initSection
+            } else if file.hasSuffix(".m4s") {
+                let numbers = file.dropLast(4).split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+                switch numbers.count {
+                case 1: (kind, msn) = (.segment, numbers[0])
+                case 2: (kind, msn, part) = (.part, numbers[0], numbers[1])
+                default: return
+                }
+            } else {
+                return
+            }
+        default:
+            return
+        }
+        stream = key
+    }
+}
