@@ -79,13 +79,15 @@ public enum CaptureTimeSEI {
     }
 
     /// The access unit (4-byte AVCC lengths) with our SEI inserted before its first VCL NAL unit (7.4.1.2.3).
+    ///
+    /// An SEI NAL unit that already carries our clock (a re-published recording) is dropped, so one clock remains.
     public static func inserting(capture: WallTime, intoAVCC accessUnit: [UInt8]) throws(CodecFormatError) -> [UInt8] {
         let units = try H264.nalUnits(avcc: accessUnit)
         let sei = nalUnit(capture: capture)
         var out: [UInt8] = []
         out.reserveCapacity(accessUnit.count + sei.count + 4)
         var inserted = false
-        for unit in units {
+        for unit in units where captureTime(inNALUnit: unit) == nil {
             // VCL NAL units are types 1...5; SEI must precede the primary coded picture's first slice.
             if !inserted, (1...5).contains(H264.nalType(unit)) {
                 appendAVCC(sei, to: &out)

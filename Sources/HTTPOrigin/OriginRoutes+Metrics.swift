@@ -6,7 +6,7 @@ import Telemetry
 
 extension OriginRoutes {
     /// `GET /metrics` (Prometheus text format 0.0.4) and the middleware that counts requests and measures deliver.
-    static func addTelemetry(to router: Router<BasicRequestContext>, packager: LLHLSPackager) {
+    static func addTelemetry<Context: RequestContext>(to router: Router<Context>, packager: LLHLSPackager) {
         router.middlewares.add(TelemetryMiddleware(packager: packager))
         router.get("/metrics") { _, _ in
             var headers = HTTPFields()

@@ -1,3 +1,4 @@
+import CodecFormats
 import FFmpegBridge
 import Logging
 import MediaCore
@@ -59,7 +60,7 @@ public func publish(
         } catch {
             break  // Cancelled: stop cleanly with what was sent.
         }
-        try publisher.send(frame: frame)
+        try publisher.send(frame: try stampCaptureClock(on: frame))
         switch frame.kind {
         case .video: report.videoFrames += 1
         case .audio: report.audioFrames += 1
@@ -69,4 +70,20 @@ public func publish(
     logger?.info(
         "published", metadata: ["video": "\(report.videoFrames)", "audio": "\(report.audioFrames)", "loops": "\(report.loops)"])
     return report
+}
+
+/// A video frame with the wall clock of its release as our capture-time SEI (DESIGN.md "Latency model").
+///
+/// The pacer's release is the capture instant of a real-time source; audio passes unchanged.
+private func stampCaptureClock(on frame: MediaFrame) throws(RTMPPublishError) -> MediaFrame {
+    guard frame.kind == .video else { return frame }
+    var stamped = frame
+    let now = WallTime.now()
+    do {
+        stamped.data = try CaptureTimeSEI.inserting(capture: now, intoAVCC: frame.data)
+    } catch {
+        throw .malformedVideo(dts: frame.dts, error)
+    }
+    stamped.stamps.capture = now
+    return stamped
 }

@@ -1,4 +1,6 @@
+import CodecFormats
 import FFmpegBridge
+import MediaCore
 
 /// Why publishing over RTMP failed; each case says which step and for which URL.
 public enum RTMPPublishError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -14,6 +16,8 @@ public enum RTMPPublishError: Error, Sendable, Equatable, CustomStringConvertibl
     case closed
     /// The media source failed.
     case source(FFmpegError)
+    /// A video frame at `dts` is not 4-byte AVCC, so the capture-time SEI cannot be inserted.
+    case malformedVideo(dts: MediaTime, CodecFormatError)
 
     public var description: String {
         switch self {
@@ -23,6 +27,7 @@ public enum RTMPPublishError: Error, Sendable, Equatable, CustomStringConvertibl
         case .writeFailed(let kind, let ts): "writing the \(kind) tag at \(ts) ms failed (connection lost)"
         case .closed: "the RTMP publisher is closed"
         case .source(let e): "source failed: \(e)"
+        case .malformedVideo(let dts, let e): "video frame at dts \(dts) is not AVCC: \(e)"
         }
     }
 }

@@ -6,6 +6,7 @@ import RTMPIngest
 import ServiceLifecycle
 import StreamHub
 import Synchronization
+import Telemetry
 import Transcoder
 import UnixSignals
 
@@ -18,6 +19,8 @@ public struct GatewayApp: Sendable {
     public let configuration: SluiceConfiguration
     /// Publish the built-in test pattern as `demo`.
     public let demo: Bool
+    /// The gateway's one telemetry: ingest, transcoder, packager and origin record into it; `/metrics` exports it.
+    public let telemetry = GatewayTelemetry()
     private let logger: Logger
 
     /// Creates the app.
@@ -31,20 +34,19 @@ public struct GatewayApp: Sendable {
     public func run() async throws {
         let c = configuration
         let hub = StreamHub()
-        let packager = LLHLSPackager(hub: hub, configuration: c.hls, logger: logger)
+        let packager = LLHLSPackager(hub: hub, configuration: c.hls, logger: logger, telemetry: telemetry)
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil)
         let origin = HTTPOriginService(packager: packager, host: c.bind, port: c.httpPort, logger: logger) { port in
             ports.set(http: port)
         }
-        let ingest = RTMPIngestService(host: c.bind, port: c.rtmpPort, hub: hub, logger: logger, configuration: c.rtmp) {
-            port in ports.set(rtmp: port)
-        }
+        let ingest = RTMPIngestService(host: c.bind, port: c.rtmpPort, hub: hub, logger: logger, configuration: c.rtmp,
+            onBound: { port in ports.set(rtmp: port) }, telemetry: telemetry)
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
         ]
         if c.transcode {
-            let transcoder = TranscoderService(hub: hub, configuration: c.ladder, logger: logger)
+            let transcoder = TranscoderService(hub: hub, configuration: c.ladder, logger: logger, telemetry: telemetry)
             services.append(.init(service: TranscoderGatewayService(transcoder: transcoder)))
         }
         if demo, let key = StreamKey(c.demoKey) {

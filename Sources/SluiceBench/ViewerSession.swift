@@ -1,0 +1,171 @@
+import CodecFormats
+import Logging
+import MediaCore
+import NIOCore
+
+/// The network side both viewers share: a playlist connection and a media connection (as a browser keeps
+/// them apart), playlist loading, init-segment tracking, and downloads turned into recorded frames.
+actor ViewerSession {
+    private let playlistFetcher: HTTPFetcher
+    private let mediaFetcher: HTTPFetcher
+    /// When the run ends.
+    nonisolated let deadline: ContinuousClock.Instant
+    private let logger: Logger
+    private var recorder: ViewerRecorder
+    private var mapURL: HTTPURL?
+    private var reader: FMP4SampleReader?
+    private var inits = 0
+    private var receivedAny = false
+
+    init(
+        origin: HTTPURL, group: any EventLoopGroup, deadline: ContinuousClock.Instant, logger: Logger,
+        recorder: ViewerRecorder
+    ) {
+        playlistFetcher = HTTPFetcher(origin: origin, group: group)
+        mediaFetcher = HTTPFetcher(origin: origin, group: group)
+        self.deadline = deadline
+        self.logger = logger
+        self.recorder = recorder
+    }
+
+    /// Closes both connections.
+    func close() async {
+        await playlistFetcher.close()
+        await mediaFetcher.close()
+    }
+
+    /// Records an error.
+    func error(_ message: String) { recorder.error(message) }
+
+    /// The report so far.
+    func report(joinedAt: WallTime, startPosition: Duration?) -> ViewerReport {
+        recorder.report(joinedAt: joinedAt, startPosition: startPosition)
+    }
+
+    /// GETs `url`; nil (error recorded unless the deadline passed) on failure or a status other than 200.
+    func get(_ url: HTTPURL, media: Bool, timeout: Duration = .seconds(10)) async -> HTTPFetchResult? {
+        let remaining = deadline - ContinuousClock.now
+        guard remaining > .zero else { return nil }
+        recorder.requests += 1
+        do {
+            let result = try await (media ? mediaFetcher : playlistFetcher).get(url.target, timeout: min(timeout, remaining))
+            guard result.status == 200 else {
+                recorder.error(BenchError.httpStatus(url: url.description, status: result.status).description)
+                return nil
+            }
+            return result
+        } catch {
+            if ContinuousClock.now < deadline { recorder.error(error.description) }
+            return nil
+        }
+    }
+
+    /// Loads `entry` until it (or, for a multivariant playlist, its first variant) satisfies `ready`; retries every
+    /// 100 ms while the stream is not up yet (404/503) until the deadline.
+    func mediaPlaylist(
+        from entry: HTTPURL, until ready: @Sendable (ReadPlaylist) -> Bool
+    ) async -> (HTTPURL, ReadPlaylist)? {
+        var url = entry
+        while ContinuousClock.now < deadline {
+            if let playlist = await playlist(at: url) {
+                if playlist.isMultivariant, let variant = playlist.variants.first {
+                    do { url = try url.resolving(variant.uri) } catch { recorder.error(error.description) }
+                    continue
+                }
+                if ready(playlist) { return (url, playlist) }
+            }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return nil
+    }
+
+    /// Loads and parses one playlist; nil on failure (after a short pause so retries do not spin).
+    func playlist(at url: HTTPURL, timeout: Duration = .seconds(10)) async -> ReadPlaylist? {
+        guard let result = await get(url, media: false, timeout: timeout) else {
+            if ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
+            return nil
+        }
+        do {
+            return try ReadPlaylist(parsing: String(decoding: result.body, as: UTF8.self), url: url.description)
+        } catch {
+            recorder.error(error.description)
+            return nil
+        }
+    }
+
+    /// Downloads the init segment named by EXT-X-MAP when it changed; false when it could not be had.
+    private func ensureInit(_ map: String?, base: HTTPURL) async -> Bool {
+        guard let map else { return reader != nil }
+        let url: HTTPURL
+        do { url = try base.resolving(map) } catch {
+            recorder.error(error.description)
+            return false
+        }
+        if url == mapURL, reader != nil { return true }
+        guard let result = await get(url, media: true) else { return false }
+        do {
+            reader = try FMP4SampleReader(initSegment: result.body)
+            mapURL = url
+            inits += 1
+            recorder.save("init-\(inits).mp4", kind: "init", bytes: result.body, arrival: result.completedWall, captures: [])
+            return true
+        } catch {
+            recorder.error("init \(url): \(error)")
+            return false
+        }
+    }
+
+    /// Downloads one fMP4 part or segment and records its frames; returns their timeline positions.
+    func downloadFMP4(
+        uri: String, name: String, kind: String, segment: ReadPlaylist.Segment, startsSegment: Bool, base: HTTPURL
+    ) async -> [Duration] {
+        guard await ensureInit(segment.map, base: base), let reader else { return [] }
+        let url: HTTPURL
+        do { url = try base.resolving(uri) } catch {
+            recorder.error(error.description)
+            return []
+        }
+        guard let result = await get(url, media: true) else { return [] }
+        let samples: [FMP4ReadSample]
+        do { samples = try reader.samples(in: result.body) } catch {
+            recorder.error("\(url): \(error)")
+            return []
+        }
+        let frames = samples.map { (pts: $0.pts, capture: CaptureTimeSEI.captureTime(inAVCC: $0.data)) }
+        return record(frames, discontinuity: segment.discontinuity && startsSegment, name: name, kind: kind, result: result)
+    }
+
+    /// Downloads one MPEG-TS segment and records its frames; returns their timeline positions.
+    func downloadTS(uri: String, name: String, segment: ReadPlaylist.Segment, base: HTTPURL) async -> [Duration] {
+        let url: HTTPURL
+        do { url = try base.resolving(uri) } catch {
+            recorder.error(error.description)
+            return []
+        }
+        guard let result = await get(url, media: true) else { return [] }
+        let units = MPEGTSDemuxer.accessUnits(in: result.body)
+        if units.isEmpty { recorder.error("\(url): no H.264 access unit in the transport stream") }
+        let frames = units.map { (pts: $0.pts, capture: CaptureTimeSEI.captureTime(inAnnexB: $0.data)) }
+        return record(frames, discontinuity: segment.discontinuity, name: name, kind: "segment", result: result)
+    }
+
+    /// Records frames received in `result`, saving the file when asked.
+    private func record(
+        _ frames: [(pts: MediaTime, capture: WallTime?)], discontinuity: Bool, name: String, kind: String,
+        result: HTTPFetchResult
+    ) -> [Duration] {
+        if discontinuity && receivedAny { recorder.discontinuity() }
+        receivedAny = true
+        recorder.save(name, kind: kind, bytes: result.body, arrival: result.completedWall, captures: frames.map(\.capture))
+        return recorder.add(frames: frames, available: result.completedWall)
+    }
+}
+
+extension ViewerSession {
+    /// Downloads one LL-HLS part.
+    func download(part: ReadPlaylist.Part, segment: ReadPlaylist.Segment, base: HTTPURL) async -> [Duration] {
+        await downloadFMP4(
+            uri: part.uri, name: "\(part.msn).\(part.index).m4s", kind: "part", segment: segment,
+            startsSegment: part.index == 0, base: base)
+    }
+}
