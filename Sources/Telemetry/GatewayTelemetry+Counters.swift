@@ -178,3 +178,19 @@ extension GatewayTelemetry {
         for (c, amount) in counters where amount > 0 { c.increment(by: Int64(amount)) }
     }
 }
+
+extension GatewayTelemetry {
+    /// True the first time a response carrying `part` of segment `msn` is claimed (deliver is measured once per part).
+    /// A whole segment claims `part: nil`. Claims older than 64 segments are forgotten.
+    public func claimFirstDelivery(stream: StreamKey, rendition: String, msn: Int, part: Int?) -> Bool {
+        let id = Int64(msn) << 20 | Int64(part.map { $0 & 0xF_FFFF } ?? 0xF_FFFF)
+        return withRendition(stream, rendition) { r, _ in
+            guard r.delivered.insert(id).inserted else { return false }
+            if r.delivered.count > 4_096 {
+                let floor = Int64(msn - 64) << 20
+                r.delivered = r.delivered.filter { $0 >= floor }
+            }
+            return true
+        }
+    }
+}

@@ -129,6 +129,8 @@ struct RenditionState: Sendable {
     var rate: RateMeter
     var counters: [CounterName: Prometheus.Counter] = [:]
     var dropCounters: [String: Prometheus.Counter] = [:]
+    /// Parts (msn << 20 | part) whose first response was already measured.
+    var delivered: Set<Int64> = []
 
     init(origin: ContinuousClock.Instant) {
         tally = RenditionTelemetry(name: "")
