@@ -1,3 +1,4 @@
+import FMP4
 import MediaCore
 import Synchronization
 import Telemetry
