@@ -1,0 +1,137 @@
+/// RFC 9725 §4.2 and RFC 8829 §5.3 (JSEP answers): our recvonly, ICE-lite, BUNDLE answer to a WHIP offer.
+public struct WHIPAnswerConfiguration: Sendable {
+    /// Our ICE username fragment (RFC 8839 §5.4: 4–256 ice-chars).
+    public var iceUfrag: String
+    /// Our ICE password (at least 22 ice-chars).
+    public var icePwd: String
+    /// Our DTLS certificate fingerprint.
+    public var fingerprint: DTLSFingerprint
+    /// Host candidates, all on the one shared UDP port.
+    public var candidates: [TransportAddress]
+    /// The `o=` session id.
+    public var sessionID: UInt64
+    /// Refuse offers without a video section (the ladder needs pictures).
+    public var requireVideo: Bool = true
+    /// Refuse offers without an audio section.
+    public var requireAudio: Bool = false
+
+    /// A configuration.
+    public init(
+        iceUfrag: String, icePwd: String, fingerprint: DTLSFingerprint, candidates: [TransportAddress], sessionID: UInt64
+    ) {
+        self.iceUfrag = iceUfrag
+        self.icePwd = icePwd
+        self.fingerprint = fingerprint
+        self.candidates = candidates
+        self.sessionID = sessionID
+    }
+}
+
+/// One accepted media stream: its mid, the codec we chose and the SSRCs the offer declared.
+public struct NegotiatedStream: Equatable, Sendable {
+    /// `a=mid`.
+    public let mid: String
+    /// The chosen codec (payload type, clock rate, fmtp).
+    public let codec: RTPCodec
+    /// `a=ssrc` values from the offer (may be empty: then demultiplex by payload type).
+    public let ssrcs: [UInt32]
+    /// The chosen payload type.
+    public var payloadType: UInt8 { codec.payloadType }
+}
+
+/// The outcome of answering an offer: the text to return with 201 and what the transport and depacketizers need.
+public struct WHIPNegotiation: Sendable {
+    /// The offer as read.
+    public let offer: WHIPOffer
+    /// The answer.
+    public let answer: SessionDescription
+    /// The H.264 stream (nil only when `requireVideo` is off and no video was offered).
+    public let video: NegotiatedStream?
+    /// The Opus stream, if audio was offered.
+    public let audio: NegotiatedStream?
+    /// Our DTLS role (client only when the offer said `a=setup:passive`, as FFmpeg's muxer does).
+    public let dtlsRole: DTLSRole
+
+    /// The answer body (`application/sdp`).
+    public var answerText: String { answer.text }
+
+    /// RTCP feedback we ask for on H.264 (RFC 4585 §4.2, RFC 5104 §7.1).
+    static let videoFeedback = ["nack", "nack pli", "ccm fir"]
+
+    /// Parses `offerText` and answers it.
+    public init(offerText: String, configuration: WHIPAnswerConfiguration) throws(WebRTCWireError) {
+        try self.init(offer: WHIPOffer(parsing: offerText), configuration: configuration)
+    }
+
+    /// Answers `offer`: H.264 pm=1 (constrained baseline preferred) and Opus, recvonly; other sections get port 0.
+    public init(offer: WHIPOffer, configuration: WHIPAnswerConfiguration) throws(WebRTCWireError) {
+        self.offer = offer
+        let videoSections = offer.sections.filter { $0.kind == "video" }
+        let audioSections = offer.sections.filter { $0.kind == "audio" }
+        let videoPick = videoSections.lazy.compactMap { m in m.preferredH264.map { (m, $0) } }.first
+        let audioPick = audioSections.lazy.compactMap { m in m.preferredOpus.map { (m, $0) } }.first
+        if videoPick == nil, !videoSections.isEmpty || configuration.requireVideo { throw .sdpUnacceptable(.noH264) }
+        if audioPick == nil, !audioSections.isEmpty || configuration.requireAudio { throw .sdpUnacceptable(.noOpus) }
+        for (media, _) in [videoPick, audioPick].compactMap({ $0 }) where !media.isSending {
+            throw .sdpUnacceptable(.notSending(mid: media.mid, direction: media.direction))
+        }
+        video = videoPick.map { NegotiatedStream(mid: $0.0.mid, codec: $0.1, ssrcs: $0.0.ssrcs) }
+        audio = audioPick.map { NegotiatedStream(mid: $0.0.mid, codec: $0.1, ssrcs: $0.0.ssrcs) }
+        let setup = offer.setup.answer
+        dtlsRole = setup == .active ? .client : .server
+
+        let accepted = Set([video?.mid, audio?.mid].compactMap { $0 })
+        var session: [SDPLine] = [
+            SDPLine(type: "v", value: "0"), SDPLine(type: "o", value: "- \(configuration.sessionID) 1 IN IP4 127.0.0.1"),
+            SDPLine(type: "s", value: "-"), SDPLine(type: "t", value: "0 0"), .attribute("ice-lite"),
+        ]
+        let bundled = offer.bundleMids.filter(accepted.contains)
+        if !bundled.isEmpty { session.append(.attribute("group", (["BUNDLE"] + bundled).joined(separator: " "))) }
+        var sections: [SDPMediaSection] = []
+        for media in offer.sections {
+            let chosen = media.mid == video?.mid ? video : media.mid == audio?.mid ? audio : nil
+            guard let chosen, accepted.contains(media.mid) else {
+                let rejected = SDPMediaSection(
+                    kind: media.kind, port: 0, proto: media.section.proto, formats: media.section.formats,
+                    lines: [.attribute("mid", media.mid), .attribute("inactive")])
+                sections.append(rejected)
+                continue
+            }
+            sections.append(Self.acceptedSection(media, codec: chosen.codec, setup: setup, configuration: configuration))
+        }
+        answer = SessionDescription(sessionLines: session, media: sections)
+    }
+
+    private static func acceptedSection(
+        _ media: OfferedMedia, codec: RTPCodec, setup: DTLSSetup, configuration: WHIPAnswerConfiguration
+    ) -> SDPMediaSection {
+        let first = configuration.candidates.first
+        var lines: [SDPLine] = [
+            SDPLine(type: "c", value: first.map { "IN \($0.isIPv4 ? "IP4" : "IP6") \($0.ipText)" } ?? "IN IP4 0.0.0.0"),
+            .attribute("mid", media.mid), .attribute("recvonly"), .attribute("ice-ufrag", configuration.iceUfrag),
+            .attribute("ice-pwd", configuration.icePwd), .attribute("fingerprint", configuration.fingerprint.description),
+            .attribute("setup", setup.rawValue),
+        ]
+        if media.rtcpMux { lines.append(.attribute("rtcp-mux")) }
+        let channels = codec.channels > 1 ? "/\(codec.channels)" : ""
+        lines.append(.attribute("rtpmap", "\(codec.payloadType) \(codec.name)/\(codec.clockRate)\(channels)"))
+        if !codec.parameters.isEmpty { lines.append(.attribute("fmtp", "\(codec.payloadType) \(codec.fmtpValue)")) }
+        if codec.isH264 {
+            // RFC 4585 §4.2: ask only for offered feedback; an offer that lists none (FFmpeg) gets all three.
+            let offered = Set(codec.feedback)
+            for fb in videoFeedback where offered.isEmpty || offered.contains(fb) {
+                lines.append(.attribute("rtcp-fb", "\(codec.payloadType) \(fb)"))
+            }
+        }
+        for (index, candidate) in configuration.candidates.enumerated() {
+            // RFC 8445 §5.1.2.1: type preference 126 (host), local preference by list order, component 1.
+            let priority = (126 << 24) | ((65_535 - min(index, 65_535)) << 8) | 255
+            lines.append(
+                .attribute("candidate", "\(index + 1) 1 udp \(priority) \(candidate.ipText) \(candidate.port) typ host"))
+        }
+        lines.append(.attribute("end-of-candidates"))
+        return SDPMediaSection(
+            kind: media.kind, port: Int(first?.port ?? 9), proto: media.section.proto, formats: [String(codec.payloadType)],
+            lines: lines)
+    }
+}
