@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `sluice stats [URL]`: one screen per stream from `GET /api/streams`, like a WebRTC stats string.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Live per-stream report: codec, size, fps and bit rate per rung, per-hop p50/p99, drops, viewers.")
+
+    @Argument(help: "Gateway base URL.")
+    var url: String = "http://127.0.0.1:8080"
+
+    @Flag(help: "Print one report and exit.")
+    var once = false
+
+    @Option(help: "Seconds between refreshes.")
+    var interval: Double = 1
+
+    func validate() throws {
+        guard interval > 0 else { throw ValidationError("--interval must be positive") }
+        guard URL(string: url)?.scheme?.hasPrefix("http") == true else { throw ValidationError("not an http(s) URL: \(url)") }
+    }
+
+    func run() async throws {
+        let endpoint = URL(string: url.hasSuffix("/") ? "\(url)api/streams" : "\(url)/api/streams")!
+        // In a terminal the screen refreshes in place; piped output gets plain blocks, one per refresh.
+        let tty = isatty(STDOUT_FILENO) == 1 && !once
+        while true {
+            let text: String
+            do {
+                let (data, response) = try await URLSession.shared.data(from: endpoint)
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+                guard status == 200 else { throw ValidationError("GET \(endpoint) answered \(status)") }
+                let streams = try JSONDecoder().decode([StatsStream].self, from: data)
+                text = StatsScreen.render(streams, source: endpoint.absoluteString)
+            } catch {
+                if once { throw error }
+                text = "sluice stats: \(endpoint): \(error)\n"
+            }
+            FileHandle.standardOutput.write(Data(((tty ? "\u{1B}[H\u{1B}[2J" : "") + text).utf8))
+            if once { return }
+            try await Task.sleep(for: .milliseconds(Int64(interval * 1000)))
+        }
+    }
+}
+
+/// The `/api/streams` fields the report shows (StreamSummary's JSON; unknown fields are ignored).
+struct StatsStream: Decodable {
+    var key: String
+    var state: String
+    var partTarget: Double
+    var lastMSN: Int?
+    var viewers: Int?
+    var blockingRequestsWaiting: Int?
+    var framesDropped: Int?
+    var renditions: [StatsRendition]?
+}
+
+/// One rendition of `/api/streams`.
+struct StatsRendition: Decodable {
+    var name: String
+    var kind: String
+    var codec: String
+    var width: Int?
+    var height: Int?
+    var sampleRate: Int?
+    var fps: Double
+    var bitRate: Int
+    var framesDropped: Int
+    var framesDroppedBy: [String: Int]
+    var hops: [String: StatsHop]
+}
+
+/// Percentiles of one hop, milliseconds.
+struct StatsHop: Decodable {
+    var count: Int
+    var p50Ms: Double
+    var p99Ms: Double
+}
+
+/// Renders the report as fixed-width text.
+enum StatsScreen {
+    /// Hop columns in pipeline order.
+    static let hops = ["ingest", "decode", "encode", "package", "deliver", "available"]
+
+    static func render(_ streams: [StatsStream], source: String) -> String {
+        var lines = ["sluice stats  \(source)  \(Date().formatted(.iso8601))", ""]
+        if streams.isEmpty { lines.append("no streams") }
+        for s in streams {
+            lines.append(
+                "\(s.key)  \(s.state)  viewers \(s.viewers ?? 0)  waiting \(s.blockingRequestsWaiting ?? 0)  "
+                    + "drops \(s.framesDropped ?? 0)  part \(fixed(s.partTarget, 3)) s  msn \(s.lastMSN.map(String.init) ?? "-")")
+            let header =
+                pad("rendition", 10) + pad("codec", 13) + pad("size", 11) + lpad("fps", 6) + lpad("kbps", 7)
+                + hops.map { lpad($0, 13) }.joined() + lpad("drops", 7)
+            lines.append("  " + header)
+            for r in s.renditions ?? [] {
+                let size = r.width.flatMap { w in r.height.map { "\(w)x\($0)" } } ?? r.sampleRate.map { "\($0) Hz" } ?? "-"
+                var row = pad(r.name, 10) + pad(r.codec, 13) + pad(size, 11) + lpad(fixed(r.fps, 1), 6)
+                row += lpad("\(r.bitRate / 1000)", 7)
+                row += hops.map { h in lpad(r.hops[h].map { "\(fixed($0.p50Ms, 1))/\(fixed($0.p99Ms, 1))" } ?? "-", 13) }.joined()
+                row += lpad("\(r.framesDropped)", 7)
+                lines.append("  " + row)
+            }
+            let drops = (s.renditions ?? []).flatMap { r in
+                r.framesDroppedBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\(r.name)/\($0.key)=\($0.value)" }
+            }
+            if !drops.isEmpty { lines.append("  dropped by reader: " + drops.joined(separator: " ")) }
+            lines.append("  hops: p50/p99 ms")
+            lines.append("")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func fixed(_ v: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", v) }
+    static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
+    static func lpad(_ s: String, _ w: Int) -> String { s.count >= w ? " " + s : String(repeating: " ", count: w - s.count) + s }
+}
