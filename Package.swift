@@ -104,10 +104,19 @@ let package = Package(
             dependencies: [
                 "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The pages are compiled into the binary: no resource bundle to find at run time.
+            resources: [
+                .embedInCode("Pages/index.html"), .embedInCode("Pages/watch.html"), .embedInCode("Pages/dashboard.html"),
+                .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"),
             ], swiftSettings: strictSettings),
         .target(
             name: "SluiceApp",

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import LLHLSPackager
 import Logging
 import NIOCore
@@ -7,14 +8,24 @@ import ServiceLifecycle
 /// The HTTP origin as a Service: serves playlists and media until graceful shutdown.
 public struct HTTPOriginService: Service {
     private let app: Application<RouterResponder<BasicRequestContext>>
+    /// A TLS file that could not be read: reported when the service runs, so start-up fails with it.
+    private let setupError: (any Error)?
 
     /// Binds `host:port` (0 picks a free port, reported through `onBound`).
     public init(
-        packager: LLHLSPackager, host: String, port: Int, logger: Logger,
+        packager: LLHLSPackager, host: String, port: Int, logger: Logger, options: HTTPOriginOptions = .init(),
         onBound: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
+        var server = HTTPServerBuilder.http1()
+        do {
+            server = try options.serverBuilder()
+            setupError = nil
+        } catch {
+            setupError = error
+        }
         app = Application(
-            router: OriginRoutes.router(packager: packager),
+            router: OriginRoutes.router(packager: packager, options: options),
+            server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "Sluice"),
             onServerRunning: { channel in onBound(channel.localAddress?.port ?? port) },
             logger: logger)
@@ -23,6 +34,7 @@ public struct HTTPOriginService: Service {
     /// Runs until graceful shutdown; in-flight requests finish first.
     public func run() async throws {
         // `run()`, not `runService()`: the gateway's ServiceGroup owns signals and shutdown order.
+        if let setupError { throw setupError }
         try await app.run()
     }
 }

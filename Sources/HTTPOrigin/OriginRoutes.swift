@@ -9,7 +9,7 @@ import MediaCore
 /// `/live/{key}/{epoch}/{video|audio}/{init-N.mp4|MSN.m4s|MSN.PART.m4s}`, `/healthz`, `/api/streams`.
 public enum OriginRoutes {
     /// Builds the router over a packager.
-    public static func router(packager: LLHLSPackager) -> Router<BasicRequestContext> {
+    public static func router(packager: LLHLSPackager, options: HTTPOriginOptions = .init()) -> Router<BasicRequestContext> {
         let router = Router()
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
         router.middlewares.add(AccessLogMiddleware())
@@ -18,6 +18,8 @@ public enum OriginRoutes {
         router.get("/healthz") { _, _ in
             OriginResponse.text(200, "ok", maxAge: 0)
         }
+        addOpsRoutes(to: router, readiness: options.readiness)
+        addPageRoutes(to: router, options: options)
         router.get("/api/streams") { _, _ in
             let summaries = packager.streams.map { $0.summary() }
             let encoder = JSONEncoder()

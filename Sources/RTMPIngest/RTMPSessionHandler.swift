@@ -211,7 +211,8 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private func metadata(_ extra: Logger.Metadata) -> Logger.Metadata {
         var m = extra
         m["peer"] = "\(peer)"
-        m["stream_key"] = "\(publication?.key.rawValue ?? machine.streamKey?.rawValue ?? "-")"
+        m["stream"] = "\(publication?.key.rawValue ?? machine.streamKey?.rawValue ?? "-")"
+        if let publication { m["session"] = "\(publication.sessionID)" }
         return m
     }
 }

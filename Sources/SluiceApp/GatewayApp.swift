@@ -35,8 +35,13 @@ public struct GatewayApp: Sendable {
         let c = configuration
         let hub = StreamHub()
         let packager = LLHLSPackager(hub: hub, configuration: c.hls, logger: logger, telemetry: telemetry)
-        let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil)
-        let origin = HTTPOriginService(packager: packager, host: c.bind, port: c.httpPort, logger: logger) { port in
+        let readiness = OriginReadiness()
+        let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
+            readiness.markReady()
+        }
+        let origin = HTTPOriginService(
+            packager: packager, host: c.bind, port: c.httpPort, logger: logger, options: c.originOptions(readiness: readiness)
+        ) { port in
             ports.set(http: port)
         }
         let ingest = RTMPIngestService(host: c.bind, port: c.rtmpPort, hub: hub, logger: logger, configuration: c.rtmp,
@@ -53,6 +58,8 @@ public struct GatewayApp: Sendable {
             services.append(
                 .init(service: DemoService(hub: hub, key: key, logger: logger), successTerminationBehavior: .ignore))
         }
+        // Last, so it is the first told of shutdown: /readyz turns 503 while everything else drains.
+        services.append(.init(service: ReadinessService(readiness: readiness), successTerminationBehavior: .ignore))
         var groupConfig = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfig.gracefulShutdownSignals = [.sigterm, .sigint]
         groupConfig.maximumGracefulShutdownDuration = .seconds(10)
@@ -66,10 +73,14 @@ final class BoundPorts: Sendable {
     private let state = Mutex<(rtmp: Int?, http: Int?)>((nil, nil))
     let bind: String
     let demoKey: String?
+    let scheme: String
+    let onReady: @Sendable () -> Void
 
-    init(bind: String, demoKey: String?) {
+    init(bind: String, demoKey: String?, scheme: String = "http", onReady: @escaping @Sendable () -> Void = {}) {
         self.bind = bind
         self.demoKey = demoKey
+        self.scheme = scheme
+        self.onReady = onReady
     }
 
     func set(rtmp: Int) { update { $0.rtmp = rtmp } }
@@ -82,13 +93,15 @@ final class BoundPorts: Sendable {
             return (r, h)
         }
         guard let (r, h) = ready else { return }
+        onReady()
         let host = bind == "0.0.0.0" || bind == "::" ? "127.0.0.1" : bind
         var lines = [
             "Sluice is up.",
             "  OBS / FFmpeg server:  rtmp://\(host):\(r)/live   (stream key: any name, e.g. mystream)",
-            "  Watch (LL-HLS):       http://\(host):\(h)/live/<stream key>/index.m3u8",
+            "  Watch (LL-HLS):       \(scheme)://\(host):\(h)/live/<stream key>/index.m3u8",
+            "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /dashboard",
         ]
-        if let k = demoKey { lines.append("  Demo stream:          http://\(host):\(h)/live/\(k)/index.m3u8") }
+        if let k = demoKey { lines.append("  Demo stream:          \(scheme)://\(host):\(h)/watch/\(k)  (\(scheme)://\(host):\(h)/live/\(k)/index.m3u8)") }
         // Unbuffered so scripts and tests reading our stdout see the URLs at once.
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

@@ -7,24 +7,36 @@ import Transcoder
 import Yams
 
 extension SluiceConfiguration {
-    /// Reads a YAML file; absent keys keep their defaults, unknown keys are errors (typos must not pass silently).
-    public static func load(path: String) throws -> SluiceConfiguration {
+    /// Reads a YAML file, then `SLUICE_<SECTION>_<KEY>` overrides from `environment`; absent keys keep their defaults,
+    /// unknown keys are errors (typos must not pass silently).
+    public static func load(path: String, environment: [String: String] = [:]) throws -> SluiceConfiguration {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw ConfigurationError(key: "(file)", allowed: "a readable YAML file", found: "\(path): \(error.localizedDescription)")
         }
-        return try parse(yaml: text)
+        return try parse(yaml: text, environment: environment)
     }
 
-    /// Parses YAML text.
-    public static func parse(yaml text: String) throws -> SluiceConfiguration {
-        var c = SluiceConfiguration()
-        let loaded = try Yams.load(yaml: text)
-        guard let root = loaded as? [String: Any] ?? (loaded == nil ? [:] : nil) else {
+    /// Parses YAML text, then applies `SLUICE_<SECTION>_<KEY>` overrides from `environment`.
+    public static func parse(yaml text: String, environment: [String: String] = [:]) throws -> SluiceConfiguration {
+        let loaded: Any?
+        do {
+            loaded = try Yams.load(yaml: text)
+        } catch {
+            throw ConfigurationError(key: "(file)", allowed: "valid YAML", found: "\(error)")
+        }
+        guard var root = loaded as? [String: Any] ?? (loaded == nil ? [:] : nil) else {
             throw ConfigurationError(key: "(root)", allowed: "a mapping", found: "\(type(of: loaded))")
         }
+        try EnvironmentOverrides(environment).apply(to: &root)
+        return try parse(tree: root)
+    }
+
+    /// Reads the parsed YAML tree.
+    static func parse(tree root: [String: Any]) throws -> SluiceConfiguration {
+        var c = SluiceConfiguration()
         var r = ConfigReader(values: root, prefix: "")
         c.bind = try r.string("bind") ?? c.bind
         if var rtmp = try r.section("rtmp") {
@@ -36,6 +48,12 @@ extension SluiceConfiguration {
         }
         if var http = try r.section("http") {
             c.httpPort = try http.int("port", in: 0...65535) ?? c.httpPort
+            c.http2 = try http.bool("http2") ?? c.http2
+            if var tls = try http.section("tls") {
+                c.tlsCertificate = try tls.string("cert").flatMap { $0.isEmpty ? nil : $0 }
+                c.tlsKey = try tls.string("key").flatMap { $0.isEmpty ? nil : $0 }
+                try tls.finish()
+            }
             try http.finish()
         }
         if var hls = try r.section("hls") {
@@ -53,6 +71,12 @@ extension SluiceConfiguration {
                         key: "log.level", allowed: "one of trace, debug, info, notice, warning, error, critical", found: level)
                 }
                 c.logLevel = l
+            }
+            if let format = try log.string("format") {
+                guard let f = LogFormat(rawValue: format) else {
+                    throw ConfigurationError(key: "log.format", allowed: "one of text, logfmt, json", found: format)
+                }
+                c.logFormat = f
             }
             try log.finish()
         }
@@ -85,6 +109,10 @@ extension SluiceConfiguration {
             c.demoKey = try demo.string("key") ?? c.demoKey
             try demo.finish()
         }
+        if var pages = try r.section("pages") {
+            c.hlsjsURL = try pages.string("hlsjs_url") ?? c.hlsjsURL
+            try pages.finish()
+        }
         try r.finish()
         try c.validate()
         return c
@@ -92,6 +120,7 @@ extension SluiceConfiguration {
 
     /// Cross-field rules.
     public func validate() throws {
+        try validateOrigin()
         if hls.partTarget * 3 > hls.segmentTarget {
             throw ConfigurationError(
                 key: "hls.part_target_ms", allowed: "at most a third of hls.segment_target_s",
@@ -117,6 +146,8 @@ struct ConfigReader {
         seen.insert(k)
         guard let v = values[k] else { return nil }
         if let s = v as? String { return s }
+        // An env override or an unquoted YAML scalar such as `key: 1234` is still a fine string.
+        if v is Int || v is Double { return "\(v)" }
         throw ConfigurationError(key: path(k), allowed: "a string", found: "\(v)")
     }
 

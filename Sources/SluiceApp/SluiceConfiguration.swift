@@ -17,12 +17,23 @@ public struct SluiceConfiguration: Sendable {
     public var hls = LLHLSConfiguration()
     /// Log level (`log.level`): trace, debug, info, notice, warning, error, critical.
     public var logLevel: Logger.Level = .info
+    /// Log line format (`log.format`).
+    public var logFormat: LogFormat = .text
+    /// Serve HTTP/2 besides HTTP/1.1 (`http.http2`): h2c by prior knowledge without TLS, ALPN h2 with TLS.
+    public var http2: Bool = true
+    /// PEM certificate chain for HTTPS (`http.tls.cert`); HTTPS is on when this and `tlsKey` are set.
+    public var tlsCertificate: String?
+    /// PEM private key for HTTPS (`http.tls.key`).
+    public var tlsKey: String?
+    /// Where the player page loads hls.js from (`pages.hlsjs_url`): a classic script or an ES module.
+    public var hlsjsURL: String = "https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js"
     /// Stream key the built-in test pattern publishes to with `--demo` (`demo.key`).
     public var demoKey: String = "demo"
     /// Transcode every stream into an ABR ladder (`transcode.enabled`); off keeps passthrough only.
     public var transcode: Bool = true
     /// The ladder (`transcode.rungs`, `transcode.max_rungs`, `transcode.preset`).
     public var ladder = LadderConfiguration()
+
 
     /// The defaults.
     public init() {}

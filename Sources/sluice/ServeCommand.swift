@@ -33,14 +33,19 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Transcode into an ABR ladder: on or off (default on).")
     var transcode: String?
 
+    @Option(help: "Log format: text, logfmt or json (default text).")
+    var logFormat: String?
+
     @Flag(help: "Also publish a built-in test pattern with tone as stream 'demo'.")
     var demo = false
 
     func run() async throws {
         var c = SluiceConfiguration()
-        let path = config ?? (FileManager.default.fileExists(atPath: "Config/sluice.yaml") ? "Config/sluice.yaml" : nil)
+        // Precedence: defaults < file < SLUICE_* environment < flags.
+        let env = ProcessInfo.processInfo.environment
+        let path = SluiceConfiguration.configPath(explicit: config, environment: env)
         do {
-            if let path { c = try SluiceConfiguration.load(path: path) }
+            c = try SluiceConfiguration.effective(file: path, environment: env)
             if let bind { c.bind = bind }
             if let rtmpPort { c.rtmpPort = rtmpPort }
             if let httpPort { c.httpPort = httpPort }
@@ -58,16 +63,18 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 c.logLevel = l
             }
+            if let logFormat {
+                guard let f = LogFormat(rawValue: logFormat) else {
+                    throw ConfigurationError(key: "--log-format", allowed: "text|logfmt|json", found: logFormat)
+                }
+                c.logFormat = f
+            }
             try c.validate()
         } catch let e as ConfigurationError {
             throw ValidationError(e.description)
         }
         let level = c.logLevel
-        LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = level
-            return h
-        }
+        SluiceLogging.bootstrap(format: c.logFormat, level: level)
         var logger = Logger(label: "sluice")
         logger.logLevel = level
         if let path { logger.info("configuration loaded", metadata: ["file": "\(path)"]) }

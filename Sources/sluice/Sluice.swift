@@ -5,5 +5,5 @@ import ArgumentParser
 struct Sluice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sluice", abstract: "Low-latency streaming gateway: RTMP in, LL-HLS out.",
-        subcommands: [ServeCommand.self, PublishCommand.self, BenchCommand.self, StatsCommand.self], defaultSubcommand: ServeCommand.self)
+        subcommands: [ServeCommand.self, PublishCommand.self, BenchCommand.self, StatsCommand.self, ConfigCommand.self], defaultSubcommand: ServeCommand.self)
 }

@@ -1,0 +1,41 @@
+import Foundation
+import HTTPOrigin
+
+extension SluiceConfiguration {
+    /// HTTPS and page rules: certificate and key come together and are readable; the hls.js URL is http(s) or a path.
+    func validateOrigin() throws {
+        switch (tlsCertificate, tlsKey) {
+        case (nil, nil): break
+        case (let cert?, let key?):
+            for (k, path) in [("http.tls.cert", cert), ("http.tls.key", key)]
+            where !FileManager.default.isReadableFile(atPath: path) {
+                throw ConfigurationError(key: k, allowed: "a readable PEM file", found: "\(path) (not readable)")
+            }
+        case (nil, _):
+            throw ConfigurationError(key: "http.tls.cert", allowed: "a PEM certificate path when http.tls.key is set", found: "nothing")
+        case (_, nil):
+            throw ConfigurationError(key: "http.tls.key", allowed: "a PEM private key path when http.tls.cert is set", found: "nothing")
+        }
+        let url = hlsjsURL.lowercased()
+        guard url.hasPrefix("https://") || url.hasPrefix("http://") || (url.hasPrefix("/") && !url.hasPrefix("//")) else {
+            throw ConfigurationError(
+                key: "pages.hlsjs_url", allowed: "an http:// or https:// URL or a path starting with /", found: hlsjsURL)
+        }
+    }
+
+    /// Whether the origin speaks HTTPS.
+    public var usesTLS: Bool { tlsCertificate != nil && tlsKey != nil }
+}
+
+extension SluiceConfiguration {
+    /// What the origin needs from `http.*` and `pages.*`.
+    public func originOptions(readiness: OriginReadiness) -> HTTPOriginOptions {
+        var o = HTTPOriginOptions()
+        o.http2 = http2
+        if let tlsCertificate, let tlsKey { o.tls = (tlsCertificate, tlsKey) }
+        o.hlsjsURL = hlsjsURL
+        o.readiness = readiness
+        o.access = security.origin
+        return o
+    }
+}
