@@ -1,0 +1,183 @@
+"""The gateway's own pages in headless Chromium (Selenium): `/` lists a stream published with the ffmpeg CLI,
+`/watch/{key}` plays it with hls.js (low-latency mode, loaded from `pages.hlsjs_url`) and with Chromium's native
+HLS (`?engine=native`), and `/dashboard` draws its latency charts.
+
+hls.js is the ES-module chunk of the PyPI wheel gradio==6.31.0, extracted at test time (test_hlsjs_ladder) and
+served by a local http.server on another origin with CORS, exactly as a CDN would: SLUICE_PAGES_HLSJS_URL points
+the page at it. The chunk exports a helper whose result's constructor is Hls: the page's module fallback finds it.
+Screenshots go to .build/e2e-artifacts/pages-*.png.
+"""
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import signal
+import statistics
+import threading
+import time
+
+import pytest
+
+from follower import wait_for_multivariant
+from procs import ARTIFACTS, FAST_SEGMENTS, Gateway, Publisher, ffmpeg_cmd, free_port
+from test_hlsjs_ladder import _extract_hlsjs
+
+KEY = "e2e-pages"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+MAX_LATENCY_S = 2.0
+
+
+class _CORSHandler(http.server.SimpleHTTPRequestHandler):
+    """A CDN stand-in: module scripts from another origin need Access-Control-Allow-Origin."""
+
+    def end_headers(self):
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
+    def log_message(self, *args, **kwargs):
+        pass
+
+
+@pytest.fixture(scope="module")
+def live():
+    """One gateway (pages.hlsjs_url from the environment), one ffmpeg publisher at 480p (a 360p rung), one hls.js host."""
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.skip("chromium or /usr/bin/chromedriver is not installed")
+    workdir = ARTIFACTS / "test_pages"
+    workdir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(_extract_hlsjs(), workdir / "hls-chunk.js")
+    handler = functools.partial(_CORSHandler, directory=str(workdir))
+    cdn = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), handler)
+    threading.Thread(target=cdn.serve_forever, daemon=True).start()
+    hlsjs_url = f"http://127.0.0.1:{cdn.server_address[1]}/hls-chunk.js"
+    old = os.environ.get("SLUICE_PAGES_HLSJS_URL")
+    os.environ["SLUICE_PAGES_HLSJS_URL"] = hlsjs_url
+    try:
+        gw = Gateway(workdir, FAST_SEGMENTS).start()
+    finally:
+        if old is None:
+            os.environ.pop("SLUICE_PAGES_HLSJS_URL", None)
+        else:
+            os.environ["SLUICE_PAGES_HLSJS_URL"] = old
+    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), 120, size="854x480"), workdir / "publisher.log")
+    assert wait_for_multivariant(gw.hls_url(KEY), 20) is not None, gw.log()[-2000:]
+
+    os.environ["SE_AVOID_STATS"] = "true"
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox", "--window-size=1300,900"):
+        opts.add_argument(flag)
+    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
+    base = f"http://127.0.0.1:{gw.http_port}"
+    yield dict(gw=gw, pub=pub, driver=driver, base=base, workdir=workdir, hlsjs_url=hlsjs_url)
+    try:
+        (workdir / "console.log").write_text("\n".join(str(e) for e in driver.get_log("browser")))
+    except Exception:  # noqa: BLE001 - the console log is an artifact, not a result
+        pass
+    driver.quit()
+    if pub.proc.poll() is None:
+        pub.stop(signal.SIGKILL)
+    gw.stop()
+    cdn.shutdown()
+    cdn.server_close()
+
+
+def _shot(live, name: str) -> None:
+    live["driver"].save_screenshot(str(ARTIFACTS / f"pages-{name}.png"))
+
+
+def _wait(driver, script: str, ok, timeout: float, period: float = 0.25):
+    value, end = None, time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = driver.execute_script(script)
+        if ok(value):
+            return value
+        time.sleep(period)
+    return value
+
+
+PLAYER_JS = ("const v = document.getElementById('video'); const p = window.sluicePlayer || {};"
+             " const l = document.getElementById('latency');"
+             " return {t: v.currentTime, w: v.videoWidth, h: v.videoHeight, err: v.error && v.error.code,"
+             " engine: p.engine, error: p.error, latency: p.latency, shown: l && l.dataset.seconds, text: l && l.textContent,"
+             " level: p.level, buffer: p.buffer, levels: p.hls ? p.hls.levels.length : null,"
+             " options: [...document.querySelectorAll('#rendition option')].map(o => o.textContent)};")
+
+
+def test_index_lists_the_published_stream(live):
+    d = live["driver"]
+    d.get(live["base"] + "/")
+    row = _wait(d, f"const r = document.querySelector('tr[data-key=\"{KEY}\"]'); return r && {{"
+                   " href: r.querySelector('a.stream-link').getAttribute('href'), text: r.textContent,"
+                   " ingest: r.querySelector('td[data-hop=ingest]').textContent};",
+                lambda r: r and "360p" in r["text"] and r["ingest"] != "–", 15)
+    _shot(live, "index")
+    assert row, f"/ does not list {KEY}\n{live['gw'].log()[-1500:]}"
+    assert row["href"] == f"/watch/{KEY}", row
+    assert "live" in row["text"] and "360p" in row["text"], row
+    p50 = float(row["ingest"].split("/")[0])
+    assert p50 >= 0, row
+    print(f"index row: {row['text']}")
+
+
+def test_watch_plays_with_hlsjs_in_low_latency_mode(live):
+    d = live["driver"]
+    d.get(f"{live['base']}/watch/{KEY}")
+    s = _wait(d, PLAYER_JS, lambda s: s["t"] > 2 or s["err"], 30)
+    assert s["engine"] and s["engine"].startswith("hls.js"), f"engine {s}\n{live['gw'].log()[-1000:]}"
+    assert s["t"] > 2 and not s["err"], f"hls.js did not play: {s}"
+    t0 = s["t"]
+    samples = []
+    for _ in range(12):  # 3 s of overlay readings
+        time.sleep(0.25)
+        s = d.execute_script(PLAYER_JS)
+        samples.append(float(s["shown"]) if s["shown"] else None)
+    _shot(live, "watch-hlsjs")
+    assert s["t"] > t0 + 2, f"currentTime advanced {s['t'] - t0:.2f} s in 3 s: {s}"
+    assert all(v is not None for v in samples), f"latency overlay not a number: {samples} ({s['text']})"
+    median = statistics.median(samples)
+    print(f"hls.js {s['engine']}: overlay latency {samples}, median {median:.3f} s, level {s['level']}, "
+          f"buffer {s['buffer']:.2f} s, picker {s['options']}")
+    assert 0 < median < MAX_LATENCY_S, f"latency overlay median {median:.3f} s (want < {MAX_LATENCY_S}): {samples}"
+    assert s["text"].endswith(" s") and s["levels"] == 2 and len(s["options"]) == 3, s
+
+
+def test_watch_plays_with_native_hls(live):
+    d = live["driver"]
+    d.get(f"{live['base']}/watch/{KEY}?engine=native")
+    s = _wait(d, PLAYER_JS, lambda s: s["t"] > 2.5 or s["err"], 30)
+    _shot(live, "watch-native")
+    assert s["engine"] == "native HLS", s
+    assert s["t"] > 2.5 and not s["err"], f"native HLS did not play: {s}\n{live['gw'].log()[-1000:]}"
+    assert s["h"] == 480, s
+    print(f"native: t={s['t']:.2f} {s['w']}x{s['h']} latency overlay {s['text']}")
+
+
+def test_dashboard_draws_hop_charts(live):
+    d = live["driver"]
+    d.get(f"{live['base']}/dashboard?stream={KEY}")
+    charts = _wait(d, "return [...document.querySelectorAll('svg.chart')].map(s => ({chart: s.dataset.chart,"
+                      " points: Math.max(0, ...[...s.querySelectorAll('path[data-series]')].map(p => (p.getAttribute('d').match(/L/g) || []).length))}));",
+                   lambda cs: cs and sum(1 for c in cs if c["chart"].startswith("hop:") and c["points"] >= 3) >= 2, 15)
+    _shot(live, "dashboard")
+    by = {c["chart"]: c["points"] for c in charts or []}
+    assert by.get("hop:ingest", 0) >= 3 and by.get("hop:package", 0) >= 3, f"charts {by}"
+    assert "viewers" in by and "bitrate" in by, by
+    print(f"dashboard charts (segments per busiest line): {by}")
+
+
+def test_pages_escape_and_reject_bad_keys(live):
+    import requests
+    base = live["base"]
+    assert requests.get(base + "/watch/a%3Cscript%3E", timeout=5).status_code == 404
+    page = requests.get(f"{base}/watch/{KEY}", timeout=5)
+    assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+    # The configured URL reaches the page as JSON inside <script>, never as raw markup.
+    assert '"hlsjsUrl":"' + live["hlsjs_url"].replace("/", "\\/") + '"' in page.text, page.text[:600]
+    assert f"<title>{KEY} — Sluice</title>" in page.text
