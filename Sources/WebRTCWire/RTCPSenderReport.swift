@@ -45,6 +45,13 @@ public struct RTCPSenderReport: Equatable, Sendable {
         return UInt64(seconds.quotient + ntpUnixOffset) << 32 | fraction
     }
 
+    /// The wall-clock time of `timestamp` on this sender's RTP clock (RFC 3550 §6.4.1: SRs tie the two clocks together).
+    public func wallTime(ofRTPTimestamp timestamp: UInt32, clockRate: Int) -> WallTime {
+        // Signed 32-bit difference so timestamps just before the SR (or across a wrap) map correctly.
+        let ticks = Int64(Int32(bitPattern: timestamp &- rtpTimestamp))
+        return wallTime.advanced(by: .nanoseconds(ticks * 1_000_000_000 / Int64(clockRate)))
+    }
+
     /// The middle 32 bits of `ntpTimestamp`, which a receiver echoes as LSR.
     public var compactNTP: UInt32 { UInt32(truncatingIfNeeded: ntpTimestamp >> 16) }
 
