@@ -59,7 +59,7 @@ public struct GatewayApp: Sendable {
                 .init(service: DemoService(hub: hub, key: key, logger: logger), successTerminationBehavior: .ignore))
         }
         // Last, so it is the first told of shutdown: /readyz turns 503 while everything else drains.
-        services.append(.init(service: ReadinessService(readiness: readiness), successTerminationBehavior: .ignore))
+        services.append(.init(service: ReadinessService(readiness: readiness, drainDelay: c.drainDelay), successTerminationBehavior: .ignore))
         var groupConfig = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfig.gracefulShutdownSignals = [.sigterm, .sigint]
         groupConfig.maximumGracefulShutdownDuration = .seconds(10)

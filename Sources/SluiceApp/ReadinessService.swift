@@ -5,9 +5,13 @@ import ServiceLifecycle
 /// (shutdown runs in reverse order) while the origin keeps serving until the end.
 struct ReadinessService: Service {
     let readiness: OriginReadiness
+    /// How long to keep serving with `/readyz` at 503 before the rest of the gateway stops.
+    let drainDelay: Duration
 
     func run() async throws {
         try? await gracefulShutdown()
         readiness.markDraining()
+        // Graceful shutdown waits for this service before signalling the next: everything keeps serving meanwhile.
+        if drainDelay > .zero { try? await Task.sleep(for: drainDelay) }
     }
 }

@@ -49,6 +49,7 @@ extension SluiceConfiguration {
         if var http = try r.section("http") {
             c.httpPort = try http.int("port", in: 0...65535) ?? c.httpPort
             c.http2 = try http.bool("http2") ?? c.http2
+            if let s = try http.double("drain_delay_s", in: 0...60) { c.drainDelay = .milliseconds(Int64(s * 1000)) }
             if var tls = try http.section("tls") {
                 c.tlsCertificate = try tls.string("cert").flatMap { $0.isEmpty ? nil : $0 }
                 c.tlsKey = try tls.string("key").flatMap { $0.isEmpty ? nil : $0 }

@@ -21,6 +21,8 @@ public struct SluiceConfiguration: Sendable {
     public var logFormat: LogFormat = .text
     /// Serve HTTP/2 besides HTTP/1.1 (`http.http2`): h2c by prior knowledge without TLS, ALPN h2 with TLS.
     public var http2: Bool = true
+    /// On SIGTERM/SIGINT, `/readyz` answers 503 this long before anything stops (`http.drain_delay_s`).
+    public var drainDelay: Duration = .zero
     /// PEM certificate chain for HTTPS (`http.tls.cert`); HTTPS is on when this and `tlsKey` are set.
     public var tlsCertificate: String?
     /// PEM private key for HTTPS (`http.tls.key`).
