@@ -66,9 +66,17 @@ public struct H264Depacketizer: Sendable {
     public mutating func push(_ packet: RTPPacket) -> [Action] {
         var actions: [Action] = []
         if let last = lastSequence {
-            let step = RTPSequenceNumber.distance(from: last, to: packet.sequenceNumber)
-            if step <= 0 { return [] }  // Duplicate or stale.
-            if step > 1 { noteLoss(.packetLoss(missing: step - 1), into: &actions) }
+            switch RTPSequenceNumber.step(from: last, to: packet.sequenceNumber) {
+            case .next: break
+            case .stale: return []
+            case .gap(let missing): noteLoss(.packetLoss(missing: missing), into: &actions)
+            case .restart:
+                // A new sequence: what is in progress is cut off, and decoding starts over at an IDR.
+                corrupt = corrupt || timestamp != nil
+                fragment = nil
+                waitingForKeyframe = true
+                requested = false
+            }
         }
         lastSequence = packet.sequenceNumber
         if packet.payload.isEmpty { return actions }  // Padding-only probe.

@@ -14,9 +14,11 @@ public struct OpusDepacketizer: Sendable {
     /// The Opus packet in `packet`, or nil for an empty (DTX/padding) or duplicate packet.
     public mutating func push(_ packet: RTPPacket) -> OpusFrame? {
         if let last = lastSequence {
-            let step = RTPSequenceNumber.distance(from: last, to: packet.sequenceNumber)
-            if step <= 0 { return nil }
-            lostPackets += step - 1
+            switch RTPSequenceNumber.step(from: last, to: packet.sequenceNumber) {
+            case .next, .restart: break
+            case .stale: return nil
+            case .gap(let missing): lostPackets += missing
+            }
         }
         lastSequence = packet.sequenceNumber
         guard !packet.payload.isEmpty else { return nil }

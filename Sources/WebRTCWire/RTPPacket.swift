@@ -39,10 +39,10 @@ public struct RTPPacket: Equatable, Sendable {
 
     /// Parses one (already SRTP-unprotected) packet.
     public init(parsing bytes: [UInt8]) throws(WebRTCWireError) {
-        var reader = ByteReader(bytes)
-        do {
-            let first = try reader.readUInt8()
-            guard first >> 6 == 2 else { throw WebRTCWireError.rtpBadVersion(first >> 6) }
+        guard let first = bytes.first else { throw .truncated(what: "RTP header", offset: 0, wanted: 1, available: 0) }
+        guard first >> 6 == 2 else { throw .rtpBadVersion(first >> 6) }
+        var reader = ByteReader(bytes, offset: 1)
+        do throws(ByteReaderError) {
             let second = try reader.readUInt8()
             marker = second & 0x80 != 0
             payloadType = second & 0x7F
@@ -57,24 +57,17 @@ public struct RTPPacket: Equatable, Sendable {
                 let words = Int(try reader.readUInt16())
                 headerExtension = RTPHeaderExtension(profile: profile, data: Array(try reader.read(count: words * 4)))
             }
-            var end = bytes.count
-            paddingLength = 0
-            if first & 0x20 != 0 {
-                let count = Int(bytes[bytes.count - 1])
-                guard count > 0, count <= reader.remaining else {
-                    throw WebRTCWireError.rtpBadField(field: "RTP padding length", value: count)
-                }
-                paddingLength = count
-                end -= count
-            }
-            payload = Array(bytes[reader.offset..<end])
-        } catch let error as ByteReaderError {
-            throw .truncated("RTP header", error)
-        } catch let error as WebRTCWireError {
-            throw error
         } catch {
-            preconditionFailure("unreachable: \(error)")
+            throw .truncated("RTP header", error)
         }
+        paddingLength = 0
+        if first & 0x20 != 0 {
+            // §5.1: the last padding byte counts the padding, itself included.
+            let count = Int(bytes[bytes.count - 1])
+            guard count > 0, count <= reader.remaining else { throw .rtpBadField(field: "RTP padding length", value: count) }
+            paddingLength = count
+        }
+        payload = Array(bytes[reader.offset..<(bytes.count - paddingLength)])
     }
 
     /// The wire bytes; padding bytes are zero with the count in the last byte.

@@ -9,6 +9,26 @@ public enum RTPSequenceNumber {
     public static func distance(from a: UInt16, to b: UInt16) -> Int {
         Int(Int16(bitPattern: b &- a))
     }
+
+    /// How `next` follows `last` for an in-order consumer.
+    public enum Step: Equatable, Sendable {
+        /// `last + 1`.
+        case next
+        /// Ahead, with `missing` numbers skipped.
+        case gap(missing: Int)
+        /// Equal to or a little behind `last`: drop it.
+        case stale
+        /// Far behind: the sender restarted its sequence; start again from here.
+        case restart
+    }
+
+    /// Classifies `next` after `last`; anything more than `staleWindow` behind counts as a restart.
+    public static func step(from last: UInt16, to next: UInt16, staleWindow: Int = 1_000) -> Step {
+        let d = distance(from: last, to: next)
+        if d == 1 { return .next }
+        if d > 1 { return .gap(missing: d - 1) }
+        return -d <= staleWindow ? .stale : .restart
+    }
 }
 
 /// RFC 3550 §A.1: extends 16-bit sequence numbers to a monotonic 64-bit count by tracking wrap-arounds.

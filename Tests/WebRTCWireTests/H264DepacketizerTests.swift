@@ -124,6 +124,22 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
         #expect(units[0].decoderConfiguration == DepacketizerCase.avc)
     }
 
+    @Test func senderRestartFarBehindStartsOverAtItsKeyframe() {
+        var depacketizer = H264Depacketizer()
+        var actions: [H264Depacketizer.Action] = []
+        let packets: [(UInt16, UInt32, Bool, String)] = [
+            (30_000, 0, false, DepacketizerCase.spsPPS), (30_001, 0, true, "65 8801"),
+            (5, 90_000, false, DepacketizerCase.spsPPS), (6, 90_000, true, "65 8801"),
+            (7, 93_000, false, DepacketizerCase.spsPPS), (8, 93_000, true, "65 8801"),
+        ]
+        for (sequence, timestamp, marker, payload) in packets {
+            actions += depacketizer.push(
+                RTPPacket(marker: marker, payloadType: 96, sequenceNumber: sequence, timestamp: timestamp, ssrc: 1, payload: hex(payload)))
+        }
+        let timestamps = actions.compactMap { if case .accessUnit(let unit) = $0 { unit.timestamp } else { nil } }
+        #expect(timestamps == [0, 90_000, 93_000] && actions.count == 3)
+    }
+
     @Test func accessUnitBecomesAHubFrame() {
         let unit = H264AccessUnit(timestamp: 90_000, data: [0, 0, 0, 1, 0x65], isKeyframe: true)
         let frame = unit.mediaFrame(dts: .init(value: 90_000, timescale: 90_000))

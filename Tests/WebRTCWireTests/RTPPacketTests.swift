@@ -84,6 +84,10 @@ struct RTPCase: Sendable, CustomTestStringConvertible {
         #expect(RTPSequenceNumber.isNewer(0x7FFF, than: 0) && !RTPSequenceNumber.isNewer(0x8000, than: 0))
         #expect(RTPSequenceNumber.distance(from: 65530, to: 5) == 11)
         #expect(RTPSequenceNumber.distance(from: 5, to: 65530) == -11)
+        #expect(RTPSequenceNumber.step(from: 65535, to: 0) == .next)
+        #expect(RTPSequenceNumber.step(from: 65534, to: 2) == .gap(missing: 3))
+        #expect(RTPSequenceNumber.step(from: 10, to: 10) == .stale && RTPSequenceNumber.step(from: 10, to: 5) == .stale)
+        #expect(RTPSequenceNumber.step(from: 30_000, to: 1) == .restart)
         var unwrapper = RTPSequenceUnwrapper()
         let extended = [65534, 65535, 0, 1, 65533, 2].map { unwrapper.unwrap(UInt16($0)) }
         #expect(extended == [131_070, 131_071, 131_072, 131_073, 131_069, 131_074])
