@@ -1,0 +1,135 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Testing
+
+@testable import SluiceBench
+
+/// A small real HTTP/1.1 server for the fetcher: `/n` answers how many requests this connection has served,
+/// `/close` answers then closes, `/hang` never answers, `/big` sends 1 MiB.
+final class TestHTTPServer: Sendable {
+    let port: Int
+    private let channel: any Channel
+
+    private init(port: Int, channel: any Channel) {
+        self.port = port
+        self.channel = channel
+    }
+
+    static func start(group: any EventLoopGroup) async throws -> TestHTTPServer {
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+                    try channel.pipeline.syncOperations.addHandler(Handler())
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        return TestHTTPServer(port: channel.localAddress?.port ?? 0, channel: channel)
+    }
+
+    func stop() async { try? await channel.close() }
+
+    /// Answers each request as its path says.
+    private final class Handler: ChannelInboundHandler {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+        private var served = 0
+        private var path = ""
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let head): path = head.uri
+            case .body: break
+            case .end:
+                served += 1
+                if path == "/hang" { return }
+                let body: [UInt8] = path == "/big" ? [UInt8](repeating: 0x5A, count: 1 << 20) : Array("\(served)".utf8)
+                var headers = HTTPHeaders([("Content-Length", "\(body.count)")])
+                if path == "/close" { headers.add(name: "Connection", value: "close") }
+                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: path == "/missing" ? .notFound : .ok, headers: headers))), promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+                let closing = path == "/close"
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in
+                    if closing { context.close(promise: nil) }
+                }
+            }
+        }
+    }
+}
+
+/// The fetcher against a real server over loopback.
+@Suite struct HTTPFetcherTests {
+    @Test func sequentialGetsShareOneKeepAliveConnection() async throws {
+        let server = try await TestHTTPServer.start(group: MultiThreadedEventLoopGroup.singleton)
+        let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port)
+        var bodies: [String] = []
+        for _ in 0..<5 {
+            let r = try await fetcher.get("/n")
+            #expect(r.status == 200)
+            #expect(r.sent <= r.firstByte && r.firstByte <= r.completed && r.firstByteWall <= r.completedWall)
+            bodies.append(String(decoding: r.body, as: UTF8.self))
+        }
+        #expect(bodies == ["1", "2", "3", "4", "5"])
+        #expect(await fetcher.connections == 1)
+        let big = try await fetcher.get("/big", discardBody: true)
+        #expect(big.body.isEmpty && big.bodyCount == 1 << 20)
+        #expect(try await fetcher.get("/missing").status == 404)
+        await fetcher.close()
+        await server.stop()
+    }
+
+    @Test func reconnectsAfterTheServerCloses() async throws {
+        let server = try await TestHTTPServer.start(group: MultiThreadedEventLoopGroup.singleton)
+        let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port)
+        #expect(try await fetcher.get("/close").header("connection") == "close")
+        #expect(try await fetcher.get("/n").body == Array("1".utf8))
+        #expect(await fetcher.connections == 2)
+        await fetcher.close()
+        await server.stop()
+    }
+
+    @Test func aSilentServerTimesOutAndTheNextRequestWorks() async throws {
+        let server = try await TestHTTPServer.start(group: MultiThreadedEventLoopGroup.singleton)
+        let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port)
+        let url = "http://127.0.0.1:\(server.port)/hang"
+        await #expect(throws: BenchError.timedOut(url: url, after: .milliseconds(200))) {
+            try await fetcher.get("/hang", timeout: .milliseconds(200))
+        }
+        #expect(try await fetcher.get("/n").status == 200)
+        await fetcher.close()
+        await server.stop()
+    }
+
+    @Test func aClosedPortIsAConnectError() async throws {
+        let port = BenchTools.freePort()
+        let fetcher = HTTPFetcher(host: "127.0.0.1", port: port)
+        await #expect {
+            try await fetcher.get("/")
+        } throws: { error in
+            guard case .connectFailed(let host, let p, _) = error as? BenchError else { return false }
+            return host == "127.0.0.1" && p == port
+        }
+    }
+
+    @Test func manyFetchersShareOneEventLoopGroup() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let server = try await TestHTTPServer.start(group: group)
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { tasks in
+            for _ in 0..<300 {
+                tasks.addTask {
+                    let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port, group: group)
+                    let a = try await fetcher.get("/n")
+                    let b = try await fetcher.get("/n")
+                    await fetcher.close()
+                    return a.status + b.status
+                }
+            }
+            return try await tasks.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 300 && statuses.allSatisfy { $0 == 400 })
+        await server.stop()
+        try await group.shutdownGracefully()
+    }
+}
