@@ -33,10 +33,23 @@ public struct NegotiatedStream: Equatable, Sendable {
     public let mid: String
     /// The chosen codec (payload type, clock rate, fmtp).
     public let codec: RTPCodec
-    /// `a=ssrc` values from the offer (may be empty: then demultiplex by payload type).
+    /// Media `a=ssrc` values from the offer (may be empty: then demultiplex by payload type).
     public let ssrcs: [UInt32]
+    /// RFC 4588 retransmission payload type, when the offer paired one with `codec` (retransmissions and padding
+    /// probes then arrive with this type; unwrap them with `RTPPacket.unwrappingRetransmission`).
+    public let rtxPayloadType: UInt8?
+    /// RTX SSRCs from the offer's FID groups.
+    public let rtxSSRCs: [UInt32]
     /// The chosen payload type.
     public var payloadType: UInt8 { codec.payloadType }
+
+    init(_ media: OfferedMedia, codec: RTPCodec, acceptRetransmission: Bool) {
+        mid = media.mid
+        self.codec = codec
+        ssrcs = media.mediaSSRCs
+        rtxPayloadType = acceptRetransmission ? media.retransmissionCodec(for: codec.payloadType)?.payloadType : nil
+        rtxSSRCs = rtxPayloadType == nil ? [] : media.retransmissionGroups.map(\.rtx)
+    }
 }
 
 /// The outcome of answering an offer: the text to return with 201 and what the transport and depacketizers need.
@@ -75,8 +88,8 @@ public struct WHIPNegotiation: Sendable {
         for (media, _) in [videoPick, audioPick].compactMap({ $0 }) where !media.isSending {
             throw .sdpUnacceptable(.notSending(mid: media.mid, direction: media.direction))
         }
-        video = videoPick.map { NegotiatedStream(mid: $0.0.mid, codec: $0.1, ssrcs: $0.0.ssrcs) }
-        audio = audioPick.map { NegotiatedStream(mid: $0.0.mid, codec: $0.1, ssrcs: $0.0.ssrcs) }
+        video = videoPick.map { NegotiatedStream($0.0, codec: $0.1, acceptRetransmission: true) }
+        audio = audioPick.map { NegotiatedStream($0.0, codec: $0.1, acceptRetransmission: false) }
         let setup = offer.setup.answer
         dtlsRole = setup == .active ? .client : .server
 
@@ -97,14 +110,15 @@ public struct WHIPNegotiation: Sendable {
                 sections.append(rejected)
                 continue
             }
-            sections.append(Self.acceptedSection(media, codec: chosen.codec, setup: setup, configuration: configuration))
+            sections.append(Self.acceptedSection(media, stream: chosen, setup: setup, configuration: configuration))
         }
         answer = SessionDescription(sessionLines: session, media: sections)
     }
 
     private static func acceptedSection(
-        _ media: OfferedMedia, codec: RTPCodec, setup: DTLSSetup, configuration: WHIPAnswerConfiguration
+        _ media: OfferedMedia, stream: NegotiatedStream, setup: DTLSSetup, configuration: WHIPAnswerConfiguration
     ) -> SDPMediaSection {
+        let codec = stream.codec
         let first = configuration.candidates.first
         var lines: [SDPLine] = [
             SDPLine(type: "c", value: first.map { "IN \($0.isIPv4 ? "IP4" : "IP6") \($0.ipText)" } ?? "IN IP4 0.0.0.0"),
@@ -123,6 +137,10 @@ public struct WHIPNegotiation: Sendable {
                 lines.append(.attribute("rtcp-fb", "\(codec.payloadType) \(fb)"))
             }
         }
+        if let rtx = stream.rtxPayloadType {
+            lines.append(.attribute("rtpmap", "\(rtx) rtx/\(codec.clockRate)"))
+            lines.append(.attribute("fmtp", "\(rtx) apt=\(codec.payloadType)"))
+        }
         for (index, candidate) in configuration.candidates.enumerated() {
             // RFC 8445 §5.1.2.1: type preference 126 (host), local preference by list order, component 1.
             let priority = (126 << 24) | ((65_535 - min(index, 65_535)) << 8) | 255
@@ -131,7 +149,7 @@ public struct WHIPNegotiation: Sendable {
         }
         lines.append(.attribute("end-of-candidates"))
         return SDPMediaSection(
-            kind: media.kind, port: Int(first?.port ?? 9), proto: media.section.proto, formats: [String(codec.payloadType)],
-            lines: lines)
+            kind: media.kind, port: Int(first?.port ?? 9), proto: media.section.proto,
+            formats: ([codec.payloadType] + [stream.rtxPayloadType].compactMap { $0 }).map(String.init), lines: lines)
     }
 }

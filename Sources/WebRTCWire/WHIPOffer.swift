@@ -58,8 +58,10 @@ public struct OfferedMedia: Sendable {
     public let codecs: [RTPCodec]
     /// `a=extmap` ID → URI.
     public let extensions: [(id: Int, uri: String)]
-    /// SSRCs declared with `a=ssrc`, in first-seen order.
+    /// SSRCs declared with `a=ssrc`, in first-seen order (media and RTX alike).
     public let ssrcs: [UInt32]
+    /// `a=ssrc-group:FID <media> <rtx>` pairs (RFC 4588 §8.3, RFC 5576 §4.2).
+    public let retransmissionGroups: [(media: UInt32, rtx: UInt32)]
     /// True when `a=rtcp-mux` is present.
     public let rtcpMux: Bool
     /// The section as parsed.
@@ -110,6 +112,13 @@ public struct OfferedMedia: Sendable {
             }
         }
         ssrcs = seen
+        retransmissionGroups = section.attributes("ssrc-group").compactMap { value in
+            let fields = value.split(separator: " ")
+            guard fields.count == 3, fields[0] == "FID", let media = UInt32(fields[1]), let rtx = UInt32(fields[2]) else {
+                return nil
+            }
+            return (media, rtx)
+        }
         rtcpMux = !section.attributes("rtcp-mux").isEmpty
     }
 
@@ -121,6 +130,17 @@ public struct OfferedMedia: Sendable {
         codecs.enumerated()
             .filter { $0.element.isH264 && $0.element.packetizationMode == 1 }
             .min { ($0.element.h264Preference, $0.offset) < ($1.element.h264Preference, $1.offset) }?.element
+    }
+
+    /// RFC 4588 §8.1: the `rtx` codec whose `apt` names `payloadType`, if offered.
+    public func retransmissionCodec(for payloadType: UInt8) -> RTPCodec? {
+        codecs.first { $0.name.lowercased() == "rtx" && $0.parameter("apt") == String(payloadType) }
+    }
+
+    /// SSRCs that carry media (those not named as the RTX half of a FID group).
+    public var mediaSSRCs: [UInt32] {
+        let rtx = Set(retransmissionGroups.map(\.rtx))
+        return ssrcs.filter { !rtx.contains($0) }
     }
 
     /// The first Opus 48000/2 codec.

@@ -121,3 +121,19 @@ struct RTPCase: Sendable, CustomTestStringConvertible {
         }
     }
 }
+
+/// RFC 4588 retransmission packets.
+@Suite struct RTPRetransmissionTests {
+    @Test func unwrapsTheOriginalSequenceNumberAndPayload() throws {
+        // FFmpeg 9 answers a NACK with PT 105 on its FID SSRC; OSN 0x1234 then the original payload.
+        let rtx = try RTPPacket(parsing: hex("80e90007 00000bb8 d761f0a0 1234 7c8501"))
+        let original = try #require(rtx.unwrappingRetransmission(payloadType: 106, ssrc: 0xD761_F09F))
+        #expect(original == RTPPacket(marker: true, payloadType: 106, sequenceNumber: 0x1234, timestamp: 3000, ssrc: 0xD761_F09F, payload: [0x7C, 0x85, 0x01]))
+        #expect(original.wrappedForRetransmission(payloadType: 105, ssrc: 0xD761_F0A0, sequenceNumber: 7) == rtx)
+    }
+
+    @Test func paddingOnlyProbesCarryNothing() throws {
+        let probe = try RTPPacket(parsing: hex("a0690008 00000bb8 d761f0a0 00000000 00000000 0000000c"))
+        #expect(probe.payload.isEmpty && probe.unwrappingRetransmission(payloadType: 106, ssrc: 1) == nil)
+    }
+}
