@@ -43,6 +43,8 @@ public struct H264Depacketizer: Sendable {
     private var lastSequence: UInt16?
     private var timestamp: UInt32?
     private var data: [UInt8] = []
+    private var hasSlice = false
+    private var carried: [UInt8] = []
     private var corrupt = false
     private var lossPending = false
     private var fragment: [UInt8]?
@@ -84,6 +86,8 @@ public struct H264Depacketizer: Sendable {
         if timestamp == nil {
             timestamp = packet.timestamp
             corrupt = lossPending
+            data = lossPending ? [] : carried
+            carried = []
         } else if lossPending {
             corrupt = true
         }
@@ -159,7 +163,8 @@ public struct H264Depacketizer: Sendable {
         guard data.count + 4 + nal.count <= configuration.maxAccessUnitBytes else {
             return markCorrupt(.tooLarge, into: &actions)
         }
-        switch nal.first.map({ $0 & 0x1F }) {
+        switch nal.first.map({ $0 & 0x1F }) ?? 0 {
+        case 1...5: hasSlice = true
         case 7: sps = Array(nal)
         case 8: pps = Array(nal)
         default: break
@@ -174,10 +179,16 @@ public struct H264Depacketizer: Sendable {
             data = []
             corrupt = false
             fragment = nil
+            hasSlice = false
         }
         guard let timestamp, !data.isEmpty else { return }
         if fragment != nil { return markCorrupt(.corruptPayload, into: &actions) }
         if corrupt { return }
+        // Parameter sets or SEI sent with their own marker belong to the next picture, not a frame of their own.
+        guard hasSlice else {
+            if data.count <= 65_536 { carried = data }
+            return
+        }
         let isKeyframe = H264.containsIDR(avcc: data)
         if waitingForKeyframe {
             guard isKeyframe else {

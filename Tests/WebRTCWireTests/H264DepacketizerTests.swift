@@ -73,6 +73,13 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
                 .needsKeyframe(.corruptPayload),
             ]),
         DepacketizerCase(
+            name: "parameter sets with a marker of their own join the next picture",
+            packets: [(1, 0, true, spsPPS), (2, 0, true, "65 8801"), (3, 3000, true, spsPPS), (4, 6000, true, "65 8801")],
+            expected: [
+                .accessUnit(.init(timestamp: 0, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
+                .accessUnit(.init(timestamp: 6000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
+            ]),
+        DepacketizerCase(
             name: "STAP-B is refused",
             packets: [(1, 0, true, "79 0000 0002 419a")],
             expected: [.needsKeyframe(.unsupportedPayload(nalType: 25))]),
