@@ -88,6 +88,7 @@ let package = Package(
             name: "LLHLSPackager",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub", "Telemetry",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
@@ -131,6 +132,8 @@ let package = Package(
             name: "SluiceBench",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "RTMPPublish", "Telemetry",
+                // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
+                "StreamHub", "LLHLSPackager", "HTTPOrigin",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -187,6 +190,7 @@ let package = Package(
             name: "LLHLSPackagerTests",
             dependencies: [
                 "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

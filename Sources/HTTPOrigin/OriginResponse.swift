@@ -12,12 +12,18 @@ enum OriginResponse {
     static func make(_ r: HLSResponse) -> Response {
         var headers = HTTPFields()
         if let type = r.contentType { headers[.contentType] = type }
-        headers[.cacheControl] = r.maxAge > 0 ? "public, max-age=\(r.maxAge)" : "no-cache"
+        headers[.cacheControl] = cacheControl(r)
         headers[allowOrigin] = "*"
         headers[exposeHeaders] = "Age"
+        // The payload's storage is shared by every viewer of the part or playlist: no copy per response.
         return Response(
-            status: HTTPResponse.Status(code: r.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: r.body)))
+            status: HTTPResponse.Status(code: r.status), headers: headers, body: ResponseBody(byteBuffer: r.payload))
+    }
+
+    /// `public, max-age=N[, immutable]`, or `no-cache` for answers an edge must not keep.
+    static func cacheControl(_ r: HLSResponse) -> String {
+        guard r.maxAge > 0 else { return "no-cache" }
+        return r.immutable ? "public, max-age=\(r.maxAge), immutable" : "public, max-age=\(r.maxAge)"
     }
 
     static func text(_ status: Int, _ message: String, maxAge: Int) -> Response {

@@ -1,21 +1,34 @@
+import NIOCore
+
 /// A transport-neutral answer the HTTP edge turns into a response.
 public struct HLSResponse: Sendable {
     /// HTTP status code.
     public var status: Int
     /// Content-Type, when there is a body.
     public var contentType: String?
-    /// Cache-Control max-age in seconds (per llhls-checklist "Recommended Cache-Control").
+    /// Cache-Control max-age in seconds (per llhls-checklist "Recommended Cache-Control"); 0 means not cacheable.
     public var maxAge: Int
-    /// The body.
-    public var body: [UInt8]
+    /// The URI names these bytes forever (parts, segments, init sections): `Cache-Control: immutable`.
+    public var immutable: Bool
+    /// The body; parts and rendered playlists share one storage across every viewer (no copy per response).
+    public var payload: ByteBuffer
 
-    /// Creates a response.
-    public init(status: Int, contentType: String?, maxAge: Int, body: [UInt8]) {
+    /// Creates a response whose body is shared, not copied.
+    public init(status: Int, contentType: String?, maxAge: Int, immutable: Bool = false, payload: ByteBuffer) {
         self.status = status
         self.contentType = contentType
         self.maxAge = maxAge
-        self.body = body
+        self.immutable = immutable
+        self.payload = payload
     }
+
+    /// Creates a response from bytes (copied once into a buffer).
+    public init(status: Int, contentType: String?, maxAge: Int, body: [UInt8]) {
+        self.init(status: status, contentType: contentType, maxAge: maxAge, payload: ByteBuffer(bytes: body))
+    }
+
+    /// The body as bytes (a copy: for tests and logs, not the serving path).
+    public var body: [UInt8] { Array(payload.readableBytesView) }
 
     /// A short text error.
     public static func error(_ status: Int, _ message: String, maxAge: Int) -> HLSResponse {

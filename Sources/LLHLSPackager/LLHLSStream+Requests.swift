@@ -1,6 +1,7 @@
 import Synchronization
 import HLSPlaylist
 import MediaCore
+import NIOCore
 
 /// Whether a playlist request can be answered now (RFC 8216bis §6.2.5.2, checklist B1–B7).
 enum BlockDecision: Equatable {
@@ -84,11 +85,11 @@ extension LLHLSStream {
         var deadline: ContinuousClock.Instant?
         while true {
             let seen = signal.version
-            let (decision, body) = state.withLock { s -> (BlockDecision, String?) in
+            // Rendered once per change and shared by every viewer woken by it (PlaylistRenderCache).
+            let (decision, body) = state.withLock { s -> (BlockDecision, ByteBuffer?) in
                 let d = s.decide(named: name, request)
-                guard d == .ready, let playlist = s.mediaPlaylist(named: name) else { return (d, nil) }
-                let skip = request.skip ? playlist.skippableSegmentCount() : 0
-                return (d, playlist.render(skipping: skip))
+                guard d == .ready else { return (d, nil) }
+                return (d, s.renderedMediaPlaylist(named: name, skip: request.skip))
             }
             switch decision {
             case .ready:
@@ -96,9 +97,11 @@ extension LLHLSStream {
                 // Blocking responses are immutable for their URL: cache long (6 × TD); others briefly.
                 return HLSResponse(
                     status: 200, contentType: HLSResponse.playlistType, maxAge: blocking ? 6 * td : max(1, td / 2),
-                    body: Array(body.utf8))
+                    payload: body)
             case .badRequest(let why):
-                return .error(400, why, maxAge: blocking ? 4 * td : td)
+                // Short, not App. B.1's 4 × TD: a request too far ahead becomes valid within a part or two,
+                // and a cached 400 would answer the viewers who ask for it in time.
+                return .error(400, why, maxAge: 1)
             case .wait(let hold):
                 let limit = deadline ?? start + hold
                 deadline = limit
@@ -128,31 +131,35 @@ extension LLHLSStream {
         let deadline = ContinuousClock.now + .seconds(3 * td)
         while true {
             let seen = signal.version
-            enum Lookup { case found([UInt8]), missing, pending }
+            enum Lookup { case found(ByteBuffer), missing, ahead, pending }
             let lookup = state.withLock { s -> Lookup in
                 guard s.epoch == epoch, let r = s.pipeline(named: name)?.rendition else { return .missing }
                 switch fileName {
                 case .initSection(let i):
-                    return r.initSections[i].map { .found($0) } ?? .missing
+                    return r.initSections[i].map { .found(ByteBuffer(bytes: $0)) } ?? .missing
                 case .segment(let msn):
                     guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil else {
                         return .missing
                     }
-                    return .found(seg.bytes)
+                    return .found(seg.buffer)
                 case .part(let msn, let idx):
                     if let seg = r.segments.first(where: { $0.msn == msn }), idx < seg.parts.count {
-                        return .found(seg.parts[idx].bytes)
+                        return .found(seg.parts[idx].buffer)
                     }
                     // PH1: the preload-hinted part blocks until complete; anything else is 404 (PH2).
                     let hint = r.nextPartPosition
-                    return !s.isEnded && hint.msn == msn && hint.part == idx ? .pending : .missing
+                    if !s.isEnded && hint.msn == msn && hint.part == idx { return .pending }
+                    return !s.isEnded && (msn, idx) > hint ? .ahead : .missing
                 }
             }
             switch lookup {
             case .found(let bytes):
-                return HLSResponse(status: 200, contentType: contentType, maxAge: 6 * td, body: bytes)
+                return HLSResponse(status: 200, contentType: contentType, maxAge: 6 * td, immutable: true, payload: bytes)
             case .missing:
                 return .error(404, "no such media \(epoch)/\(name)/\(file)", maxAge: 1)
+            case .ahead:
+                // This URI will exist in a moment: an edge must not keep the 404 for the viewers who ask in time.
+                return .error(404, "\(epoch)/\(name)/\(file) is not published yet", maxAge: 0)
             case .pending:
                 if ContinuousClock.now >= deadline || Task.isCancelled {
                     return .error(503, "part \(file) not ready", maxAge: 1)

@@ -60,7 +60,7 @@ extension LLHLSStreamState {
     private mutating func commit(_ part: MuxedPart, name: String, now: ContinuousClock.Instant) {
         guard var p = pipeline(named: name) else { return }
         let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: p.timescale)
-        p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt)
+        p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt, now: now)
         recordPublished(part, name: name, now: now)
         p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
         setPipeline(named: name, p)

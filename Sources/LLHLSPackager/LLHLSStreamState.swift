@@ -52,6 +52,8 @@ struct LLHLSStreamState: Sendable {
     var lastVideoDTS: MediaTime?
     /// Bumps on every published part; blocked requests re-check on change.
     var version: UInt64 = 0
+    /// Rendered media playlists, valid while `version` is unchanged.
+    var playlistCache = PlaylistRenderCache()
     /// Where the package and available hops and the published parts are counted (the gateway's, set by the stream).
     var telemetry: GatewayTelemetry?
     var framesDroppedBeforeStart = 0

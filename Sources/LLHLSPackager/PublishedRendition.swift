@@ -1,5 +1,6 @@
 import HLSPlaylist
 import MediaCore
+import NIOCore
 
 /// A part that players can fetch.
 struct PublishedPart: Sendable {
@@ -7,8 +8,13 @@ struct PublishedPart: Sendable {
     var duration: Int64
     /// Starts with a sync sample.
     var independent: Bool
-    /// moof + mdat.
-    var bytes: [UInt8]
+    /// moof + mdat, written once; every response shares this storage.
+    var buffer: ByteBuffer
+    /// When the part was listed (the bench measures delivery from here).
+    var published: ContinuousClock.Instant
+
+    /// The bytes as an array (a copy, for tests and checks).
+    var bytes: [UInt8] { Array(buffer.readableBytesView) }
 }
 
 /// A segment as published: its parts, and whether it is complete.
@@ -35,8 +41,20 @@ struct PublishedSegment: Sendable {
     /// Sum of part durations (or the gap's length), track ticks.
     var duration: Int64 { gapDuration ?? parts.reduce(0) { $0 + $1.duration } }
 
+    /// The concatenation of its parts, joined once when the segment completes.
+    var joined: ByteBuffer?
+
     /// The segment's bytes: the concatenation of its parts (checklist F1).
-    var bytes: [UInt8] { parts.reduce(into: [UInt8]()) { $0 += $1.bytes } }
+    var buffer: ByteBuffer {
+        if let joined { return joined }
+        var out = ByteBuffer()
+        out.reserveCapacity(parts.reduce(0) { $0 + $1.buffer.readableBytes })
+        for p in parts { out.writeImmutableBuffer(p.buffer) }
+        return out
+    }
+
+    /// The same as an array (a copy, for tests and checks).
+    var bytes: [UInt8] { Array(buffer.readableBytesView) }
 }
 
 /// Everything published for one rendition (`video` or `audio`) of a stream, and its playlist renderer.
@@ -77,7 +95,9 @@ struct PublishedRendition: Sendable {
     var lastCompleteMSN: Int? { segments.last(where: { $0.complete })?.msn }
 
     /// Appends a muxed part, opening a segment first when the part starts one.
-    mutating func append(_ part: MuxedPart, initIndex: Int, programDateTime: WallTime) {
+    mutating func append(
+        _ part: MuxedPart, initIndex: Int, programDateTime: WallTime, now: ContinuousClock.Instant = .now
+    ) {
         if part.startsSegment || segments.last.map({ $0.complete }) ?? true {
             closeOpenSegment()
             if !part.independent { everySegmentIndependent = false }
@@ -88,16 +108,18 @@ struct PublishedRendition: Sendable {
             pendingDiscontinuity = false
             nextMSN += 1
         }
-        segments[segments.count - 1].parts.append(PublishedPart(duration: part.duration, independent: part.independent, bytes: part.bytes))
+        segments[segments.count - 1].parts.append(
+            PublishedPart(duration: part.duration, independent: part.independent, buffer: ByteBuffer(bytes: part.bytes), published: now))
     }
 
     /// Marks the open segment complete and updates the bit-rate peak.
     mutating func closeOpenSegment() {
         guard let last = segments.indices.last, !segments[last].complete, !segments[last].parts.isEmpty else { return }
         segments[last].complete = true
+        segments[last].joined = segments[last].buffer
         let seconds = Double(segments[last].duration) / Double(segments[last].timescale)
         if seconds > 0.5 {
-            let bits = Double(segments[last].parts.reduce(0) { $0 + $1.bytes.count }) * 8
+            let bits = Double(segments[last].parts.reduce(0) { $0 + $1.buffer.readableBytes }) * 8
             peakBitRate = max(peakBitRate, Int(bits / seconds))
         }
     }
@@ -132,7 +154,7 @@ struct PublishedRendition: Sendable {
         let done = segments.filter { $0.complete && $0.gapDuration == nil }
         let seconds = done.reduce(0.0) { $0 + Double($1.duration) / Double($1.timescale) }
         guard seconds > 0 else { return 0 }
-        let bits = done.reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.bytes.count } } * 8
+        let bits = done.reduce(0) { $0 + $1.parts.reduce(0) { $0 + $1.buffer.readableBytes } } * 8
         return Int(Double(bits) / seconds)
     }
 }

@@ -88,6 +88,8 @@ struct OriginRoutesTests {
             Self.expectCORS(r)
             let far = try await client.execute(uri: "/live/demo/audio.m3u8?_HLS_msn=9999", method: .get)
             #expect(far.status == .badRequest)
+            // An edge keeps it a second at most: that URL becomes valid later.
+            #expect(far.headers[.cacheControl] == "public, max-age=1")
         }
     }
 
@@ -119,7 +121,8 @@ struct OriginRoutesTests {
             #expect(Array(buffer: part.body)[4..<8] == Array("moof".utf8)[...])
             let segment = try await client.execute(uri: "/live/demo/\(epoch)/video/\(msn).m4s", method: .get)
             #expect(segment.status == .ok)
-            #expect(segment.headers[.cacheControl] == "public, max-age=12")
+            #expect(segment.headers[.cacheControl] == "public, max-age=12, immutable")
+            #expect(part.headers[.cacheControl] == "public, max-age=12, immutable")
             #expect(Array(buffer: segment.body).starts(with: Array(buffer: part.body)))
         }
     }
@@ -135,6 +138,31 @@ struct OriginRoutesTests {
                 #expect(r.status == .notFound, "\(uri)")
                 Self.expectCORS(r)
             }
+        }
+    }
+
+    @Test func responsesAreCacheableByAnEdgeAndCarryNothingPerViewer() async throws {
+        try await Self.withOrigin { fixture, client in
+            let epoch = try await fixture.epoch()
+            let playlist = try await client.execute(uri: "/live/demo/video.m3u8", method: .get)
+            let text = String(buffer: playlist.body)
+            // Media URIs: the session epoch in the path, no query string, so one cache entry serves everyone.
+            let uris = text.split(separator: "\n").flatMap { line in
+                line.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+                    + (line.hasPrefix("#") ? [] : [line])
+            }.filter { $0.hasSuffix(".m4s") || $0.hasSuffix(".mp4") || $0.contains("?") }
+            #expect(!uris.isEmpty)
+            for uri in uris {
+                #expect(uri.hasPrefix("\(epoch)/") && !uri.contains("?"), "\(uri)")
+            }
+            let part = try await client.execute(uri: "/live/demo/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s", method: .get)
+            for r in [playlist, part] {
+                #expect(r.headers[.setCookie] == nil)
+                #expect(r.headers[.vary] == nil)
+            }
+            // A part past the preload hint will exist soon: the 404 must not be kept by an edge.
+            let ahead = try await client.execute(uri: "/live/demo/\(epoch)/video/9999.0.m4s", method: .get)
+            #expect(ahead.status == .notFound && ahead.headers[.cacheControl] == "no-cache")
         }
     }
 

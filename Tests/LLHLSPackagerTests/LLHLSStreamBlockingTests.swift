@@ -95,7 +95,8 @@ struct LLHLSStreamBlockingTests {
         #expect(r.maxAge == 1)
         let bad = await stream.mediaPlaylist(.video, request: PlaylistRequest(msn: 99))
         #expect(bad.status == 400)
-        #expect(bad.maxAge == 8)
+        // Short: the same URL becomes valid a few segments later (FanOutTests).
+        #expect(bad.maxAge == 1)
     }
 
     @Test func deltaRequestSkipsOldSegments() async throws {
