@@ -7,9 +7,9 @@ import Transcoder
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmarks. --transcode-only times the ABR ladder against the ffmpeg CLI on the same source.")
+        abstract: "Benchmarks: latency scenarios (default), --transcode-only (ladder vs ffmpeg), --viewers N (fan-out load).")
 
-    @Flag(help: "Time the ladder alone (the latency scenarios arrive with the bench issue).")
+    @Flag(help: "Time the ladder alone against the ffmpeg CLI instead of the latency scenarios.")
     var transcodeOnly = false
 
     @Option(help: "H.264 FLV/MP4 source (default: a generated testsrc2 720p30 with a 1 s GOP).")
@@ -21,9 +21,18 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "x264 preset for both sides.")
     var preset = "veryfast"
 
+    /// `--viewers N [--gateway URL] [--duration S]`: the fan-out load (BenchCommand+Viewers.swift).
+    @OptionGroup var load: ViewerLoadOptions
+
+    /// The latency scenarios (BenchCommand+Latency.swift); `--gateway` and `--duration` are shared with `--viewers`.
+    @OptionGroup var latency: LatencyBenchOptions
+
     func run() throws {
+        if load.viewers != nil { return try load.run() }
         guard transcodeOnly else {
-            throw ValidationError("only --transcode-only exists so far; the latency scenarios come with the bench issue")
+            // --duration's declared default (20) belongs to --viewers; latency scenarios default to 30 s.
+            let given = CommandLine.arguments.contains { $0 == "--duration" || $0.hasPrefix("--duration=") }
+            return try latency.run(gateway: load.gateway, duration: given ? load.duration : LatencyBenchOptions.defaultDuration)
         }
         let source = try input ?? generateSource()
         var config = LadderConfiguration()

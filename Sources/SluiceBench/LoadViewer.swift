@@ -1,0 +1,112 @@
+import MediaCore
+import Synchronization
+
+/// One LL-HLS viewer as hls.js behaves in low-latency mode: a blocking reload for the next part, then that part.
+struct LoadViewer: Sendable {
+    private static let counter = Atomic<Int>(0)
+
+    let id = LoadViewer.counter.wrappingAdd(1, ordering: .relaxed).oldValue
+    let playlist: HTTPURL
+    let fetcher: HTTPFetcher
+    let clock: PublicationClock
+    let stats: LoadStatistics
+    /// False: a static anchor, fetched every `pace` without blocking.
+    let live: Bool
+    let pace: Duration
+
+    init(
+        playlist: HTTPURL, fetcher: HTTPFetcher, clock: PublicationClock, stats: LoadStatistics, live: Bool, pace: Duration
+    ) {
+        self.playlist = playlist
+        self.fetcher = fetcher
+        self.clock = clock
+        self.stats = stats
+        self.live = live
+        self.pace = pace
+    }
+
+    /// Follows the stream until `deadline`; errors are counted, then the viewer starts over from a plain reload.
+    func run(until deadline: ContinuousClock.Instant) async {
+        while ContinuousClock.now < deadline {
+            do {
+                try await (live ? follow(until: deadline) : poll(until: deadline))
+            } catch {
+                stats.request(ok: false)
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        await fetcher.close()
+    }
+
+    private func follow(until deadline: ContinuousClock.Instant) async throws {
+        let first = try await get(playlist.target)
+        guard first.status == 200 else { throw BenchError.httpStatus(url: "\(playlist)", status: first.status) }
+        let start = LoadGeneratorPlaylist(first.body, from: .init(msn: Int.max, part: 0))
+        guard var next = start.hint else { return }
+        while ContinuousClock.now < deadline {
+            let r = try await get(playlist.target + "?_HLS_msn=\(next.msn)&_HLS_part=\(next.part)")
+            guard r.status == 200 else { throw BenchError.httpStatus(url: "\(playlist)", status: r.status) }
+            let listed = LoadGeneratorPlaylist(r.body, from: next)
+            for p in listed.parts { clock.announce(p.position, at: r.firstByte) }
+            for p in listed.parts {
+                let part = try await get(try playlist.resolving(p.uri).target, discardBody: true)
+                guard part.status == 200 else { throw BenchError.httpStatus(url: p.uri, status: part.status) }
+                stats.part(viewer: id, receipt: part.completed, published: clock.published(p.position))
+            }
+            if listed.ended { return }
+            next = listed.hint ?? listed.parts.last.map { .init(msn: $0.position.msn, part: $0.position.part + 1) } ?? next
+        }
+    }
+
+    /// The static anchor: the playlist and its newest part every `pace`, timed from the playlist request.
+    private func poll(until deadline: ContinuousClock.Instant) async throws {
+        var tick = ContinuousClock.now
+        while ContinuousClock.now < deadline {
+            let r = try await get(playlist.target)
+            guard r.status == 200 else { throw BenchError.httpStatus(url: "\(playlist)", status: r.status) }
+            let listed = LoadGeneratorPlaylist(r.body, from: .init(msn: 0, part: 0))
+            guard let last = listed.parts.last else { return }
+            let part = try await get(try playlist.resolving(last.uri).target, discardBody: true)
+            stats.part(viewer: id, receipt: part.completed, published: r.sent)
+            tick += pace
+            try await Task.sleep(until: max(tick, ContinuousClock.now), clock: .continuous)
+        }
+    }
+
+    private func get(_ target: String, discardBody: Bool = false) async throws -> HTTPFetchResult {
+        let r = try await fetcher.get(target, timeout: .seconds(15), discardBody: discardBody)
+        stats.request(ok: r.status == 200)
+        return r
+    }
+}
+
+/// When each part was published: the packager's instant in process, else the first playlist response listing it.
+final class PublicationClock: Sendable {
+    private let embedded: EmbeddedGateway?
+    private let firstSeen = Mutex<[LoadGeneratorPlaylist.Position: ContinuousClock.Instant]>([:])
+
+    init(embedded: EmbeddedGateway?) { self.embedded = embedded }
+
+    /// A playlist response that arrived (first byte) at `instant` lists `position`.
+    func announce(_ position: LoadGeneratorPlaylist.Position, at instant: ContinuousClock.Instant) {
+        guard embedded == nil else { return }
+        firstSeen.withLock { seen in
+            if let t = seen[position], t <= instant { return }
+            seen[position] = instant
+        }
+    }
+
+    /// The publication instant of `position` of the followed rendition.
+    func published(_ position: LoadGeneratorPlaylist.Position) -> ContinuousClock.Instant? {
+        if let e = embedded { return e.published(position) }
+        return firstSeen.withLock { $0[position] }
+    }
+
+    /// The definition this run uses, for the report.
+    func definition(live: Bool) -> String {
+        guard live else { return "playlist request sent (static anchor: playlist + newest part, no blocking)" }
+        return embedded != nil
+            ? "packager listed the part (in process, same monotonic clock)"
+            : "first byte of the first playlist response, at any viewer, that listed the part"
+    }
+}
