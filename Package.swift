@@ -88,7 +88,6 @@ let package = Package(
             name: "LLHLSPackager",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub", "Telemetry",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
@@ -105,19 +104,10 @@ let package = Package(
             dependencies: [
                 "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            // The pages are compiled into the binary: no resource bundle to find at run time.
-            resources: [
-                .embedInCode("Pages/index.html"), .embedInCode("Pages/watch.html"), .embedInCode("Pages/dashboard.html"),
-                .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"),
             ], swiftSettings: strictSettings),
         .target(
             name: "SluiceApp",
@@ -132,8 +122,6 @@ let package = Package(
             name: "SluiceBench",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "RTMPPublish", "Telemetry",
-                // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
-                "StreamHub", "LLHLSPackager", "HTTPOrigin",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -169,10 +157,6 @@ let package = Package(
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
-                "RTMPPublish", "HLSPlaylist",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
@@ -190,7 +174,6 @@ let package = Package(
             name: "LLHLSPackagerTests",
             dependencies: [
                 "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats",
-                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
