@@ -92,6 +92,14 @@ let package = Package(
             ], swiftSettings: strictSettings),
 
         .target(
+            name: "WHIPIngest",
+            dependencies: [
+                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "StreamHub", "FFmpegBridge", "Telemetry",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+
+        .target(
             name: "Transcoder",
             dependencies: [
                 "MediaCore", "CodecFormats", "StreamHub", "FFmpegBridge", "Telemetry",
@@ -147,6 +155,11 @@ let package = Package(
             dependencies: ["WebRTCTransport", "WebRTCWire", "MediaCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "WHIPIngestTests",
+            dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
