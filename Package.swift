@@ -12,10 +12,16 @@ let package = Package(
     name: "Sluice",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "sluice", targets: ["sluice"])
+        .executable(name: "sluice", targets: ["sluice"]),
+        // The pure parsers, for the libFuzzer package in Fuzz/ (a path dependency can only use products).
+        .library(
+            name: "SluiceParsers",
+            targets: ["MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // RTMPS ingest; already resolved through Hummingbird.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.29.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -74,6 +80,7 @@ let package = Package(
                 "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ], swiftSettings: strictSettings),

@@ -14,6 +14,7 @@ public enum OriginRoutes {
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
         router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(PreflightMiddleware())
+        addAccessControl(to: router, access: options.access)
         addTelemetry(to: router, packager: packager)
         router.get("/healthz") { _, _ in
             OriginResponse.text(200, "ok", maxAge: 0)

@@ -13,4 +13,6 @@ public enum RTMPIngestError: Error, Equatable, Sendable {
     case handshakeTimeout(Duration)
     /// Nothing was received for the configured idle timeout.
     case idleTimeout(Duration)
+    /// The RTMPS certificate or key could not be loaded.
+    case tlsSetup(certificate: String, key: String, reason: String)
 }

@@ -35,31 +35,47 @@ public struct RTMPIngestService: Service {
     /// The port actually bound, once `run()` is listening.
     public var boundPort: Int? { state.port.withLock { $0 } }
 
+    /// The RTMPS port actually bound, once `run()` is listening (nil without `configuration.tls`).
+    public var boundTLSPort: Int? { state.tlsPort.withLock { $0 } }
+
+    /// Binds the RTMPS listener when configured; a certificate that cannot be loaded fails start-up.
+    private func bindTLS(_ plain: SessionInitializer) async throws -> (any Channel)? {
+        guard let tls = configuration.tls else { return nil }
+        var initializer = plain
+        initializer.tls = try tls.makeContext()
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer(initializer.initialize)
+            .bind(host: host, port: tls.port).get()
+        state.tlsPort.withLock { $0 = server.localAddress?.port }
+        logger.info("RTMPS ingest listening", metadata: ["address": "\(server.localAddress.map { "\($0)" } ?? "?")"])
+        return server
+    }
+
     /// Binds, serves until graceful shutdown or cancellation, then closes the listener and every session.
     public func run() async throws {
         let sessions = state.sessions
         let hub = hub
         let configuration = configuration
         let logger = logger
-        let telemetry = telemetry
+        let initializer = SessionInitializer(
+            hub: hub, configuration: configuration, logger: logger, telemetry: telemetry, sessions: sessions,
+            limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP))
+        logger.info("RTMP publish auth: \(configuration.auth.summary)")
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    let ops = channel.pipeline.syncOperations
-                    try ops.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
-                    try ops.addHandler(RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger, telemetry: telemetry))
-                    sessions.add(channel)
-                }
-            }
+            .childChannelInitializer(initializer.initialize)
         let server = try await bootstrap.bind(host: host, port: port).get()
         let bound = server.localAddress?.port ?? port
         state.port.withLock { $0 = bound }
         logger.info("RTMP ingest listening", metadata: ["address": "\(server.localAddress.map { "\($0)" } ?? "?")"])
+        let tlsServer = try await bindTLS(initializer)
         onBound(bound)
         let stop: @Sendable () -> Void = {
             server.close(promise: nil)
+            tlsServer?.close(promise: nil)
             sessions.closeAll()
         }
         try await withTaskCancellationHandler {
@@ -80,6 +96,7 @@ public struct RTMPIngestService: Service {
 /// State shared between the service value and its running listener.
 final class SharedState: Sendable {
     let port = Mutex<Int?>(nil)
+    let tlsPort = Mutex<Int?>(nil)
     let sessions = SessionRegistry()
 }
 

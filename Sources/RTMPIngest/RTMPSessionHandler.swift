@@ -25,7 +25,11 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private var arrivals = ArrivalLog()
     private var handshakeTimer: Scheduled<Void>?
     private var peer = "unknown"
+    private var peerIP: String?
     private var closing = false
+    private lazy var authorizer = PublishAuthorizer(configuration: configuration.auth)
+    /// `rtmp` or `rtmps`: the scheme in the publication's origin and the webhook's `protocol`.
+    var transport = "rtmp"
 
     init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, telemetry: GatewayTelemetry? = nil) {
         self.telemetry = telemetry
@@ -38,6 +42,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         peer = context.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? "unknown"
+        peerIP = context.remoteAddress?.ipAddress
         let timeout = configuration.handshakeTimeout
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         handshakeTimer = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
@@ -126,16 +131,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
                 write(encoder.encode(message.raw(messageStreamID: streamID)), context: context)
                 if case .setChunkSize(let size) = message { encoder.setChunkSize(Int(size)) }
             case .publish(let key):
-                let next: [RTMPSessionStateMachine.Action]
-                do {
-                    publication = try hub.publish(key: key, origin: "rtmp://\(peer)")
-                    adapter = RTMPToStream()
-                    next = machine.publishSucceeded()
-                } catch {
-                    next = machine.publishFailed(error)
-                }
-                if publication != nil { logger.info("RTMP publish started", metadata: metadata([:])) }
-                try perform(next, context: context, firstByte: nil)
+                authorize(key, context: context)
             case .endPublication:
                 endPublication()
             case .metadata(let m):
@@ -151,6 +147,44 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             case .close(let reason):
                 close(context: context, reason: reason)
             }
+        }
+    }
+
+    /// Local rules answer at once; a webhook answers later, back on this channel's event loop.
+    private func authorize(_ key: StreamKey, context: ChannelHandlerContext) {
+        let request = PublishAuthRequest(
+            key: key, name: machine.publishName ?? key.rawValue, peerIP: peerIP, transport: transport)
+        let now = WallTime.now().nanosecondsSince1970 / 1_000_000_000
+        if let decision = authorizer.localDecision(request, now: now) {
+            authorized(decision, key: key, context: context)
+            return
+        }
+        let authorizer = authorizer
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        context.eventLoop.makeFutureWithTask { await authorizer.authorize(request, now: now) }.whenSuccess {
+            let (handler, context) = loopBound.value
+            handler.authorized($0, key: key, context: context)
+            context.flush()
+        }
+    }
+
+    private func authorized(_ decision: PublishAuthDecision, key: StreamKey, context: ChannelHandlerContext) {
+        guard !closing else { return }
+        switch decision {
+        case .denied(let reason):
+            logger.warning("RTMP publish refused", metadata: metadata(["reason": "\(reason)"]))
+            performSafely(machine.publishRefused(reason), context: context)
+        case .allowed(let method):
+            let next: [RTMPSessionStateMachine.Action]
+            do {
+                publication = try hub.publish(key: key, origin: "\(transport)://\(peer)")
+                adapter = RTMPToStream()
+                next = machine.publishSucceeded()
+            } catch {
+                next = machine.publishFailed(error)
+            }
+            if publication != nil { logger.info("RTMP publish started", metadata: metadata(["auth": "\(method)"])) }
+            performSafely(next, context: context)
         }
     }
 

@@ -65,6 +65,7 @@ extension RTMPSessionStateMachine {
             ]
         }
         state = .publishPending(key, transactionID: c.transactionID)
+        publishName = name
         return [.publish(key)]
     }
 
@@ -90,6 +91,15 @@ extension RTMPSessionStateMachine {
         case .tooManyStreams(let limit): why = "too many live streams (limit \(limit))"
         }
         return [reply(badName(why), on: Self.publishStreamID), .close(reason: why)]
+    }
+
+    /// Authorization refused the publication: an error status the publisher can show, then close.
+    public mutating func publishRefused(_ reason: String) -> [Action] {
+        guard case .publishPending = state else { return [] }
+        state = .closed
+        let status = RTMPCommand.onStatus(
+            level: "error", code: "NetStream.Publish.Unauthorized", description: "publish refused: \(reason)")
+        return [reply(status, on: Self.publishStreamID), .close(reason: "publish refused: \(reason)")]
     }
 
     private func badName(_ description: String) -> RTMPCommand {

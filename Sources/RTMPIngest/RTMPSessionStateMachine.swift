@@ -47,6 +47,8 @@ public struct RTMPSessionStateMachine: Sendable {
     private var peerWindow: UInt64
     /// Timestamp of the message being handled.
     private var mediaTimestamp: UInt32 = 0
+    /// The full name of the last `publish` command, query included (credentials ride there).
+    public internal(set) var publishName: String?
 
     /// Creates a machine for a connection whose handshake is complete.
     public init(configuration: RTMPIngestConfiguration = RTMPIngestConfiguration()) {

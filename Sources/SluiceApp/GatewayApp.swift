@@ -33,7 +33,7 @@ public struct GatewayApp: Sendable {
     /// Runs until SIGTERM/SIGINT; playlists end with ENDLIST before the origin closes.
     public func run() async throws {
         let c = configuration
-        let hub = StreamHub()
+        let hub = StreamHub(maxStreams: c.security.maxStreams)
         let packager = LLHLSPackager(hub: hub, configuration: c.hls, logger: logger, telemetry: telemetry)
         let readiness = OriginReadiness()
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {

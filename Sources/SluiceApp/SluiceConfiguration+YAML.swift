@@ -44,6 +44,7 @@ extension SluiceConfiguration {
             c.rtmp.chunkSize = try rtmp.int("chunk_size", in: 128...65536) ?? c.rtmp.chunkSize
             c.rtmp.maxMessageSize = try rtmp.int("max_message_size", in: 65536...(64 << 20)) ?? c.rtmp.maxMessageSize
             if let s = try rtmp.int("idle_timeout_s", in: 1...3600) { c.rtmp.idleTimeout = .seconds(s) }
+            try readRTMPSecurity(&rtmp, into: &c)
             try rtmp.finish()
         }
         if var http = try r.section("http") {
@@ -58,6 +59,7 @@ extension SluiceConfiguration {
             try http.finish()
         }
         if var hls = try r.section("hls") {
+            c.hls.lowLatency = try hls.bool("low_latency") ?? c.hls.lowLatency
             if let ms = try hls.int("part_target_ms", in: 100...2000) { c.hls.partTarget = .milliseconds(ms) }
             if let s = try hls.double("segment_target_s", in: 1...10) { c.hls.segmentTarget = .milliseconds(Int64(s * 1000)) }
             c.hls.windowSegments = try hls.int("window_segments", in: 6...60) ?? c.hls.windowSegments
@@ -114,6 +116,7 @@ extension SluiceConfiguration {
             c.hlsjsURL = try pages.string("hlsjs_url") ?? c.hlsjsURL
             try pages.finish()
         }
+        try readSecurity(&r, into: &c)
         try r.finish()
         try c.validate()
         return c

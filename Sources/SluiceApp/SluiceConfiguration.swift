@@ -36,6 +36,8 @@ public struct SluiceConfiguration: Sendable {
     /// The ladder (`transcode.rungs`, `transcode.max_rungs`, `transcode.preset`).
     public var ladder = LadderConfiguration()
 
+    /// Live-stream and origin limits, viewer tokens (`limits.*`, `auth.view.*`); publish auth is in `rtmp.auth`.
+    public var security = SecurityConfiguration()
 
     /// The defaults.
     public init() {}

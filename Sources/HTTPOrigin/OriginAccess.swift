@@ -1,0 +1,111 @@
+import HTTPTypes
+import Hummingbird
+import MediaCore
+import Synchronization
+
+/// Who may watch and how many may wait: viewer tokens (`auth.view.*`) and blocking-request limits (`limits.*`).
+public struct OriginAccess: Sendable {
+    /// Secret for viewer tokens; when set, `/live/...` needs the `/t/{token}/live/...` form (see docs/AUTH.md).
+    public var viewerSecret: String?
+    /// Most blocking playlist requests (`_HLS_msn`) waiting on one stream; more get 503.
+    public var maxBlockingPerStream: Int = 1_000
+    /// Most blocking playlist requests waiting across all streams; more get 503.
+    public var maxBlockingTotal: Int = 10_000
+    /// `Retry-After` sent with those 503s.
+    public var retryAfter: Duration = .seconds(1)
+
+    /// No tokens, generous limits.
+    public init() {}
+}
+
+extension OriginRoutes {
+    /// Installs the token check (when a secret is set) and the blocking-request limit.
+    static func addAccessControl(to router: Router<BasicRequestContext>, access: OriginAccess) {
+        if let secret = access.viewerSecret { router.middlewares.add(ViewerTokenMiddleware(secret: secret)) }
+        router.middlewares.add(BlockingLimitMiddleware(access: access))
+    }
+}
+
+/// `/t/{token}/live/{key}/...` → `/live/{key}/...` when the token is valid for `key`; bare `/live/...` is 403.
+///
+/// The token sits in the path, not the query: relative playlist URIs keep it for every part, and a CDN that
+/// keys on the path caches one copy per token, which every viewer of a token window shares.
+struct ViewerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+    let secret: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let path = request.uri.path
+        if path.hasPrefix("/live/") { return OriginResponse.text(403, "viewer token required", maxAge: 1) }
+        guard path.hasPrefix("/t/") else { return try await next(request, context) }
+        let parts = path.split(separator: "/", maxSplits: 4, omittingEmptySubsequences: false)
+        // ["", "t", token, "live", "key/rest"]
+        guard parts.count == 5, parts[3] == "live", let key = parts[4].split(separator: "/").first else {
+            return OriginResponse.text(404, "not found", maxAge: 1)
+        }
+        let now = WallTime.now().nanosecondsSince1970 / 1_000_000_000
+        do {
+            try SignedToken.verifyViewerToken(parts[2], key: String(key), secret: secret, now: now)
+        } catch {
+            return OriginResponse.text(403, "viewer token refused: \(error)", maxAge: 1)
+        }
+        var head = request.head
+        let query = request.uri.query.map { "?\($0)" } ?? ""
+        head.path = "/live/\(parts[4])\(query)"
+        return try await next(Request(head: head, body: request.body), context)
+    }
+}
+
+/// Bounds blocking playlist requests per stream and in total: beyond either, 503 with `Retry-After`.
+struct BlockingLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let access: OriginAccess
+    let waiting = BlockingCounter()
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
+        let path = request.uri.path
+        guard path.hasPrefix("/live/"), path.hasSuffix(".m3u8"),
+            request.uri.queryParameters.get("_HLS_msn") != nil,
+            let key = path.dropFirst(6).split(separator: "/").first
+        else { return try await next(request, context) }
+        guard waiting.enter(String(key), perStream: access.maxBlockingPerStream, total: access.maxBlockingTotal) else {
+            var response = OriginResponse.text(503, "too many waiting playlist requests", maxAge: 0)
+            response.headers[.retryAfter] = "\(max(1, access.retryAfter.components.seconds))"
+            return response
+        }
+        defer { waiting.leave(String(key)) }
+        return try await next(request, context)
+    }
+}
+
+/// Blocking requests in flight, per stream key and in total.
+final class BlockingCounter: Sendable {
+    private let state = Mutex<(perKey: [String: Int], total: Int)>(([:], 0))
+
+    /// Counts one more waiter for `key`; false (nothing counted) when a limit is reached.
+    func enter(_ key: String, perStream: Int, total: Int) -> Bool {
+        state.withLock { s in
+            let n = s.perKey[key, default: 0]
+            guard n < perStream, s.total < total else { return false }
+            s.perKey[key] = n + 1
+            s.total += 1
+            return true
+        }
+    }
+
+    /// Counts one waiter for `key` as done.
+    func leave(_ key: String) {
+        state.withLock { s in
+            let n = s.perKey[key, default: 0] - 1
+            s.perKey[key] = n > 0 ? n : nil
+            s.total -= 1
+        }
+    }
+
+    /// Waiters now: total and for `key`.
+    func waiting(_ key: String? = nil) -> Int {
+        state.withLock { s in key.map { s.perKey[$0, default: 0] } ?? s.total }
+    }
+}
