@@ -95,6 +95,7 @@ let package = Package(
             name: "LLHLSPackager",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub", "Telemetry",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
@@ -177,6 +178,10 @@ let package = Package(
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
+                "RTMPPublish", "HLSPlaylist",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
