@@ -4,6 +4,8 @@ import MediaCore
 public struct LLHLSConfiguration: Sendable, Equatable {
     /// Wanted part duration; advertised PART-TARGET snaps it to whole frames of the first source.
     public var partTarget: Duration = .milliseconds(200)
+    /// Low-latency HLS (parts, preload hints, blocking reload); false serves classic HLS: complete segments only.
+    public var lowLatency: Bool = true
     /// Segments are cut at the first keyframe once this long; EXT-X-TARGETDURATION is its ceiling.
     public var segmentTarget: Duration = .seconds(2)
     /// Complete segments listed in each media playlist (Apple asks for ≥ 6).

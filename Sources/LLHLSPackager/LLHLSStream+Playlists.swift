@@ -7,8 +7,9 @@ extension LLHLSStreamState {
     /// TARGETDURATION.
     var targetDuration: Int { config.targetDurationSeconds }
 
-    /// SERVER-CONTROL, identical for every rendition (checklist M4).
-    var serverControl: ServerControl {
+    /// SERVER-CONTROL, identical for every rendition (checklist M4); classic HLS has none.
+    var serverControl: ServerControl? {
+        guard config.lowLatency else { return nil }
         let pt = partTargetSeconds
         let td = Double(targetDuration)
         // PART-HOLD-BACK ≥ 3 × PART-TARGET is Apple's MUST [A 14.3]; round up to the millisecond.
@@ -24,12 +25,14 @@ extension LLHLSStreamState {
     /// The media playlist model of a rendition by name; reports cover every other rendition (checklist R1).
     func mediaPlaylist(named name: String) -> MediaPlaylist? {
         guard let p = pipeline(named: name) else { return nil }
-        let reports = pipelineNames.filter { $0 != name }.compactMap { other in
+        // Rendition reports are an LL-HLS tag (§4.4.5.4): classic playlists carry none.
+        let reports = !config.lowLatency ? [] : pipelineNames.filter { $0 != name }.compactMap { other in
             pipeline(named: other)?.rendition.report(uri: "\(other).m3u8")
         }
         let ctx = PlaylistContext(
             epoch: epoch, targetDuration: targetDuration,
-            partTarget: MediaTime(value: Int64((partTargetSeconds * Double(p.timescale)).rounded()), timescale: p.timescale),
+            partTarget: config.lowLatency
+                ? MediaTime(value: Int64((partTargetSeconds * Double(p.timescale)).rounded()), timescale: p.timescale) : nil,
             serverControl: serverControl, window: config.windowSegments, reports: reports, ended: isEnded)
         return p.rendition.playlist(ctx)
     }

@@ -30,6 +30,8 @@ extension LLHLSStreamState {
             let complete = r.segments.lazy.filter(\.complete).count
             return complete >= Self.segmentsBeforeFirstPlaylist ? .ready : .wait(until: .seconds(Double(targetDuration) * 4))
         }
+        // Classic HLS advertises no CAN-BLOCK-RELOAD, so a delivery directive is a client error.
+        if !config.lowLatency { return .badRequest("_HLS_msn: blocking reload is off (hls.low_latency: false)") }
         let lastComplete = r.lastCompleteMSN ?? (PublishedRendition.firstMSN - 1)
         // B4: more than two segments ahead is a client error.
         if m > lastComplete + 2 { return .badRequest("_HLS_msn=\(m) is more than two segments past the last (\(lastComplete))") }
@@ -143,6 +145,8 @@ extension LLHLSStream {
                     }
                     return .found(seg.buffer)
                 case .part(let msn, let idx):
+                    // Classic HLS lists no parts; answering for them would serve URIs no playlist names.
+                    guard s.config.lowLatency else { return .missing }
                     if let seg = r.segments.first(where: { $0.msn == msn }), idx < seg.parts.count {
                         return .found(seg.parts[idx].buffer)
                     }

@@ -7,10 +7,10 @@ struct PlaylistContext: Sendable {
     var epoch: String
     /// EXT-X-TARGETDURATION.
     var targetDuration: Int
-    /// PART-TARGET in this rendition's ticks.
-    var partTarget: MediaTime
-    /// SERVER-CONTROL shared by all renditions.
-    var serverControl: ServerControl
+    /// PART-TARGET in this rendition's ticks; nil renders classic HLS (segments only, no hint).
+    var partTarget: MediaTime?
+    /// SERVER-CONTROL shared by all renditions; nil for classic HLS.
+    var serverControl: ServerControl?
     /// Complete segments listed.
     var window: Int
     /// Reports for the other renditions.
@@ -38,7 +38,8 @@ extension PublishedRendition {
         let complete = segments.filter(\.complete)
         let listedComplete = complete.suffix(ctx.window)
         var listed = Array(listedComplete)
-        if let open = segments.last, !open.complete, !open.parts.isEmpty { listed.append(open) }
+        let lowLatency = ctx.partTarget != nil
+        if lowLatency, let open = segments.last, !open.complete, !open.parts.isEmpty { listed.append(open) }
         let firstListedMSN = listed.first?.msn ?? nextMSN
         let hiddenDiscontinuities = segments.filter { $0.msn < firstListedMSN && $0.discontinuity }.count
         // Parts stay listed for about the last 3 × TARGETDURATION (checklist P5).
@@ -47,7 +48,7 @@ extension PublishedRendition {
         var lastInit: Int?
         for (i, s) in listed.enumerated() {
             let parts: [MediaPart] =
-                (i >= partHorizon || !s.complete)
+                lowLatency && (i >= partHorizon || !s.complete)
                 ? s.parts.enumerated().map { j, p in
                     MediaPart(
                         duration: MediaTime(value: p.duration, timescale: s.timescale),
@@ -66,7 +67,7 @@ extension PublishedRendition {
         return MediaPlaylist(
             targetDuration: ctx.targetDuration, partTarget: ctx.partTarget, serverControl: ctx.serverControl,
             mediaSequence: firstListedMSN, discontinuitySequence: discontinuitySequence + hiddenDiscontinuities,
-            segments: model, preloadHintURI: ctx.ended ? nil : partURI(epoch: ctx.epoch, msn: hint.msn, part: hint.part),
+            segments: model, preloadHintURI: ctx.ended || !lowLatency ? nil : partURI(epoch: ctx.epoch, msn: hint.msn, part: hint.part),
             renditionReports: ctx.reports, endList: ctx.ended, independentSegments: false)
     }
 

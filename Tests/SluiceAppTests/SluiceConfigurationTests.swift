@@ -31,14 +31,14 @@ struct SluiceConfigurationTests {
                 bind: 127.0.0.1
                 rtmp: { port: 1936, chunk_size: 8192, max_message_size: 1048576, idle_timeout_s: 5 }
                 http: { port: 8081 }
-                hls: { part_target_ms: 300, segment_target_s: 4, window_segments: 12, reconnect_grace_s: 3, ended_retention_s: 9 }
+                hls: { low_latency: false, part_target_ms: 300, segment_target_s: 4, window_segments: 12, reconnect_grace_s: 3, ended_retention_s: 9 }
                 transcode: { enabled: false, preset: faster, max_rungs: 1, rungs: [ { height: 540, video_kbps: 2000 } ] }
                 log: { level: debug }
                 demo: { key: pattern }
                 """)
         #expect(c.bind == "127.0.0.1" && c.rtmpPort == 1936 && c.httpPort == 8081)
         #expect(c.rtmp.chunkSize == 8192 && c.rtmp.maxMessageSize == 1_048_576 && c.rtmp.idleTimeout == .seconds(5))
-        #expect(c.hls.partTarget == .milliseconds(300) && c.hls.segmentTarget == .seconds(4))
+        #expect(!c.hls.lowLatency && c.hls.partTarget == .milliseconds(300) && c.hls.segmentTarget == .seconds(4))
         #expect(c.hls.windowSegments == 12 && c.hls.reconnectGrace == .seconds(3) && c.hls.endedRetention == .seconds(9))
         #expect(!c.transcode && c.ladder.preset == "faster" && c.ladder.maxRungs == 1)
         #expect(c.ladder.rungs == [LadderConfiguration.Rung(name: "540p", height: 540, videoBitRate: BitRate(kbps: 2000))])
@@ -50,6 +50,7 @@ struct SluiceConfigurationTests {
         ("rtmp: { port: 70000 }", "rtmp.port"),
         ("hls: { part_target_ms: 50 }", "hls.part_target_ms"),
         ("hls: { part_target_ms: 900, segment_target_s: 2 }", "hls.part_target_ms"),
+        ("hls: { low_latency: sometimes }", "hls.low_latency"),
         ("log: { level: loud }", "log.level"),
         ("transcode: { preset: placebo }", "transcode.preset"),
         ("transcode: { enabled: maybe }", "transcode.enabled"),
