@@ -1,0 +1,59 @@
+/// One protocol path `sluice bench` measures end to end, named as on the command line (`rtmp-llhls-ladder`).
+public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
+    /// How media reaches the viewer in this scenario.
+    public enum Path: Sendable, Equatable {
+        /// RTMP into the embedded (or `--gateway`) Sluice; the viewer follows `rendition`.
+        case sluice(lowLatency: Bool, transcode: Bool, rendition: String)
+        /// RTMP into nginx with libnginx-mod-rtmp writing classic HLS (MPEG-TS segments): the outside anchor.
+        case nginxRTMP
+        /// WHIP into Sluice; listed so the table shows the gap until WHIP ingest exists.
+        case whip(transcode: Bool)
+    }
+
+    /// Command-line name.
+    public var id: String
+    /// One line for the table and the docs.
+    public var title: String
+    /// What runs.
+    public var path: Path
+
+    public var description: String { id }
+
+    /// True when the viewer behaves like hls.js in low-latency mode (parts, blocking reload).
+    public var lowLatencyViewer: Bool {
+        if case .sluice(let ll, _, _) = path { return ll }
+        if case .whip = path { return true }
+        return false
+    }
+
+    /// Every scenario, in table order.
+    public static let all: [BenchScenario] = [
+        BenchScenario(
+            id: "rtmp-llhls", title: "RTMP -> LL-HLS, passthrough (200 ms parts, 2 s segments)",
+            path: .sluice(lowLatency: true, transcode: false, rendition: "video")),
+        BenchScenario(
+            id: "rtmp-llhls-ladder", title: "RTMP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
+            path: .sluice(lowLatency: true, transcode: true, rendition: "480p")),
+        BenchScenario(
+            id: "rtmp-hls", title: "RTMP -> classic HLS (2 s segments, player 3 segments behind)",
+            path: .sluice(lowLatency: false, transcode: false, rendition: "video")),
+        BenchScenario(
+            id: "nginx-rtmp-hls", title: "RTMP -> nginx-rtmp classic HLS (2 s fragments, MPEG-TS, player 3 behind)",
+            path: .nginxRTMP),
+        BenchScenario(id: "whip-llhls", title: "WHIP -> LL-HLS, passthrough", path: .whip(transcode: false)),
+        BenchScenario(id: "whip-llhls-ladder", title: "WHIP -> LL-HLS, 3-rung ladder", path: .whip(transcode: true)),
+    ]
+
+    /// The scenario with this name.
+    public static func named(_ id: String) -> BenchScenario? { all.first { $0.id == id } }
+
+    /// Why this scenario cannot run here; nil when it can. With `--gateway` the remote's own configuration
+    /// decides what a Sluice scenario sees (classic mode, ladder), so the user picks matching scenarios.
+    public var unavailableReason: String? {
+        switch path {
+        case .whip: "WHIP ingest does not exist yet (issue 5)"
+        case .nginxRTMP: NginxRTMPInstall.unavailableReason()
+        case .sluice: nil
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SluiceBench
+import Synchronization
+
+/// `sluice bench [--scenarios a,b] [--duration S] [--json F] [--svg F] [--gateway URL --rtmp URL]`: the latency scenarios.
+struct LatencyBenchOptions: ParsableArguments {
+    @Option(help: "Comma-separated latency scenarios (default: every available one). See --list-scenarios.")
+    var scenarios: String?
+
+    @Flag(help: "List the latency scenarios, whether each can run here, and exit.")
+    var listScenarios = false
+
+    @Option(help: "Write the latency report as JSON to this file.")
+    var json: String?
+
+    @Option(help: "Write the latency comparison as an SVG chart to this file.")
+    var svg: String?
+
+    @Option(help: "With --gateway (latency scenarios): the gateway's RTMP application URL (default rtmp://HOST:1935/live).")
+    var rtmp: String?
+
+    /// Latency scenarios publish this long when --duration is not given (the viewer then watches >= 20 s).
+    static let defaultDuration = 30.0
+
+    /// The chosen scenarios, in table order.
+    func chosen() throws -> [BenchScenario] {
+        guard let list = scenarios else { return BenchScenario.all.filter { $0.unavailableReason == nil } }
+        return try list.split(separator: ",").map { name in
+            let id = name.trimmingCharacters(in: .whitespaces)
+            guard let s = BenchScenario.named(id) else {
+                throw ValidationError("unknown scenario '\(id)'; known: \(BenchScenario.all.map(\.id).joined(separator: ", "))")
+            }
+            return s
+        }
+    }
+
+    /// Runs the scenarios, prints the table, writes the files; fails when a scenario asked for failed.
+    func run(gateway: String?, duration: Double) throws {
+        if listScenarios {
+            for s in BenchScenario.all {
+                print("\(s.id.padding(toLength: 20, withPad: " ", startingAt: 0)) \(s.unavailableReason.map { "unavailable: \($0)" } ?? "available")  \(s.title)")
+            }
+            return
+        }
+        guard duration >= 5 else { throw ValidationError("--duration must be at least 5 seconds for latency scenarios") }
+        var options = BenchOptions(scenarios: try chosen(), command: (["sluice"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        options.duration = .milliseconds(Int64(duration * 1000))
+        if let gateway {
+            // Accept any URL on the gateway (a playlist too): the origin is what matters.
+            guard let u = URL(string: gateway), let host = u.host else { throw ValidationError("--gateway: not a URL: \(gateway)") }
+            options.gateway = "http://\(host):\(u.port ?? 80)"
+        }
+        options.rtmp = rtmp
+        var logger = Logger(label: "sluice-bench")
+        logger.logLevel = .error
+        let runner = BenchRunner(options: options, logger: logger)
+        let box = Mutex<BenchReport?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        // Detached: run() is on the main actor, which the semaphore below holds.
+        Task.detached {
+            let report = await runner.run()
+            box.withLock { $0 = report }
+            done.signal()
+        }
+        done.wait()
+        guard let report = box.withLock({ $0 }) else { return }
+        print(BenchTable.text(report), terminator: "")
+        if let json { try Data(try report.json()).write(to: URL(fileURLWithPath: json)) }
+        if let svg { try Data(BenchSVG.render(report).utf8).write(to: URL(fileURLWithPath: svg)) }
+        let failed = report.scenarios.filter { $0.skipped?.hasPrefix("failed") ?? false }
+        if !failed.isEmpty { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,79 @@
+"""`sluice bench` latency scenarios end to end: embedded gateway, capture-clock SEI publisher, LL-HLS and
+classic viewers, the table, the JSON report and the SVG chart."""
+from __future__ import annotations
+
+import json
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from procs import ARTIFACTS, SLUICE
+
+OUT = ARTIFACTS / "bench"
+HOPS = ("ingest", "package", "deliver")  # passthrough: no decode/encode
+SCENARIOS = ("rtmp-llhls", "rtmp-hls")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    OUT.mkdir(parents=True, exist_ok=True)
+    out_json, out_svg = OUT / "out.json", OUT / "out.svg"
+    for f in (out_json, out_svg):
+        f.unlink(missing_ok=True)
+    cmd = [str(SLUICE), "bench", "--scenarios", ",".join(SCENARIOS), "--duration", "10",
+           "--json", str(out_json), "--svg", str(out_svg)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    (OUT / "stdout.txt").write_text(p.stdout)
+    (OUT / "stderr.txt").write_text(p.stderr)
+    assert p.returncode == 0, f"sluice bench exited {p.returncode}\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}"
+    return p, json.loads(out_json.read_text()), out_svg
+
+
+def ordered(p: dict) -> bool:
+    return 0 < p["p50Ms"] <= p["p90Ms"] <= p["p99Ms"] and p["count"] > 0
+
+
+def test_table_has_a_row_per_scenario(bench):
+    p, _, _ = bench
+    lines = p.stdout.splitlines()
+    assert lines[0].split()[:2] == ["scenario", "ingest"], p.stdout
+    for s in SCENARIOS:
+        assert any(line.startswith(s + " ") for line in lines), p.stdout
+
+
+def test_json_has_every_hop_with_ordered_percentiles(bench):
+    _, report, _ = bench
+    assert [s["id"] for s in report["scenarios"]] == list(SCENARIOS)
+    assert report["durationSeconds"] == 10 and report["machine"] and report["command"].startswith("sluice bench")
+    for s in report["scenarios"]:
+        assert "skipped" not in s, s
+        for hop in HOPS:
+            assert hop in s["hops"], (s["id"], sorted(s["hops"]))
+            assert ordered(s["hops"][hop]), (s["id"], hop, s["hops"][hop])
+        for figure in ("available", "player"):
+            assert ordered(s[figure]), (s["id"], figure, s[figure])
+            # Glass-to-glass on loopback: above the gateway's own hops, below half a minute.
+            assert s[figure]["p50Ms"] < 30_000, (s["id"], figure, s[figure])
+        assert s["player"]["p50Ms"] >= s["available"]["p50Ms"] * 0.9, s
+        assert 0 < s["ttffPublishMs"] < 15_000 and 0 < s["ttffJoinMs"] < 15_000, s
+        assert s["frames"] >= 60, s
+
+
+def test_low_latency_beats_classic_hls(bench):
+    _, report, _ = bench
+    by_id = {s["id"]: s for s in report["scenarios"]}
+    ll, classic = by_id["rtmp-llhls"]["player"]["p50Ms"], by_id["rtmp-hls"]["player"]["p50Ms"]
+    assert ll < classic, (ll, classic)
+    assert ll < 2_000, ll  # PART-HOLD-BACK ~0.6 s plus the pipeline, on loopback
+
+
+def test_svg_is_xml_with_a_bar_per_scenario(bench):
+    _, _, svg = bench
+    root = ET.parse(svg).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    for s in SCENARIOS:
+        assert s in texts, texts
+    rects = list(root.iter("{http://www.w3.org/2000/svg}rect"))
+    assert len(rects) > 10  # background, stacked pieces, legend swatches
