@@ -78,10 +78,12 @@ test-swift:
 test-e2e:
 	$(PYTHON) -m pytest -q Tests/e2e
 
-# The ladder against the ffmpeg CLI (release build: timings of a debug build say little).
-# The latency scenarios (rtmp-llhls, ...) arrive with the bench issue.
+# Release build (timings of a debug build say little). First the latency scenarios, every available one for
+# BENCH_SECONDS each (docs/bench.json + docs/bench.svg, committed), then the ladder against the ffmpeg CLI.
+BENCH_SECONDS ?= 30
 bench: deps
 	$(SWIFT) build -c release --product sluice
+	.build/release/sluice bench --duration $(BENCH_SECONDS) --json docs/bench.json --svg docs/bench.svg
 	.build/release/sluice bench --transcode-only
 
 sample:
