@@ -58,7 +58,7 @@ extension GatewayTelemetry {
                 descriptor: MetricNameDescriptor(
                     metricName: "sluice_frames_dropped", unitName: "total",
                     helpText: "Frames dropped because a reader or stage fell behind"),
-                labels: labels + [("reader", reader)])
+                labels: labels() + [("reader", reader)])
             r.dropCounters[reader] = c
             return c
         }
@@ -170,7 +170,7 @@ extension GatewayTelemetry {
             rate(&r.rate)
             return amounts.map { name, amount in
                 if let c = r.counters[name] { return (c, amount) }
-                let c = registry.makeCounter(descriptor: name.descriptor, labels: labels)
+                let c = registry.makeCounter(descriptor: name.descriptor, labels: labels())
                 r.counters[name] = c
                 return (c, amount)
             }

@@ -42,7 +42,7 @@ public final class GatewayTelemetry: Sendable {
             r.hopHistograms[hop, default: HopHistogram()].record(latency)
             if let h = r.hopMetrics[hop] { return h }
             let h = registry.makeDurationHistogram(
-                descriptor: Self.hopLatency, labels: [("hop", hop.rawValue)] + labels, buckets: Self.hopBuckets)
+                descriptor: Self.hopLatency, labels: [("hop", hop.rawValue)] + labels(), buckets: Self.hopBuckets)
             r.hopMetrics[hop] = h
             return h
         }
@@ -75,10 +75,11 @@ public final class GatewayTelemetry: Sendable {
 
     /// Runs `body` on a rendition's state (created on first use) with its Prometheus labels.
     func withRendition<T>(
-        _ stream: StreamKey, _ rendition: String, _ body: (inout RenditionState, [(String, String)]) -> T
+        _ stream: StreamKey, _ rendition: String, _ body: (inout RenditionState, @autoclosure () -> [(String, String)]) -> T
     ) -> T {
         let key = stream.sourceKey
         let origin = origin
+        // Labels are built only when a Prometheus series is created, never on the hot path.
         return state.withLock { s in
             body(
                 &s.streams[key, default: StreamState(origin: origin)].renditions[

@@ -54,14 +54,15 @@ struct GatewayTelemetryTests {
 
     @Test func snapshotReportsPercentilesCountersAndAudience() throws {
         let t = GatewayTelemetry()
-        for ms in 1...100 { t.record(.deliver, .milliseconds(Int64(ms)), stream: demo, rendition: "video") }
+        // 10 µs … 1 ms: inside HDR's exact range, so percentiles are the nearest-rank samples themselves.
+        for i in 1...100 { t.record(.deliver, .microseconds(Int64(i) * 10), stream: demo, rendition: "video") }
         t.countDropped(stream: demo, rendition: "video", reader: "transcoder", frames: 2)
         t.notePlaylistFetch(stream: demo, client: "127.0.0.1:5000")
         t.notePlaylistFetch(stream: demo, client: "127.0.0.1:5001")
         t.notePlaylistFetch(stream: demo, client: "127.0.0.1:5000")
         let s = try #require(t.snapshot(stream: demo))
         let deliver = try #require(s.renditions["video"]?.percentiles(.deliver))
-        #expect(deliver == HopPercentiles(count: 100, p50Ms: 50, p90Ms: 90, p99Ms: 99, maxMs: 100))
+        #expect(deliver == HopPercentiles(count: 100, p50Ms: 0.5, p90Ms: 0.9, p99Ms: 0.99, maxMs: 1))
         #expect(s.renditions["video"]?.totalFramesDropped == 2)
         #expect(s.viewers == 2)
         #expect(t.snapshot(stream: StreamKey("other")!) == nil)
