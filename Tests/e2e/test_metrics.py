@@ -12,7 +12,7 @@ from urllib.parse import urljoin
 
 import requests
 
-from procs import FAST_SEGMENTS, SLUICE, Gateway, ffmpeg_cmd
+from procs import FAST_SEGMENTS, SLUICE, Gateway, ffmpeg_cmd, sluice_publish_cmd
 
 KEY = "e2e-metrics"
 SAMPLE = re.compile(r'^(?P<name>[a-z_]+)(?:\{(?P<labels>[^}]*)\})? (?P<value>\S+)$')
@@ -104,5 +104,27 @@ def test_every_hop_appears_in_metrics(workdir, publishers):
         assert stats.returncode == 0, stats.stderr
         assert KEY in stats.stdout and "480p" in stats.stdout and "package" in stats.stdout
         assert "\x1b[" not in stats.stdout  # not a TTY: plain lines
+    finally:
+        gw.stop()
+
+
+def test_capture_clock_feeds_the_available_hop(workdir, publishers):
+    """`sluice publish` writes its capture clock as SEI into every video frame: ingest reads it, the ladder keeps it
+    on each rung's frames, and the packager records publisher capture → part published as `available`."""
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--transcode", "on"]).start()
+    try:
+        pub = publishers(sluice_publish_cmd(gw.rtmp_url(KEY), 5))
+        assert pub.wait(40) == 0, pub.log()[-2000:]
+        time.sleep(1)
+        text = requests.get(f"http://127.0.0.1:{gw.http_port}/metrics", timeout=10).text
+        (workdir / "metrics.txt").write_text(text)
+        samples = parse_metrics(text)
+        for rendition in ("video", "480p", "360p"):
+            n = value(samples, "sluice_hop_latency_seconds_count", hop="available", stream=KEY, rendition=rendition)
+            assert n >= 100, f"{n} available samples for {rendition}"
+            # Capture → published can't be negative or absurd on one host: it stays under the 10 s bucket.
+            under = value(samples, "sluice_hop_latency_seconds_bucket", hop="available", stream=KEY, rendition=rendition,
+                          le="10.0")
+            assert under == n
     finally:
         gw.stop()
