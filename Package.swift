@@ -120,10 +120,19 @@ let package = Package(
             dependencies: [
                 "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // The pages are compiled into the binary: no resource bundle to find at run time.
+            resources: [
+                .embedInCode("Pages/index.html"), .embedInCode("Pages/watch.html"), .embedInCode("Pages/dashboard.html"),
+                .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"),
             ], swiftSettings: strictSettings),
         .target(
             name: "SluiceApp",
@@ -138,6 +147,8 @@ let package = Package(
             name: "SluiceBench",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "RTMPPublish", "Telemetry",
+                // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
+                "StreamHub", "LLHLSPackager", "HTTPOrigin",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -199,6 +210,7 @@ let package = Package(
             name: "LLHLSPackagerTests",
             dependencies: [
                 "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
