@@ -111,6 +111,13 @@ fuzz:
 			$(FUZZ_SCRATCH)/$$t.log | sed -E 's/stat::(number_of_executed_units|average_exec_per_sec)/\1/' | tr '\n' ' ')"; \
 	done; exit $$rc
 
+# One publisher and SOAK_VIEWERS blocking viewers for SOAK_SECONDS; fails unless RSS and open fds stay flat
+# (tolerances in Tests/e2e/soak.py). Not part of `make test`: the 2-minute version (test_soak.py) is.
+SOAK_SECONDS ?= 3600
+SOAK_VIEWERS ?= 200
+soak: build
+	$(PYTHON) Tests/e2e/soak.py --seconds $(SOAK_SECONDS) --viewers $(SOAK_VIEWERS)
+
 lint:
 	$(SWIFT) build --scratch-path $(LINT_SCRATCH) -Xswiftc -warnings-as-errors
 
