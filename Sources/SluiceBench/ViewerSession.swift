@@ -43,6 +43,9 @@ actor ViewerSession {
     }
 
     /// GETs `url`; nil (error recorded unless the deadline passed) on failure or a status other than 200.
+    /// While waiting for the stream to appear, failures are expected: noted here, reported only if it never does.
+    private var waitingError: String?
+
     func get(_ url: HTTPURL, media: Bool, timeout: Duration = .seconds(10)) async -> HTTPFetchResult? {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { return nil }
@@ -50,15 +53,27 @@ actor ViewerSession {
         do {
             let result = try await (media ? mediaFetcher : playlistFetcher).get(url.target, timeout: min(timeout, remaining))
             guard result.status == 200 else {
-                recorder.error(BenchError.httpStatus(url: url.description, status: result.status).description)
+                failed(BenchError.httpStatus(url: url.description, status: result.status).description)
                 return nil
             }
             return result
         } catch {
-            if ContinuousClock.now < deadline { recorder.error(error.description) }
+            if ContinuousClock.now < deadline { failed(error.description) }
             return nil
         }
     }
+
+    /// Records a failure, or keeps it aside while still waiting for the first playlist.
+    private func failed(_ message: String) {
+        if waiting {
+            waitingError = message
+        } else {
+            recorder.error(message)
+        }
+    }
+
+    /// True until the first media playlist was usable.
+    private var waiting = true
 
     /// Loads `entry` until it (or, for a multivariant playlist, its first variant) satisfies `ready`; retries every
     /// 100 ms while the stream is not up yet (404/503) until the deadline.
@@ -72,10 +87,15 @@ actor ViewerSession {
                     do { url = try url.resolving(variant.uri) } catch { recorder.error(error.description) }
                     continue
                 }
-                if ready(playlist) { return (url, playlist) }
+                if ready(playlist) {
+                    waiting = false
+                    return (url, playlist)
+                }
             }
             try? await Task.sleep(for: .milliseconds(100))
         }
+        waiting = false
+        recorder.error("no usable playlist at \(entry) before the deadline (last: \(waitingError ?? "not ready"))")
         return nil
     }
 
@@ -88,7 +108,7 @@ actor ViewerSession {
         do {
             return try ReadPlaylist(parsing: String(decoding: result.body, as: UTF8.self), url: url.description)
         } catch {
-            recorder.error(error.description)
+            failed(error.description)
             return nil
         }
     }

@@ -66,11 +66,12 @@ import Testing
         let times = clocks.compactMap { $0 }
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
         #expect(times.first.map { $0 >= before } == true && times.last.map { $0 <= after } == true)
-        // Released on the pacer's schedule: clock offsets follow decode-time offsets (within scheduling jitter).
+        // Released on the pacer's schedule, counted from the publish start: never early, late only by scheduling
+        // (the in-process encoder makes the first frames late on a busy machine).
         let first = try #require(video.first)
         for (frame, time) in zip(video, times) {
-            let drift = time.duration(since: times[0]) - (frame.dts - first.dts).duration
-            #expect(drift > .milliseconds(-20) && drift < .milliseconds(100), "dts \(frame.dts): \(drift)")
+            let lateness = time.duration(since: before) - (frame.dts - first.dts).duration
+            #expect(lateness > .milliseconds(-2) && lateness < .milliseconds(500), "dts \(frame.dts): \(lateness)")
         }
     }
 }

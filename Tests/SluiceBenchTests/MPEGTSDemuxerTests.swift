@@ -88,43 +88,60 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         #expect(demuxer.skippedBytes == 3)
     }
 
-    /// H.264 from ffmpeg (x264 with AUDs, B-frames), our SEI put into every access unit, muxed by ffmpeg into TS.
-    @Test func readsFFmpegsTransportStreamLikeFFprobeAndFindsEveryCaptureClock() throws {
+    /// ffmpeg's own TS muxer with x264 B-frames (pts ≠ dts): the demuxer sees the packets ffprobe sees.
+    @Test func readsFFmpegsTransportStreamLikeFFprobe() throws {
+        let dir = try BenchTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ts = dir.appendingPathComponent("b.ts").path
+        try #require(
+            BenchTools.run(
+                "ffmpeg",
+                ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
+                 "-c:v", "libx264", "-g", "30", "-bf", "2", "-f", "mpegts", ts]
+            ).status == 0)
+        let demuxed = MPEGTSDemuxer.accessUnits(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
+        let probe = try BenchTools.run(
+            "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,size", "-of", "csv=p=0", ts]
+        ).output
+        let expected = probe.split(separator: "\n").map { $0.split(separator: ",").map { Int64($0) ?? -1 } }
+        #expect(expected.count == 60)
+        #expect(demuxed.map { [$0.pts.value, $0.dts.value, Int64($0.data.count)] } == expected)
+        #expect(demuxed.contains { $0.pts != $0.dts })
+    }
+
+    /// x264 access units with our SEI put in each, muxed by ffmpeg into TS (as nginx-rtmp would pass them on).
+    @Test func findsTheCaptureClockOfEveryAccessUnitFFmpegMuxed() throws {
         let dir = try BenchTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("in.h264").path
         let stamped = dir.appendingPathComponent("stamped.h264").path
         let ts = dir.appendingPathComponent("out.ts").path
+        // Raw H.264 carries no timestamps, so ffmpeg can only re-time it without B-frames.
         try #require(
             BenchTools.run(
                 "ffmpeg",
                 ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
-                 "-c:v", "libx264", "-g", "30", "-bf", "2", "-x264-params", "aud=1", "-f", "h264", raw]
+                 "-c:v", "libx264", "-g", "30", "-bf", "0", "-x264-params", "aud=1", "-f", "h264", raw]
             ).status == 0)
         let units = try Self.accessUnits(annexB: Array(Data(contentsOf: URL(fileURLWithPath: raw))))
         #expect(units.count == 60)
         let base: Int64 = 1_763_000_000_000_000
         var out: [UInt8] = []
         for (i, unit) in units.enumerated() {
-            let avcc = H264.avcc(fromAnnexB: unit)
             let withClock = try CaptureTimeSEI.inserting(
-                capture: WallTime(nanosecondsSince1970: (base + Int64(i) * 33_333) * 1_000), intoAVCC: avcc)
+                capture: WallTime(nanosecondsSince1970: (base + Int64(i) * 33_333) * 1_000), intoAVCC: H264.avcc(fromAnnexB: unit))
             out += try H264.annexB(fromAVCC: withClock)
         }
         try Data(out).write(to: URL(fileURLWithPath: stamped))
         try #require(
             BenchTools.run(
                 "ffmpeg",
-                ["-hide_banner", "-loglevel", "error", "-y", "-r", "30", "-f", "h264", "-i", stamped, "-c", "copy", "-f", "mpegts", ts]
+                ["-hide_banner", "-loglevel", "error", "-y", "-fflags", "+genpts", "-r", "30", "-f", "h264", "-i", stamped,
+                 "-c", "copy", "-f", "mpegts", ts]
             ).status == 0)
-
         let demuxed = MPEGTSDemuxer.accessUnits(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
-        let probe = try BenchTools.run(
-            "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,size", "-of", "csv=p=0", ts]
-        ).output
-        let expected = probe.split(separator: "\n").map { $0.split(separator: ",").map { Int64($0) ?? -1 } }
-        #expect(demuxed.map { [$0.pts.value, $0.dts.value, Int64($0.data.count)] } == expected)
-        // Every access unit carries its clock, in decode order.
+        #expect(demuxed.count == 60)
+        #expect(zip(demuxed, demuxed.dropFirst()).allSatisfy { $1.pts.value - $0.pts.value == 3_000 })
         let clocks = demuxed.compactMap { CaptureTimeSEI.captureTime(inAnnexB: $0.data) }
         #expect(clocks == (0..<60).map { WallTime(nanosecondsSince1970: (base + Int64($0) * 33_333) * 1_000) })
     }
