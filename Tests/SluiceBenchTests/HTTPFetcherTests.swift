@@ -51,8 +51,9 @@ final class TestHTTPServer: Sendable {
                 context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: path == "/missing" ? .notFound : .ok, headers: headers))), promise: nil)
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
                 let closing = path == "/close"
-                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { [context] _ in
-                    if closing { context.close(promise: nil) }
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+                    if closing { bound.value.close(promise: nil) }
                 }
             }
         }
