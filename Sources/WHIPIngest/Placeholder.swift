@@ -1,2 +1,0 @@
-/// Placeholder until the module's first type lands.
-enum WHIPIngestPlaceholder {}

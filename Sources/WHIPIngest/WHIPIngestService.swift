@@ -1,0 +1,193 @@
+import Logging
+import MediaCore
+import StreamHub
+import Synchronization
+import Telemetry
+import WebRTCTransport
+import WebRTCWire
+
+/// RFC 9725: WHIP sessions on the shared WebRTC port; each answers one offer and publishes its media into the hub.
+public final class WHIPIngestService: Sendable {
+    /// What a successful POST returns.
+    public struct CreatedSession: Sendable, Hashable {
+        /// The SDP answer (`application/sdp`).
+        public var answer: String
+        /// The session id for the `Location` path.
+        public var sessionID: String
+        /// The session's entity tag (RFC 9725 §4.3 ties ICE restarts to it).
+        public var etag: String
+    }
+
+    /// The transport every session rides on.
+    public let transport: WebRTCTransportService
+    let hub: StreamHub
+    let telemetry: GatewayTelemetry?
+    let logger: Logger
+    /// How often each session's pipeline gives up gaps, re-sends NACKs and reports.
+    let tickInterval: Duration
+    private let sessions = Mutex<[String: Entry]>([:])
+
+    struct Entry: Sendable {
+        let key: StreamKey
+        let session: WebRTCSession
+    }
+
+    /// A service publishing into `hub` over `transport` (which the app starts and stops).
+    public init(
+        transport: WebRTCTransportService, hub: StreamHub, telemetry: GatewayTelemetry? = nil,
+        tickInterval: Duration = .milliseconds(20), logger: Logger = Logger(label: "sluice.whip")
+    ) {
+        self.transport = transport
+        self.hub = hub
+        self.telemetry = telemetry
+        self.tickInterval = tickInterval
+        self.logger = logger
+    }
+
+    /// Live session count.
+    public var sessionCount: Int { sessions.withLock { $0.count } }
+
+    /// Answers `offer` for `streamKey`, goes live on the key, and starts receiving on the shared port.
+    public func createSession(streamKey: String, offer: String) async throws(WHIPIngestError) -> CreatedSession {
+        guard let key = StreamKey(streamKey) else { throw .invalidStreamKey(streamKey) }
+        let candidates = transport.candidates
+        guard !candidates.isEmpty else { throw .transportUnavailable }
+        let local = ICECredentials.random()
+        let negotiation: WHIPNegotiation
+        do {
+            let configuration = WHIPAnswerConfiguration(
+                iceUfrag: local.ufrag, icePwd: local.password, fingerprint: transport.certificate.fingerprint,
+                candidates: candidates, sessionID: UInt64.random(in: 1...UInt64(Int64.max)))
+            negotiation = try WHIPNegotiation(offerText: offer, configuration: configuration)
+        } catch {
+            logger.info("WHIP offer refused", metadata: ["stream": "\(key)", "reason": "\(error)"])
+            throw .offer(error)
+        }
+        let publication: Publication
+        do { publication = try hub.publish(key: key, origin: "whip") } catch { throw WHIPIngestError(error) }
+        let parameters = WebRTCSessionParameters(
+            local: local, remote: ICECredentials(ufrag: negotiation.offer.iceUfrag, password: negotiation.offer.icePwd),
+            remoteFingerprint: negotiation.offer.fingerprint, dtlsRole: negotiation.dtlsRole, iceRole: .controlled)
+        let session: WebRTCSession
+        do {
+            session = try await transport.openSession(parameters)
+        } catch {
+            publication.end()
+            throw .transport(error)
+        }
+        let id = Self.randomID()
+        sessions.withLock { $0[id] = Entry(key: key, session: session) }
+        let configuration = WHIPMediaConfiguration(negotiation: negotiation, localSSRC: UInt32.random(in: 1...UInt32.max))
+        var metadata: Logger.Metadata = ["stream": "\(key)", "session": "\(id)"]
+        metadata["dtls_role"] = "\(negotiation.dtlsRole)"
+        metadata["keyframe_request"] = "\(configuration.keyframeRequest)"
+        logger.info("WHIP session created", metadata: metadata)
+        run(session, id: id, publication: publication, configuration: configuration, metadata: metadata)
+        return CreatedSession(answer: negotiation.answerText, sessionID: id, etag: "\"\(id)\"")
+    }
+
+    /// Ends a session (RFC 9725 §4.4 DELETE); `key` must match the one it publishes when given.
+    public func endSession(id: String, key: String? = nil) throws(WHIPIngestError) {
+        let entry = sessions.withLock { table -> Entry? in
+            guard let entry = table[id], key == nil || entry.key.rawValue == key else { return nil }
+            return table.removeValue(forKey: id)
+        }
+        guard let entry else { throw .sessionNotFound(id) }
+        logger.info("WHIP session ended by DELETE", metadata: ["stream": "\(entry.key)", "session": "\(id)"])
+        entry.session.close()
+    }
+
+    /// Closes every session (shutdown).
+    public func closeAll() {
+        let all = sessions.withLock { table in
+            defer { table.removeAll() }
+            return Array(table.values)
+        }
+        for entry in all { entry.session.close() }
+    }
+
+    private enum Input: Sendable {
+        case event(WebRTCSessionEvent)
+        case tick
+    }
+
+    /// One task owns the pipeline; transport events and timer ticks reach it through one stream, in order.
+    private func run(
+        _ session: WebRTCSession, id: String, publication: Publication, configuration: WHIPMediaConfiguration,
+        metadata: Logger.Metadata
+    ) {
+        let (inputs, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(8_192))
+        let forward = Task {
+            for await event in session.events { continuation.yield(.event(event)) }
+            continuation.finish()
+        }
+        let interval = tickInterval
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                continuation.yield(.tick)
+            }
+        }
+        Task {
+            var pipeline = WHIPMediaPipeline(configuration: configuration)
+            var reason = "transport finished"
+            loop: for await input in inputs {
+                let actions: [WHIPMediaPipeline.Action]
+                switch input {
+                case .tick: actions = pipeline.tick(now: .now, wall: .now())
+                case .event(.rtp(let bytes, let wall)): actions = pipeline.receivedRTP(bytes, now: .now, wall: wall)
+                case .event(.rtcp(let bytes, _)): actions = pipeline.receivedRTCP(bytes, now: .now)
+                case .event(.iceConnected(let remote)):
+                    logger.info("WHIP ICE connected", metadata: metadata.merging(["remote": "\(remote)"]) { $1 })
+                    actions = []
+                case .event(.connected(let profile)):
+                    logger.info("WHIP DTLS connected", metadata: metadata.merging(["srtp": "\(profile)"]) { $1 })
+                    actions = []
+                case .event(.closed(let error)):
+                    reason = error.map { "\($0)" } ?? "closed"
+                    break loop
+                }
+                perform(actions, session: session, publication: publication, metadata: metadata)
+            }
+            ticker.cancel()
+            forward.cancel()
+            session.close()
+            _ = sessions.withLock { $0.removeValue(forKey: id) }
+            publication.end()
+            var ended = metadata
+            ended["reason"] = "\(reason)"
+            ended["video_frames"] = "\(pipeline.counters.videoFrames)"
+            ended["audio_frames"] = "\(pipeline.counters.audioFrames)"
+            ended["nacked"] = "\(pipeline.counters.nackedSequenceNumbers)"
+            ended["lost"] = "\(pipeline.counters.lostPackets)"
+            ended["keyframe_requests"] = "\(pipeline.counters.keyframeRequests)"
+            logger.info("WHIP session ended", metadata: ended)
+        }
+    }
+
+    private func perform(
+        _ actions: [WHIPMediaPipeline.Action], session: WebRTCSession, publication: Publication,
+        metadata: Logger.Metadata
+    ) {
+        for action in actions {
+            switch action {
+            case .publish(let description):
+                logger.info("WHIP stream described", metadata: metadata.merging(["description": "\(description)"]) { $1 })
+                publication.update(description: description)
+            case .frame(let frame):
+                if let telemetry {
+                    let rendition = frame.kind.rawValue
+                    telemetry.record(.ingest, from: frame.stamps.firstByte, to: frame.stamps.ingested, stream: publication.key, rendition: rendition)
+                    telemetry.countIngested(stream: publication.key, rendition: rendition, bytes: frame.data.count)
+                }
+                publication.send(frame)
+            case .sendRTCP(let bytes): session.sendRTCP(bytes)
+            case .warning(let text): logger.warning("WHIP media", metadata: metadata.merging(["reason": "\(text)"]) { $1 })
+            }
+        }
+    }
+
+    private static func randomID() -> String {
+        (0..<4).map { _ in String(UInt32.random(in: 0...UInt32.max), radix: 16) }.joined()
+    }
+}

@@ -1,0 +1,89 @@
+import FFmpegBridge
+import MediaCore
+import WebRTCWire
+
+/// RFC 7587 §4.2: the Opus track's state; its packets become AAC (FFmpegBridge) so the hub carries what RTMP carries.
+struct AudioTrack {
+    let stream: NegotiatedStream
+    var ssrc: UInt32?
+    var reorder: RTPReorderBuffer
+    var depacketizer = OpusDepacketizer()
+    var statistics: RTPReceiverStatistics?
+    var senderReport: RTCPSenderReport?
+    var timeline = TrackTimeline(clockRate: 48_000)
+    var arrivals: [UInt32: ContinuousClock.Instant] = [:]
+    /// Nil when libav could not open Opus → AAC (the session then carries video only).
+    let transcoder: AACTranscoder?
+    let transcoderFailure: String?
+    var reportedFailure = false
+
+    /// RFC 7845 §5.1 OpusHead for stereo 48 kHz, mapping family 0 (WebRTC Opus has no in-band header).
+    static let opusHead: [UInt8] = Array("OpusHead".utf8) + [1, 2, 0x38, 0x01, 0x80, 0xBB, 0, 0, 0, 0, 0]
+
+    init(stream: NegotiatedStream, reorder: RTPReorderBuffer.Configuration) {
+        self.stream = stream
+        self.ssrc = stream.ssrcs.first
+        self.reorder = RTPReorderBuffer(configuration: reorder)
+        let input = AudioParameters(
+            codec: .opus, decoderConfiguration: Self.opusHead, sampleRate: 48_000, channels: 2, samplesPerFrame: 960,
+            codecString: "opus")
+        do {
+            transcoder = try AACTranscoder(input: input)
+            transcoderFailure = nil
+        } catch {
+            transcoder = nil
+            transcoderFailure = "\(error)"
+        }
+    }
+}
+
+extension WHIPMediaPipeline {
+    mutating func receivedAudio(_ packet: RTPPacket, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+        guard var track = audio else { return }
+        if track.ssrc != packet.ssrc || track.statistics == nil {
+            track.ssrc = packet.ssrc
+            track.statistics = RTPReceiverStatistics(ssrc: packet.ssrc, clockRate: 48_000)
+        }
+        track.statistics?.record(packet, arrival: now)
+        if track.arrivals.count > 256 { track.arrivals.removeAll(keepingCapacity: true) }
+        track.arrivals[packet.timestamp] = track.arrivals[packet.timestamp] ?? now
+        let output = track.reorder.insert(packet, now: now)
+        audio = track
+        counters.lostPackets += output.lost.count
+        releaseAudio(output.released, now: now, wall: wall, into: &actions)
+    }
+
+    mutating func releaseAudio(_ packets: [RTPPacket], now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+        guard var track = audio, let origin, !packets.isEmpty else { return }
+        guard let transcoder = track.transcoder else {
+            if !track.reportedFailure, let failure = track.transcoderFailure {
+                track.reportedFailure = true
+                actions.append(.warning("Opus → AAC unavailable, audio dropped: \(failure)"))
+            }
+            audio = track
+            return
+        }
+        var opus: [MediaFrame] = []
+        for packet in packets {
+            guard let frame = track.depacketizer.push(packet) else { continue }
+            let firstByte = track.arrivals.removeValue(forKey: frame.timestamp) ?? now
+            let dts = track.timeline.time(of: frame.timestamp, arrival: firstByte, origin: origin)
+            var stamps = HopStamps(firstByte: firstByte, ingested: now, ingestWall: wall)
+            stamps.capture = track.senderReport?.wallTime(ofRTPTimestamp: frame.timestamp, clockRate: 48_000)
+            opus.append(frame.mediaFrame(dts: dts, stamps: stamps))
+        }
+        audio = track
+        // Audio waits for the description (video parameters); earlier Opus is dropped rather than queued.
+        guard announce(into: &actions) else { return }
+        for frame in opus {
+            do {
+                for aac in try transcoder.transcode(frame) {
+                    counters.audioFrames += 1
+                    actions.append(.frame(aac))
+                }
+            } catch {
+                actions.append(.warning("Opus → AAC failed on one packet: \(error)"))
+            }
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import CodecFormats
+import FFmpegBridge
+import MediaCore
+import WebRTCWire
+
+/// RFC 6184 §5 and RFC 4588 §4: the video track's state (SSRC, reorder, NACK, depacketizer, timeline).
+struct VideoTrack {
+    let stream: NegotiatedStream
+    var ssrc: UInt32?
+    var reorder: RTPReorderBuffer
+    var nack: RTPNackTracker
+    var depacketizer = H264Depacketizer()
+    var statistics: RTPReceiverStatistics?
+    var senderReport: RTCPSenderReport?
+    var timeline = TrackTimeline(clockRate: 90_000)
+    /// First arrival per RTP timestamp: the access unit's first byte.
+    var arrivals: [UInt32: ContinuousClock.Instant] = [:]
+    var parameters: VideoParameters?
+
+    init(stream: NegotiatedStream, reorder: RTPReorderBuffer.Configuration, nack: RTPNackTracker.Configuration) {
+        self.stream = stream
+        self.ssrc = stream.ssrcs.first
+        self.reorder = RTPReorderBuffer(configuration: reorder)
+        self.nack = RTPNackTracker(configuration: nack)
+    }
+}
+
+extension WHIPMediaPipeline {
+    mutating func receivedVideo(_ received: RTPPacket, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+        guard var track = video else { return }
+        var packet = received
+        if packet.payloadType == track.stream.rtxPayloadType {
+            guard let ssrc = track.ssrc,
+                let original = packet.unwrappingRetransmission(payloadType: track.stream.payloadType, ssrc: ssrc)
+            else { return }  // A padding-only bandwidth probe, or RTX before any media.
+            packet = original
+            counters.retransmissionsReceived += 1
+        } else {
+            let firstPacket = track.statistics == nil
+            if track.ssrc != packet.ssrc || firstPacket {
+                track.ssrc = packet.ssrc
+                track.statistics = RTPReceiverStatistics(ssrc: packet.ssrc, clockRate: 90_000)
+            }
+            track.statistics?.record(packet, arrival: now)
+            if firstPacket { video = track; requestKeyframe(now: now, into: &actions); track = video ?? track }
+        }
+        if track.arrivals[packet.timestamp] == nil {
+            if track.arrivals.count > 256 { track.arrivals.removeAll(keepingCapacity: true) }
+            track.arrivals[packet.timestamp] = now
+        }
+        let output = track.reorder.insert(packet, now: now)
+        track.nack.resolve(packet.sequenceNumber)
+        if configuration.sendsNACK { track.nack.markMissing(output.missing) }
+        video = track
+        releaseVideo(output, now: now, wall: wall, into: &actions)
+        appendNACK(now: now, into: &actions)
+    }
+
+    mutating func releaseVideo(
+        _ output: RTPReorderBuffer.Output, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]
+    ) {
+        guard var track = video else { return }
+        for sequence in output.lost { track.nack.resolve(sequence) }
+        counters.lostPackets += output.lost.count
+        var units: [H264AccessUnit] = []
+        var needsKeyframe = false
+        for packet in output.released {
+            for action in track.depacketizer.push(packet) {
+                switch action {
+                case .accessUnit(let unit): units.append(unit)
+                case .needsKeyframe: needsKeyframe = true
+                }
+            }
+        }
+        video = track
+        if needsKeyframe { requestKeyframe(now: now, into: &actions) }
+        for unit in units { emitVideo(unit, now: now, wall: wall, into: &actions) }
+    }
+
+    private mutating func emitVideo(_ unit: H264AccessUnit, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+        guard var track = video, let origin else { return }
+        if unit.isKeyframe, let record = unit.decoderConfiguration {
+            let avcC = record.serialize()
+            if track.parameters?.decoderConfiguration != avcC {
+                do {
+                    track.parameters = try VideoParameters(avcDecoderConfiguration: avcC)
+                } catch {
+                    actions.append(.warning("unusable SPS/PPS from the publisher: \(error)"))
+                }
+            }
+        }
+        // A keyframe answers any request in flight: the next loss may ask again at once.
+        if unit.isKeyframe { lastKeyframeRequest = nil }
+        let firstByte = track.arrivals.removeValue(forKey: unit.timestamp) ?? now
+        let dts = track.timeline.time(of: unit.timestamp, arrival: firstByte, origin: origin)
+        video = track
+        guard announce(into: &actions) else {
+            if !unit.isKeyframe || unit.decoderConfiguration == nil { requestKeyframe(now: now, into: &actions) }
+            return
+        }
+        var stamps = HopStamps(firstByte: firstByte, ingested: now, ingestWall: wall)
+        // The bench's SEI is the publisher's own capture clock; an SR maps RTP time to the same clock otherwise.
+        stamps.capture =
+            CaptureTimeSEI.captureTime(inAVCC: unit.data)
+            ?? track.senderReport?.wallTime(ofRTPTimestamp: unit.timestamp, clockRate: 90_000)
+        counters.videoFrames += 1
+        actions.append(.frame(unit.mediaFrame(dts: dts, stamps: stamps)))
+    }
+
+    /// Announces the description once video parameters are known (or at once without video); false while waiting.
+    mutating func announce(into actions: inout [Action]) -> Bool {
+        if configuration.video != nil, video?.parameters == nil { return false }
+        // Audio joins the description once Opus actually flows (a muted publisher may never send any).
+        let audioParameters = audio?.statistics == nil ? nil : audio?.transcoder?.outputParameters
+        let description = StreamDescription(video: video?.parameters, audio: audioParameters)
+        if description != announced {
+            announced = description
+            actions.append(.publish(description))
+        }
+        return true
+    }
+
+    mutating func requestKeyframe(now: ContinuousClock.Instant, into actions: inout [Action]) {
+        guard let ssrc = video?.ssrc, configuration.keyframeRequest != .unavailable else { return }
+        if let last = lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestInterval { return }
+        lastKeyframeRequest = now
+        let packet: RTCPPacket
+        switch configuration.keyframeRequest {
+        case .pli, .unavailable: packet = .pictureLossIndication(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc)
+        case .fir:
+            packet = .fullIntraRequest(
+                RTCPFullIntraRequest(senderSSRC: configuration.localSSRC, entries: [.init(ssrc: ssrc, sequenceNumber: firSequence)]))
+            firSequence &+= 1
+        }
+        counters.keyframeRequests += 1
+        actions.append(.sendRTCP(RTCPPacket.serializeCompound([packet])))
+    }
+
+    mutating func appendNACK(now: ContinuousClock.Instant, into actions: inout [Action]) {
+        guard configuration.sendsNACK, let ssrc = video?.ssrc, let due = video?.nack.due(now: now), !due.isEmpty
+        else { return }
+        counters.nackedSequenceNumbers += due.count
+        let nack = RTCPGenericNACK(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc, lost: due)
+        actions.append(.sendRTCP(RTCPPacket.serializeCompound([.genericNACK(nack)])))
+    }
+}
+
+/// RFC 3550 §5.1: one track's RTP clock onto the stream timeline, starting at its first arrival after the origin.
+struct TrackTimeline {
+    let clockRate: Int32
+    var unwrapper = RTPTimestampUnwrapper()
+    var first: (timestamp: Int64, offset: Int64)?
+
+    init(clockRate: Int32) { self.clockRate = clockRate }
+
+    /// Decode time of `timestamp`; the first one sits at its arrival's distance from `origin` so tracks line up.
+    mutating func time(of timestamp: UInt32, arrival: ContinuousClock.Instant, origin: ContinuousClock.Instant) -> MediaTime {
+        let extended = unwrapper.unwrap(timestamp)
+        if first == nil {
+            let since = origin.duration(to: arrival)
+            let offset = since.components.seconds * Int64(clockRate)
+                + since.components.attoseconds / (1_000_000_000_000_000_000 / Int64(clockRate))
+            first = (extended, max(0, offset))
+        }
+        let base = first ?? (extended, 0)
+        return MediaTime(value: max(0, extended - base.timestamp + base.offset), timescale: clockRate)
+    }
+}
