@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "HTTPOrigin",
             dependencies: [
-                "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry",
+                "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry", "WHIPIngest",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

@@ -1,3 +1,5 @@
+import WHIPIngest
+
 /// How the origin listens and what its pages load: HTTP/2, TLS files, the hls.js URL, readiness.
 public struct HTTPOriginOptions: Sendable {
     /// Also speak HTTP/2: ALPN `h2` over TLS, h2c by prior knowledge (RFC 9113 §3.3) on a plaintext port.
@@ -8,6 +10,9 @@ public struct HTTPOriginOptions: Sendable {
     public var hlsjsURL: String = "https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js"
     /// What `/readyz` reports; the app marks it ready once every listener is bound and draining on shutdown.
     public var readiness = OriginReadiness()
+
+    /// WebRTC ingest behind `POST /whip/{key}`; nil answers 503.
+    public var whip: WHIPIngestService?
 
     /// The defaults: HTTP/1.1 + h2c, no TLS, hls.js from jsDelivr.
     public init() {}

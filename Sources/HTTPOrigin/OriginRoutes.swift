@@ -21,6 +21,7 @@ public enum OriginRoutes {
         }
         addOpsRoutes(to: router, readiness: options.readiness)
         addPageRoutes(to: router, options: options)
+        addWHIPRoutes(to: router, whip: options.whip)
         router.get("/api/streams") { _, _ in
             let summaries = packager.streams.map { $0.summary() }
             let encoder = JSONEncoder()
