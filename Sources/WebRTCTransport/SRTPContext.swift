@@ -36,6 +36,7 @@ public final class SRTPContext {
         var policy = srtp_policy_t()
         switch profile {
         case .aes128CmHmacSha1_80:
+            // libsrtp2's defaults are AES_CM_128_HMAC_SHA1_80 for both SRTP and SRTCP.
             srtp_crypto_policy_set_rtp_default(&policy.rtp)
             srtp_crypto_policy_set_rtcp_default(&policy.rtcp)
         case .aeadAes128Gcm:
