@@ -9,6 +9,8 @@ import Synchronization
 import Telemetry
 import Transcoder
 import UnixSignals
+import WHIPIngest
+import WebRTCTransport
 
 import struct Foundation.Data
 import class Foundation.FileHandle
@@ -39,8 +41,15 @@ public struct GatewayApp: Sendable {
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
             readiness.markReady()
         }
+        var webrtc = WebRTCTransportConfiguration()
+        webrtc.port = c.webrtcPort
+        webrtc.hosts = c.webrtcHosts
+        let transport = WebRTCTransportService(configuration: webrtc, certificate: try DTLSCertificate(), logger: logger)
+        let whip = WHIPIngestService(transport: transport, hub: hub, telemetry: telemetry, logger: logger)
+        var originOptions = c.originOptions(readiness: readiness)
+        originOptions.whip = whip
         let origin = HTTPOriginService(
-            packager: packager, host: c.bind, port: c.httpPort, logger: logger, options: c.originOptions(readiness: readiness)
+            packager: packager, host: c.bind, port: c.httpPort, logger: logger, options: originOptions
         ) { port in
             ports.set(http: port)
         }
@@ -49,6 +58,7 @@ public struct GatewayApp: Sendable {
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
+            .init(service: WHIPGatewayService(whip: whip, logger: logger)),
         ]
         if c.transcode {
             let transcoder = TranscoderService(hub: hub, configuration: c.ladder, logger: logger, telemetry: telemetry)

@@ -47,6 +47,11 @@ extension SluiceConfiguration {
             try readRTMPSecurity(&rtmp, into: &c)
             try rtmp.finish()
         }
+        if var webrtc = try r.section("webrtc") {
+            c.webrtcPort = try webrtc.int("port", in: 0...65535) ?? c.webrtcPort
+            c.webrtcHosts = try webrtc.strings("hosts") ?? c.webrtcHosts
+            try webrtc.finish()
+        }
         if var http = try r.section("http") {
             c.httpPort = try http.int("port", in: 0...65535) ?? c.httpPort
             c.http2 = try http.bool("http2") ?? c.http2
@@ -153,6 +158,14 @@ struct ConfigReader {
         // An env override or an unquoted YAML scalar such as `key: 1234` is still a fine string.
         if v is Int || v is Double { return "\(v)" }
         throw ConfigurationError(key: path(k), allowed: "a string", found: "\(v)")
+    }
+
+    mutating func strings(_ k: String) throws -> [String]? {
+        seen.insert(k)
+        guard let v = values[k] else { return nil }
+        if let s = v as? String { return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        guard let l = v as? [String], !l.isEmpty else { throw ConfigurationError(key: path(k), allowed: "a list of strings", found: "\(v)") }
+        return l
     }
 
     mutating func int(_ k: String, in range: ClosedRange<Int>) throws -> Int? {

@@ -11,6 +11,10 @@ public struct SluiceConfiguration: Sendable {
     public var rtmpPort: Int = 1935
     /// HTTP origin port (`http.port`).
     public var httpPort: Int = 8080
+    /// WebRTC (WHIP) UDP port every session shares (`webrtc.port`).
+    public var webrtcPort: Int = 8189
+    /// Addresses the WebRTC port binds and announces as ICE host candidates (`webrtc.hosts`).
+    public var webrtcHosts: [String] = ["127.0.0.1"]
     /// RTMP ingest tunables (`rtmp.*`).
     public var rtmp = RTMPIngestConfiguration()
     /// LL-HLS packaging (`hls.*`).

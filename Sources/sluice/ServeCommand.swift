@@ -21,6 +21,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "HTTP origin port (default 8080).")
     var httpPort: Int?
 
+    @Option(help: "WebRTC (WHIP) UDP port shared by every session (default 8189).")
+    var webrtcPort: Int?
+
     @Option(help: "LL-HLS part target in milliseconds (default 200).")
     var partTargetMs: Int?
 
@@ -49,6 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let bind { c.bind = bind }
             if let rtmpPort { c.rtmpPort = rtmpPort }
             if let httpPort { c.httpPort = httpPort }
+            if let webrtcPort { c.webrtcPort = webrtcPort }
             if let partTargetMs { c.hls.partTarget = .milliseconds(partTargetMs) }
             if let segmentTargetSeconds { c.hls.segmentTarget = .milliseconds(Int64(segmentTargetSeconds * 1000)) }
             if let transcode {
