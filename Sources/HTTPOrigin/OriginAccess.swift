@@ -21,7 +21,9 @@ public struct OriginAccess: Sendable {
 extension OriginRoutes {
     /// Installs the token check (when a secret is set) and the blocking-request limit.
     static func addAccessControl(to router: Router<BasicRequestContext>, access: OriginAccess) {
-        if let secret = access.viewerSecret { router.middlewares.add(ViewerTokenMiddleware(secret: secret)) }
+        if let secret = access.viewerSecret {
+            router.middlewares.add(ViewerTokenMiddleware(secret: secret, routes: RouterHandle(router)))
+        }
         router.middlewares.add(BlockingLimitMiddleware(access: access))
     }
 }
@@ -30,12 +32,18 @@ extension OriginRoutes {
 ///
 /// The token sits in the path, not the query: relative playlist URIs keep it for every part, and a CDN that
 /// keys on the path caches one copy per token, which every viewer of a token window shares.
-struct ViewerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
+struct ViewerTokenMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
     let secret: String
+    let routes: RouterHandle
+    /// Marks a request this middleware already checked and re-dispatched; unguessable, so clients cannot forge it.
+    let passed = HTTPField.Name("X-Sluice-Token-Checked")!
+    let marker = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
     {
+        if request.headers[passed] == marker { return try await next(request, context) }
         let path = request.uri.path
         if path.hasPrefix("/live/") { return OriginResponse.text(403, "viewer token required", maxAge: 1) }
         guard path.hasPrefix("/t/") else { return try await next(request, context) }
@@ -53,7 +61,27 @@ struct ViewerTokenMiddleware<Context: RequestContext>: RouterMiddleware {
         var head = request.head
         let query = request.uri.query.map { "?\($0)" } ?? ""
         head.path = "/live/\(parts[4])\(query)"
-        return try await next(Request(head: head, body: request.body), context)
+        head.headerFields[passed] = marker
+        // Routes are matched before middleware runs, so the rewritten path goes through the router again.
+        return try await routes.responder.respond(to: Request(head: head, body: request.body), context: context)
+    }
+}
+
+/// The router's responder, built on first use (after every route is registered) and kept.
+// Unchecked: the router is only read, under the lock, once set-up has finished adding routes.
+final class RouterHandle: @unchecked Sendable {
+    private let router: Router<BasicRequestContext>
+    private let built = Mutex<RouterResponder<BasicRequestContext>?>(nil)
+
+    init(_ router: Router<BasicRequestContext>) { self.router = router }
+
+    var responder: RouterResponder<BasicRequestContext> {
+        built.withLock { b in
+            if let b { return b }
+            let r = router.buildResponder()
+            b = r
+            return r
+        }
     }
 }
 

@@ -52,7 +52,7 @@ extension SluiceConfiguration {
         let rungs: [ConfigNode] = ladder.rungs.map {
             m(["name": .string($0.name), "height": .int($0.height), "video_kbps": .int(Int($0.videoBitRate.bitsPerSecond / 1000))])
         }
-        return m([
+        let printed = m([
             "bind": .string(bind),
             "rtmp": m([
                 "port": .int(rtmpPort), "chunk_size": .int(rtmp.chunkSize), "max_message_size": .int(rtmp.maxMessageSize),
@@ -78,6 +78,16 @@ extension SluiceConfiguration {
             "pages": m(["hlsjs_url": .string(hlsjsURL)]),
             "demo": m(["key": .string(demoKey)]),
         ])
+        return Self.withSecurity(printed, rtmp: rtmpSecurityTree, sections: securityTree)
+    }
+
+    /// Adds the keys of SluiceConfiguration+Security.swift: under `rtmp`, and `limits`/`auth` at the end.
+    private static func withSecurity(_ tree: ConfigNode, rtmp: [ConfigNode.Entry], sections: [ConfigNode.Entry]) -> ConfigNode {
+        guard case .map(var entries) = tree else { return tree }
+        if let i = entries.firstIndex(where: { $0.key == "rtmp" }), case .map(let r) = entries[i].value {
+            entries[i].value = .map(r + rtmp)
+        }
+        return .map(entries + sections)
     }
 
     private func level(_ l: Logger.Level) -> String { l.rawValue }

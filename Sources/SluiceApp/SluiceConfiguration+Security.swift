@@ -7,6 +7,11 @@ public struct SecurityConfiguration: Sendable {
     public var maxStreams: Int = 100
     /// Viewer tokens and blocking-request limits (`auth.view.*`, `limits.max_blocking_*`).
     public var origin = OriginAccess()
+    /// RTMPS port (`rtmp.tls.port`), kept even while RTMPS is off so the printed configuration shows it.
+    public var rtmpsPort: Int = 1936
+    /// RTMPS certificate and key paths (`rtmp.tls.cert`, `rtmp.tls.key`); both set turns RTMPS on.
+    public var rtmpsCertificate: String?
+    public var rtmpsKey: String?
 
     /// The defaults.
     public init() {}
@@ -15,21 +20,69 @@ public struct SecurityConfiguration: Sendable {
 extension SluiceConfiguration {
     /// `rtmp.max_chunk_size`, `rtmp.max_amf0_depth`, `rtmp.max_sessions_per_ip`, `rtmp.tls.*`.
     static func readRTMPSecurity(_ r: inout ConfigReader, into c: inout SluiceConfiguration) throws {
-        c.rtmp.maxChunkSize = try r.int("max_chunk_size", in: 128...(16 << 20)) ?? c.rtmp.maxChunkSize
+        c.rtmp.maxChunkSize = try r.int("max_chunk_size", in: 128...(64 << 20)) ?? c.rtmp.maxChunkSize
         c.rtmp.maxAMF0Depth = try r.int("max_amf0_depth", in: 1...64) ?? c.rtmp.maxAMF0Depth
         c.rtmp.maxSessionsPerIP = try r.int("max_sessions_per_ip", in: 0...100_000) ?? c.rtmp.maxSessionsPerIP
         guard var tls = try r.section("tls") else { return }
-        let port = try tls.int("port", in: 0...65535)
-        let cert = try tls.string("cert").flatMap { $0.isEmpty ? nil : $0 }
-        let key = try tls.string("key").flatMap { $0.isEmpty ? nil : $0 }
+        c.security.rtmpsPort = try tls.int("port", in: 0...65535) ?? c.security.rtmpsPort
+        c.security.rtmpsCertificate = try tls.string("cert").flatMap { $0.isEmpty ? nil : $0 }
+        c.security.rtmpsKey = try tls.string("key").flatMap { $0.isEmpty ? nil : $0 }
         try tls.finish()
-        switch (cert, key) {
+        switch (c.security.rtmpsCertificate, c.security.rtmpsKey) {
         case (nil, nil): c.rtmp.tls = nil
         case (let cert?, let key?):
-            c.rtmp.tls = RTMPTLSConfiguration(port: port ?? 1936, certificatePath: cert, keyPath: key)
-        default:
-            throw ConfigurationError(key: "rtmp.tls", allowed: "both cert and key (or neither)", found: "only one")
+            c.rtmp.tls = RTMPTLSConfiguration(port: c.security.rtmpsPort, certificatePath: cert, keyPath: key)
+        case (nil, _):
+            throw ConfigurationError(key: "rtmp.tls.cert", allowed: "a PEM certificate path when rtmp.tls.key is set", found: "nothing")
+        case (_, nil):
+            throw ConfigurationError(key: "rtmp.tls.key", allowed: "a PEM private key path when rtmp.tls.cert is set", found: "nothing")
         }
+    }
+
+    /// The printed form of the keys read here (`sluice config print`).
+    var rtmpSecurityTree: [ConfigNode.Entry] {
+        [
+            .init(key: "max_chunk_size", value: .int(rtmp.maxChunkSize)),
+            .init(key: "max_amf0_depth", value: .int(rtmp.maxAMF0Depth)),
+            .init(key: "max_sessions_per_ip", value: .int(rtmp.maxSessionsPerIP)),
+            .init(
+                key: "tls",
+                value: .map([
+                    .init(key: "port", value: .int(security.rtmpsPort)),
+                    .init(key: "cert", value: .string(security.rtmpsCertificate ?? "")),
+                    .init(key: "key", value: .string(security.rtmpsKey ?? "")),
+                ])),
+        ]
+    }
+
+    /// The printed `limits` and `auth` sections.
+    var securityTree: [ConfigNode.Entry] {
+        let a = rtmp.auth
+        return [
+            .init(
+                key: "limits",
+                value: .map([
+                    .init(key: "max_streams", value: .int(security.maxStreams)),
+                    .init(key: "max_blocking_per_stream", value: .int(security.origin.maxBlockingPerStream)),
+                    .init(key: "max_blocking_total", value: .int(security.origin.maxBlockingTotal)),
+                    .init(key: "retry_after_s", value: .int(Int(security.origin.retryAfter.components.seconds))),
+                ])),
+            .init(
+                key: "auth",
+                value: .map([
+                    .init(
+                        key: "publish",
+                        value: .map([
+                            .init(key: "keys", value: .list(a.keys.map { .string($0) })),
+                            .init(key: "hmac_secret", value: .string(a.hmacSecret ?? "")),
+                            .init(key: "webhook_url", value: .string(a.webhookURL ?? "")),
+                            .init(key: "webhook_timeout_ms", value: .int(Int(a.webhookTimeout.components.seconds * 1000
+                                + a.webhookTimeout.components.attoseconds / 1_000_000_000_000_000))),
+                            .init(key: "anonymous", value: .string(a.anonymous?.rawValue ?? "")),
+                        ])),
+                    .init(key: "view", value: .map([.init(key: "hmac_secret", value: .string(security.origin.viewerSecret ?? ""))])),
+                ])),
+        ]
     }
 
     /// The `limits` and `auth` sections.

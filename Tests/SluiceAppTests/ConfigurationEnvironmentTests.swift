@@ -19,6 +19,9 @@ struct ConfigurationEnvironmentTests {
         case ("transcode.preset", _): return ("faster", .string("faster"))
         case ("bind", _): return ("127.0.0.2", .string("127.0.0.2"))
         case ("pages.hlsjs_url", _): return ("http://127.0.0.1:9/hls.mjs", .string("http://127.0.0.1:9/hls.mjs"))
+        case ("auth.publish.webhook_url", _): return ("http://127.0.0.1:9/hook", .string("http://127.0.0.1:9/hook"))
+        case ("auth.publish.anonymous", _): return ("any", .string("any"))
+        case ("auth.publish.keys", _): return ("cam1,cam2?s", .list([.string("cam1"), .string("cam2?s")]))
         case ("transcode.rungs", _):
             return ("[{height: 540, video_kbps: 2000}]",
                     .list([.map([.init(key: "name", value: .string("540p")), .init(key: "height", value: .int(540)),
@@ -59,6 +62,9 @@ struct ConfigurationEnvironmentTests {
             if path.hasPrefix("http.tls.") {
                 // Certificate and key only come together.
                 env = ["SLUICE_HTTP_TLS_CERT": pem, "SLUICE_HTTP_TLS_KEY": pem]
+                expected = .string(pem)
+            } else if path == "rtmp.tls.cert" || path == "rtmp.tls.key" {
+                env = ["SLUICE_RTMP_TLS_CERT": pem, "SLUICE_RTMP_TLS_KEY": pem]
                 expected = .string(pem)
             } else {
                 let other = Self.otherValue(path, current)
