@@ -84,10 +84,12 @@ struct RequestTarget: Equatable {
     var msn: Int?
     var part: Int?
 
-    /// Classifies `/live/{key}/index.m3u8`, `/live/{key}/{rendition}.m3u8[?_HLS_msn=…]` and
+    /// Classifies (optionally under `/t/{token}`) `/live/{key}/index.m3u8`, `/live/{key}/{rendition}.m3u8[?_HLS_msn=…]` and
     /// `/live/{key}/{epoch}/{rendition}/{init-N.mp4|MSN.m4s|MSN.PART.m4s}`; anything else is `other`.
     init(path: String, query: String) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        var parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // Viewer-token paths (`/t/{token}/live/…`) name the same resources.
+        if parts.count > 2 && parts[0] == "t" { parts.removeFirst(2) }
         guard parts.count >= 3, parts[0] == "live", let key = StreamKey(parts[1]) else { return }
         switch parts.count {
         case 3 where parts[2] == "index.m3u8":
