@@ -172,7 +172,10 @@ public final class WHIPIngestService: Sendable {
         for action in actions {
             switch action {
             case .publish(let description):
-                logger.info("WHIP stream described", metadata: metadata.merging(["description": "\(description)"]) { $1 })
+                var described = metadata
+                described["video"] = "\(description.video.map { "\($0.codecString) \($0.width)x\($0.height)" } ?? "none")"
+                described["audio"] = "\(description.audio?.codecString ?? "none")"
+                logger.info("WHIP stream described", metadata: described)
                 publication.update(description: description)
             case .frame(let frame):
                 if let telemetry {

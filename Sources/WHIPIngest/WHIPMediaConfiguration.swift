@@ -24,6 +24,8 @@ public struct WHIPMediaConfiguration: Sendable {
     public var reportInterval: Duration = .seconds(1)
     /// Least time between two keyframe requests (a lost burst asks once, not per packet).
     public var keyframeRequestInterval: Duration = .milliseconds(500)
+    /// How long video waits for negotiated audio before the stream is described without it.
+    public var audioGrace: Duration = .seconds(1)
     /// Reorder buffer bounds (both tracks).
     public var reorder = RTPReorderBuffer.Configuration()
     /// NACK retry policy.

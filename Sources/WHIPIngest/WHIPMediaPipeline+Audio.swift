@@ -74,7 +74,7 @@ extension WHIPMediaPipeline {
         }
         audio = track
         // Audio waits for the description (video parameters); earlier Opus is dropped rather than queued.
-        guard announce(into: &actions) else { return }
+        guard announce(now: now, into: &actions) else { return }
         for frame in opus {
             do {
                 for aac in try transcoder.transcode(frame) {

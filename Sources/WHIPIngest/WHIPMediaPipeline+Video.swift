@@ -94,7 +94,8 @@ extension WHIPMediaPipeline {
         let firstByte = track.arrivals.removeValue(forKey: unit.timestamp) ?? now
         let dts = track.timeline.time(of: unit.timestamp, arrival: firstByte, origin: origin)
         video = track
-        guard announce(into: &actions) else {
+        let described = announce(now: now, into: &actions)
+        if !described, track.parameters == nil {
             if !unit.isKeyframe || unit.decoderConfiguration == nil { requestKeyframe(now: now, into: &actions) }
             return
         }
@@ -103,20 +104,35 @@ extension WHIPMediaPipeline {
         stamps.capture =
             CaptureTimeSEI.captureTime(inAVCC: unit.data)
             ?? track.senderReport?.wallTime(ofRTPTimestamp: unit.timestamp, clockRate: 90_000)
+        let frame = unit.mediaFrame(dts: dts, stamps: stamps)
+        guard described else {
+            // Held (bounded) until Opus shows up, so the first description already has both tracks.
+            heldVideo.append(frame)
+            return
+        }
         counters.videoFrames += 1
-        actions.append(.frame(unit.mediaFrame(dts: dts, stamps: stamps)))
+        actions.append(.frame(frame))
     }
 
-    /// Announces the description once video parameters are known (or at once without video); false while waiting.
-    mutating func announce(into actions: inout [Action]) -> Bool {
+    /// Announces the description once video parameters are known and audio flows (or `audioGrace` passed);
+    /// false while waiting. Releases video held meanwhile.
+    mutating func announce(now: ContinuousClock.Instant, into actions: inout [Action]) -> Bool {
         if configuration.video != nil, video?.parameters == nil { return false }
-        // Audio joins the description once Opus actually flows (a muted publisher may never send any).
+        if announced == nil, let audio, audio.transcoder != nil, audio.statistics == nil {
+            // A muted publisher may never send Opus: wait a bounded time, then go on with video only.
+            let since = heldSince ?? now
+            heldSince = since
+            if since.duration(to: now) < configuration.audioGrace, heldVideo.count < 256 { return false }
+        }
         let audioParameters = audio?.statistics == nil ? nil : audio?.transcoder?.outputParameters
         let description = StreamDescription(video: video?.parameters, audio: audioParameters)
         if description != announced {
             announced = description
             actions.append(.publish(description))
         }
+        counters.videoFrames += heldVideo.count
+        actions += heldVideo.map { .frame($0) }
+        heldVideo.removeAll()
         return true
     }
 

@@ -29,6 +29,9 @@ public struct WHIPMediaPipeline {
     var lastKeyframeRequest: ContinuousClock.Instant?
     var firSequence: UInt8 = 0
     var announced: StreamDescription?
+    /// Video frames waiting for the first description (while audio is expected).
+    var heldVideo: [MediaFrame] = []
+    var heldSince: ContinuousClock.Instant?
     /// Counters for logs and metrics.
     public internal(set) var counters = WHIPPipelineCounters()
 

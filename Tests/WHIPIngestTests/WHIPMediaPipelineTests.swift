@@ -123,6 +123,23 @@ import WebRTCWire
         #expect(stamps.count == expected.count && zip(stamps, expected).allSatisfy { abs($0 - $1) <= 1 })
     }
 
+    @Test func videoWaitsBrieflyForSilentAudioThenIsDescribedAlone() throws {
+        let golden = try GoldenPublisher(count: 40, gop: 20)
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(audio: true), localSSRC: 9))
+        for unit in golden.units.prefix(20) {
+            for packet in unit.packets { driver.send(packet) }
+            driver.advance(.milliseconds(33))
+        }
+        #expect(driver.descriptions.isEmpty && driver.frames.isEmpty)
+        for unit in golden.units.dropFirst(20) {
+            for packet in unit.packets { driver.send(packet) }
+            driver.advance(.milliseconds(33))
+        }
+        #expect(driver.descriptions.count == 1 && driver.descriptions.first?.audio == nil)
+        Self.expectFramesMatch(driver.frames, golden.units[...])
+    }
+
     @Test func malformedPacketsAreCountedNotFatal() {
         var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try! GoldenPublisher.negotiation(), localSSRC: 9))
         driver.collect(driver.pipeline.receivedRTP([0x00, 1, 2], now: driver.now, wall: .now()))
