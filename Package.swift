@@ -34,7 +34,7 @@ let package = Package(
     ],
     targets: [
         // L0: vocabulary and C shims.
-        .target(name: "MediaCore", swiftSettings: strictSettings),
+        .target(name: "MediaCore", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         .systemLibrary(
             name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
@@ -47,7 +47,7 @@ let package = Package(
         .target(name: "RTMPWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "FMP4", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaCore"], swiftSettings: strictSettings),
-        .target(name: "WebRTCWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        .target(name: "WebRTCWire", dependencies: ["MediaCore", "CodecFormats", "COpenSSL"], swiftSettings: strictSettings),
 
         // L2: engines.
         .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
