@@ -1,4 +1,5 @@
-"""WHIP (RFC 9725) from aiortc 1.16 -> LL-HLS: H.264 + Opus in over ICE-lite/DTLS/SRTP, AAC out, followed like hls.js."""
+"""WHIP (RFC 9725) from aiortc 1.16 and FFmpeg 9's WHIP muxer -> LL-HLS: H.264 + Opus in over ICE-lite/DTLS/SRTP,
+AAC out, followed like hls.js. FFmpeg offers a=setup:passive (we are the DTLS client) and only generic NACK."""
 from __future__ import annotations
 
 import json
@@ -11,25 +12,47 @@ from e2ecommon import assert_http_valid, assert_media_valid, assert_playlists_va
 from procs import ARTIFACTS, FAST_SEGMENTS, free_port
 from session import live_run
 
-KEY = "e2e-whip-aiortc"
+KEY = "e2e-whip"
 PUBLISHER = Path(__file__).with_name("whip_aiortc.py")
 
 
-@pytest.fixture(scope="module")
-def run():
+def ffmpeg9() -> str:
+    try:
+        import imageio_ffmpeg
+    except ImportError:
+        pytest.fail("imageio-ffmpeg (FFmpeg 9 with the WHIP muxer) is not installed: pip install -r Tests/e2e/requirements.txt")
+    return imageio_ffmpeg.get_ffmpeg_exe()
+
+
+def publisher(name: str, url: str) -> list[str]:
+    if name == "aiortc":
+        return [sys.executable, str(PUBLISHER), url, "--seconds", "14"]
+    return [ffmpeg9(), "-hide_banner", "-loglevel", "warning", "-re",
+            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+            "-t", "14", "-c:v", "libx264", "-profile:v", "baseline", "-preset", "ultrafast", "-tune", "zerolatency",
+            "-g", "30", "-bf", "0", "-c:a", "libopus", "-ar", "48000", "-ac", "2", "-f", "whip", url]
+
+
+@pytest.fixture(scope="module", params=["aiortc", "ffmpeg9"])
+def run(request):
     args = FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"]
-    return live_run(ARTIFACTS / "whip_aiortc", KEY,
-                    lambda gw: [sys.executable, str(PUBLISHER), f"http://127.0.0.1:{gw.http_port}/whip/{KEY}",
-                                "--seconds", "14"],
-                    follow_seconds=10, gateway_args=args, publisher_grace=20)
+    result = live_run(ARTIFACTS / f"whip_{request.param}", KEY,
+                      lambda gw: publisher(request.param, f"http://127.0.0.1:{gw.http_port}/whip/{KEY}"),
+                      follow_seconds=10, gateway_args=args, publisher_grace=20)
+    result.notes.append(request.param)
+    return result
 
 
 def publisher_events(run) -> list[dict]:
-    text = (ARTIFACTS / "whip_aiortc" / "publisher.log").read_text(errors="replace")
+    text = (ARTIFACTS / f"whip_{run.notes[0]}" / "publisher.log").read_text(errors="replace")
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 
 def test_whip_post_answers_201_and_the_session_connects(run):
+    if run.notes[0] != "aiortc":
+        log = run.gateway.log()
+        assert "WHIP DTLS connected" in log and "dtls_role=client" in log, log[-3000:]
+        return
     events = publisher_events(run)
     created = next((e for e in events if "status" in e), None)
     assert created and created["status"] == 201, f"{events}\n{run.context()}"
