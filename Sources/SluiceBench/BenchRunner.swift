@@ -31,6 +31,8 @@ public struct BenchOptions: Sendable {
 public struct BenchRunner: Sendable {
     /// The 1280x720@30 test pattern, 1 s GOP, no B-frames, with a 440 Hz AAC tone.
     static let source = PublishInput.testPattern(width: 1280, height: 720, fps: 30, gopFrames: 30, bFrames: 0)
+    /// Publishing time before the viewer joins (at most half the run): three 2 s segments and some.
+    static let warmUp: Duration = .seconds(8)
     /// How long the viewer keeps watching after the publisher stopped (the last parts still arrive).
     static let tail: Duration = .seconds(1)
 
@@ -96,7 +98,10 @@ public struct BenchRunner: Sendable {
                 var c = SluiceConfiguration()
                 c.hls.lowLatency = lowLatency
                 c.transcode = transcode
-                let gateway = try await ScenarioGateway.start(c, logger: logger)
+                // The gateway's own shutdown chatter (cancelled channels) says nothing about latency.
+                var quiet = logger
+                quiet.logLevel = .critical
+                let gateway = try await ScenarioGateway.start(c, logger: quiet)
                 embedded = gateway
                 httpBase = gateway.httpBase
                 rtmpBase = gateway.rtmpBase
@@ -147,6 +152,13 @@ public struct BenchRunner: Sendable {
             throw .badPlaylist(url: playlistURL, reason: "no media listed within the run")
         }
         result.ttffPublishMs = (playable - start).milliseconds
+        // Viewers join a running stream: one that joined the very first segment of a short playlist (nginx lists
+        // it at once, Sluice holds it for HOLD-BACK) would sit closer to the edge than any later viewer.
+        let warmUp = min(Self.warmUp, duration / 2)
+        if clock.now < start + warmUp {
+            phase.withLock { $0 = "warming up" }
+            try? await clock.sleep(until: start + warmUp)
+        }
         phase.withLock { $0 = "viewer watching \(scenario.lowLatencyViewer ? "(LL-HLS)" : "(classic)")" }
         let deadline = start + duration + Self.tail
         let report =

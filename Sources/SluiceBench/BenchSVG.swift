@@ -79,7 +79,7 @@ public enum BenchSVG {
             t += step
         }
         s.append("<text x=\"\(f(left + plot / 2))\" y=\"\(f(chartBottom + 32))\" text-anchor=\"middle\" fill=\"#333\">"
-            + "milliseconds from capture</text>")
+            + "time from capture</text>")
         for (i, r) in rows.enumerated() {
             let y = top + Double(i) * (barHeight + rowGap)
             s.append("<text x=\"\(f(left - 8))\" y=\"\(f(y + barHeight / 2 + 4))\" text-anchor=\"end\">\(escape(r.id))</text>")
