@@ -90,8 +90,9 @@ public final class WebRTCTransportService: Sendable {
         }
         let candidates = channels.compactMap { $0.localAddress.flatMap(TransportAddress.init) }
         let tick = TimeAmount(configuration.tickInterval)
+        let boundChannels = channels
         let timer = try? await router.eventLoop.submit {
-            router.channels = channels
+            router.channels = boundChannels
             return router.eventLoop.scheduleRepeatedTask(initialDelay: tick, delay: tick) { _ in router.tick() }
         }.get()
         guard let timer else { throw .socket("event loop shut down") }
