@@ -10,6 +10,8 @@ public struct HTTPOriginOptions: Sendable {
     public var hlsjsURL: String = "https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js"
     /// What `/readyz` reports; the app marks it ready once every listener is bound and draining on shutdown.
     public var readiness = OriginReadiness()
+    /// Viewer tokens and blocking-request limits.
+    public var access = OriginAccess()
 
     /// WebRTC ingest behind `POST /whip/{key}`; nil answers 503.
     public var whip: WHIPIngestService?
