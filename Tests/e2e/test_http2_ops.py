@@ -51,7 +51,8 @@ def _with_env(extra: dict[str, str], start):
 def test_h2c_and_http1_share_the_port_and_blocking_reload_works_over_h2(workdir, publishers):
     env_port = free_port()
     # The flag (--http-port, set by Gateway) beats SLUICE_HTTP_PORT; JSON logs come from the environment.
-    gw = _with_env({"SLUICE_HTTP_PORT": str(env_port), "SLUICE_LOG_FORMAT": "json", "SLUICE_HTTP_DRAIN_DELAY_S": "0.5"},
+    gw = _with_env({"SLUICE_HTTP_PORT": str(env_port), "SLUICE_LOG_FORMAT": "json", "SLUICE_HTTP_DRAIN_DELAY_S": "0.5",
+                    "SLUICE_HTTP_HTTP2": "true"},
                    lambda: Gateway(workdir, FAST_SEGMENTS + ["--transcode", "off"]).start())
     try:
         base = f"http://127.0.0.1:{gw.http_port}"
@@ -136,7 +137,7 @@ def test_http2_over_tls_with_alpn(workdir):
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
                    check=True, capture_output=True, timeout=60)
     port, rtmp = free_port(), free_port()
-    env = dict(os.environ, SLUICE_HTTP_TLS_CERT=str(cert), SLUICE_HTTP_TLS_KEY=str(key))
+    env = dict(os.environ, SLUICE_HTTP_TLS_CERT=str(cert), SLUICE_HTTP_TLS_KEY=str(key), SLUICE_HTTP_HTTP2="true")
     log = open(workdir / "gateway.log", "wb")
     proc = subprocess.Popen([str(SLUICE), "serve", "--bind", "127.0.0.1", "--rtmp-port", str(rtmp), "--http-port", str(port),
                              "--transcode", "off"], stdout=log, stderr=subprocess.STDOUT, env=env)
