@@ -138,7 +138,7 @@ let package = Package(
             name: "SluiceApp",
             dependencies: [
                 "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder", "Telemetry",
-                "WHIPIngest", "WebRTCTransport",
+                "WHIPIngest", "WebRTCTransport", "WebRTCWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

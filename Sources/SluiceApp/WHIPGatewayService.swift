@@ -2,6 +2,7 @@ import Logging
 import ServiceLifecycle
 import WHIPIngest
 import WebRTCTransport
+import WebRTCWire
 
 /// The shared WebRTC UDP port and WHIP sessions as one Service: bound before POSTs succeed, closed on shutdown.
 struct WHIPGatewayService: Service {
