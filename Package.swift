@@ -92,6 +92,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .target(
+            name: "WHIPPublish",
+            dependencies: [
+                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "FFmpegBridge",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+        .target(
             name: "LLHLSPackager",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub", "Telemetry",
@@ -147,7 +156,7 @@ let package = Package(
         .target(
             name: "SluiceBench",
             dependencies: [
-                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "RTMPPublish", "Telemetry",
+                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "RTMPPublish", "WHIPPublish", "Telemetry",
                 // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
                 "StreamHub", "LLHLSPackager", "HTTPOrigin",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -158,7 +167,7 @@ let package = Package(
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceApp", "SluiceBench", "RTMPPublish", "MediaCore", "LLHLSPackager", "Transcoder",
+                "SluiceApp", "SluiceBench", "RTMPPublish", "WHIPPublish", "MediaCore", "LLHLSPackager", "Transcoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
@@ -180,6 +189,11 @@ let package = Package(
         .testTarget(
             name: "WHIPIngestTests",
             dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "WHIPPublishTests",
+            dependencies: ["WHIPPublish", "WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
