@@ -10,13 +10,15 @@ final class ScenarioGateway: Sendable {
 
     /// Starts the gateway with `configuration`, overriding bind and ports; waits until both listeners are up.
     static func start(_ base: SluiceConfiguration, logger: Logger) async throws(BenchError) -> ScenarioGateway {
-        guard let rtmp = LoopbackPort.free(), let http = LoopbackPort.free() else {
+        guard let rtmp = LoopbackPort.free(), let http = LoopbackPort.free(), let udp = LoopbackPort.free() else {
             throw .gatewayFailed("no free loopback port")
         }
         var c = base
         c.bind = "127.0.0.1"
         c.rtmpPort = rtmp
         c.httpPort = http
+        // The WebRTC UDP port is exclusive: an embedded gateway never takes a running gateway's 8189.
+        c.webrtcPort = udp
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
         let gateway = ScenarioGateway(rtmpPort: rtmp, httpPort: http, task: Task { try await app.run() })
         let up = await LoopbackPort.waitUntilListening(rtmp, timeout: .seconds(10))

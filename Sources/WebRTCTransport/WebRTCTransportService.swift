@@ -70,8 +70,8 @@ public final class WebRTCTransportService: Sendable {
         var channels: [any Channel] = []
         var port = configuration.port
         for (index, host) in configuration.hosts.enumerated() {
+            // No SO_REUSEADDR: on Linux it lets a second gateway bind the same UDP port and steal its packets.
             let bootstrap = DatagramBootstrap(group: router.eventLoop)
-                .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(configuration.receiveBufferBytes))
                 .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 4096))
                 .channelInitializer { channel in

@@ -72,6 +72,9 @@ class Gateway:
             cmd += ["--config", str(cfg)]
         cmd += ["--bind", "127.0.0.1", "--rtmp-port", str(self.rtmp_port), "--http-port", str(self.http_port),
                 "--log-level", "info"] + self.extra
+        if "--webrtc-port" not in self.extra:
+            # The WebRTC UDP port is exclusive (8189 by default): each test gateway takes a free one.
+            cmd += ["--webrtc-port", str(free_port())]
         self.cmd = cmd
         self._log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
