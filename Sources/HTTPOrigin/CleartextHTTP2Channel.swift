@@ -84,4 +84,13 @@ final class HTTP2PrefaceSniffer: ChannelInboundHandler, RemovableChannelHandler 
         context.fireChannelRead(wrapInboundOut(bytes))
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // Still sniffing means no request has started: on graceful shutdown nobody else would close this connection.
+        if event is ChannelShouldQuiesceEvent {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
 }

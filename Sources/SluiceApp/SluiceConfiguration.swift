@@ -24,8 +24,7 @@ public struct SluiceConfiguration: Sendable {
     /// Log line format (`log.format`).
     public var logFormat: LogFormat = .text
     /// Serve HTTP/2 besides HTTP/1.1 (`http.http2`): h2c by prior knowledge without TLS, ALPN h2 with TLS.
-    /// Off by default: on SIGTERM the h2c channel does not yet close idle HTTP/1.1 keep-alive connections, so shutdown stalls.
-    public var http2: Bool = false
+    public var http2: Bool = true
     /// On SIGTERM/SIGINT, `/readyz` answers 503 this long before anything stops (`http.drain_delay_s`).
     public var drainDelay: Duration = .zero
     /// PEM certificate chain for HTTPS (`http.tls.cert`); HTTPS is on when this and `tlsKey` are set.

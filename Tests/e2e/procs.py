@@ -53,8 +53,10 @@ def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM, timeout: float = 10
 class Gateway:
     """One `sluice serve` on free loopback ports, logging to the test's artifact folder."""
 
-    def __init__(self, workdir: Path, extra: Optional[list[str]] = None, config: Optional[Path] = None):
+    def __init__(self, workdir: Path, extra: Optional[list[str]] = None, config: Optional[Path] = None,
+                 env: Optional[dict[str, str]] = None):
         self.workdir = workdir
+        self.env = {**os.environ, **env} if env else None
         self.config = config
         self.rtmp_port, self.http_port = free_port(), free_port()
         self.log_path = workdir / "gateway.log"
@@ -77,7 +79,8 @@ class Gateway:
             cmd += ["--webrtc-port", str(free_port())]
         self.cmd = cmd
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     env=self.env)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:

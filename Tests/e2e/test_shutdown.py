@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import re
 import signal
+import socket
 import threading
 import time
 from urllib.parse import urljoin
 
+import pytest
 import requests
 
 import hlsvalidate as hv
 from follower import wait_for_multivariant
-from procs import ffmpeg_cmd
+from procs import FAST_SEGMENTS, Gateway, ffmpeg_cmd
 
 KEY = "e2e-shutdown"
 
@@ -72,3 +74,24 @@ def test_publisher_loss_then_sigterm(gateway, publishers):
         f"shutdown log does not say the playlists were ended:\n{tail[-1500:]}"
     if pending.get("status") == 200:
         assert "#EXT-X-ENDLIST" in pending["body"], "request released at shutdown without ENDLIST"
+
+
+@pytest.mark.parametrize("http2", ["true", "false"])
+def test_sigterm_closes_idle_and_silent_connections(workdir, http2):
+    """Keep-alive connections after a response and connections that never sent a byte must not hold SIGTERM."""
+    gw = Gateway(workdir, FAST_SEGMENTS, env={"SLUICE_HTTP_HTTP2": http2}).start()
+    try:
+        kept = socket.create_connection(("127.0.0.1", gw.http_port))
+        kept.sendall(b"GET /healthz HTTP/1.1\r\nHost: sluice\r\n\r\n")
+        assert kept.recv(64).startswith(b"HTTP/1.1 200")
+        silent = socket.create_connection(("127.0.0.1", gw.http_port))
+        time.sleep(0.3)
+        code = gw.stop(signal.SIGTERM, timeout=8)
+        print(f"http2={http2}: exit {code} after {gw.stop_seconds:.2f} s")
+        assert code == 0, f"SIGTERM with idle connections open: exit {code} (None = still running after 8 s)"
+        for s in (kept, silent):
+            s.settimeout(2)
+            while s.recv(4096):  # the rest of the /healthz response, then EOF (a timeout fails the test)
+                pass
+    finally:
+        gw.stop()
