@@ -10,7 +10,8 @@ import MediaCore
 public enum OriginRoutes {
     /// Builds the router over a packager.
     public static func router(packager: LLHLSPackager, options: HTTPOriginOptions = .init()) -> Router<BasicRequestContext> {
-        let router = Router()
+        // HEAD answers like GET without the body (players and CDNs probe playlists and parts with it).
+        let router = Router(options: .autoGenerateHeadEndpoints)
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
         router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(PreflightMiddleware())

@@ -75,6 +75,8 @@ def test_h2c_and_http1_share_the_port_and_blocking_reload_works_over_h2(workdir,
         assert (version, code) == ("2", "200"), text
         assert re.search(rf'#EXT-X-PART:DURATION=[0-9.]+,URI="[^"]*/{msn}\.{part}\.m4s"', text), text
         print(f"blocking reload over h2c for {msn}.{part}: answered in {waited:.3f} s")
+        _head_answers_like_get(f"{media}?_HLS_msn={msn}&_HLS_part={part}",
+                               re.search(r'URI="([^"]*\.m4s)"', text).group(1), media)
 
         # Every line about the stream is JSON carrying its key; the publisher's lines carry its session too.
         lines = [json.loads(line) for line in gw.log().splitlines() if line.startswith("{")]
@@ -86,6 +88,18 @@ def test_h2c_and_http1_share_the_port_and_blocking_reload_works_over_h2(workdir,
         _readyz_drains_on_shutdown(gw, base)
     finally:
         gw.stop()
+
+
+def _head_answers_like_get(playlist: str, part_uri: str, media: str) -> None:
+    """HEAD (RFC 9110 §9.3.2) on a playlist and a part: GET's status and headers, Content-Length included, no body."""
+    from urllib.parse import urljoin
+    for url in (playlist, urljoin(media, part_uri)):
+        got, head = requests.get(url, timeout=10), requests.head(url, timeout=10)
+        assert head.status_code == got.status_code == 200, (url, head.status_code, got.status_code)
+        assert head.content == b"", url
+        assert int(head.headers["Content-Length"]) == len(got.content), (url, head.headers)
+        for h in ("Content-Type", "Cache-Control"):
+            assert head.headers.get(h) == got.headers.get(h), (url, h, head.headers, got.headers)
 
 
 def _metrics_cover_the_dashboard(base: str) -> None:
