@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "WHIPPublish",
             dependencies: [
-                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "FFmpegBridge",
+                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "FFmpegBridge", "RTMPPublish",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

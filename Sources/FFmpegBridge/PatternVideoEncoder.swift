@@ -15,6 +15,8 @@ final class PatternVideoEncoder {
     private var captureTimes: [Int64: WallTime] = [:]
     /// The AVCDecoderConfigurationRecord built from the encoder's global header.
     let decoderConfiguration: [UInt8]
+    /// Encode the next picture as an IDR (a WebRTC receiver's PLI/FIR).
+    var forceKeyframe = false
 
     init(_ config: TestPatternSource.Configuration) throws(FFmpegError) {
         fps = Int32(config.fps)
@@ -68,6 +70,9 @@ final class PatternVideoEncoder {
         try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable(video)")
         painter.paint(index: nextIndex, into: frame.pointer)
         frame.pointer.pointee.pts = nextIndex
+        // libx264 turns a forced I picture into an IDR (closed GOP).
+        frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+        forceKeyframe = false
         captureTimes[nextIndex] = WallTime.now()
         nextIndex += 1
         try context.send(frame)

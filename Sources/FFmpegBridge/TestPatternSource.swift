@@ -98,3 +98,8 @@ public final class TestPatternSource: MediaSource {
         throw FFmpegError(message: "the test pattern is live and cannot rewind", context: "TestPatternSource.rewind")
     }
 }
+
+extension TestPatternSource: KeyframeRequestable {
+    /// The next picture drawn is encoded as an IDR.
+    public func requestKeyframe() { video.forceKeyframe = true }
+}

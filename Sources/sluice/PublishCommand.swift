@@ -1,18 +1,22 @@
 import ArgumentParser
+import Logging
 import MediaCore
 import RTMPPublish
+import WHIPPublish
 
-/// `sluice publish [INPUT] URL`: pushes a file or the built-in test pattern to an RTMP server in real time.
+/// `sluice publish [INPUT] URL`: pushes a file or the built-in test pattern to an RTMP server or a WHIP endpoint
+/// (RFC 9725, H.264 + Opus over WebRTC) in real time.
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Publish an FLV/MP4 file or a test pattern to an RTMP URL in real time (like ffmpeg -re).",
-        usage: "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N]")
+        abstract: "Publish an FLV/MP4 file or a test pattern to an RTMP URL or a WHIP endpoint in real time (like ffmpeg -re).",
+        usage:
+            "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N] [--bearer TOKEN]")
 
     @Argument(help: "FLV/MP4 file to publish, or 'testsrc' for the test pattern (the default when omitted).")
     var input: String
 
-    @Argument(help: "RTMP URL, e.g. rtmp://127.0.0.1:1935/live/demo.")
+    @Argument(help: "RTMP URL (rtmp://127.0.0.1:1935/live/demo) or WHIP endpoint (http://127.0.0.1:8080/whip/demo).")
     var url: String?
 
     @Option(help: "Stop after this many seconds of media.")
@@ -33,6 +37,9 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(help: "Test pattern consecutive B-frames.")
     var bframes = 0
 
+    @Option(help: "WHIP only: send 'Authorization: Bearer TOKEN' with the offer and the DELETE.")
+    var bearer: String?
+
     /// The source chosen by the positional arguments.
     private var publishInput: PublishInput {
         get throws {
@@ -50,11 +57,18 @@ struct PublishCommand: AsyncParsableCommand {
         }
     }
 
-    /// The RTMP URL, which is the only positional argument when INPUT is omitted.
+    /// The RTMP URL or WHIP endpoint, which is the only positional argument when INPUT is omitted.
     private var targetURL: String { url ?? input }
 
     func validate() throws {
-        guard targetURL.hasPrefix("rtmp://") else { throw ValidationError("URL must start with rtmp://, got \(targetURL)") }
+        if isWHIP {
+            do { _ = try WHIPEndpoint(targetURL) } catch { throw ValidationError("\(error)") }
+        } else {
+            guard targetURL.hasPrefix("rtmp://") else {
+                throw ValidationError("URL must be rtmp://HOST/APP/KEY or a WHIP endpoint http://HOST:PORT/whip/KEY, got \(targetURL)")
+            }
+            if bearer != nil { throw ValidationError("--bearer applies to WHIP endpoints only (RTMP carries its key in the URL)") }
+        }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         _ = try publishInput
     }
@@ -66,6 +80,7 @@ struct PublishCommand: AsyncParsableCommand {
         if case .file = source { isFile = true }
         let limitText = limit.map { " for \($0.secondsDouble) s" } ?? ""
         print("Publishing \(source) to \(targetURL)\(limitText)" + (loop && isFile ? ", looping" : ""))
+        if isWHIP { return try await publishWHIP(source, limit: limit, isFile: isFile) }
         // Errors propagate to ArgumentParser, which prints "Error: <description>" and exits non-zero.
         let report = try await publish(
             input: source, to: targetURL, loop: loop && isFile, duration: limit,
@@ -74,6 +89,28 @@ struct PublishCommand: AsyncParsableCommand {
             "Sent \(report.frames) frames (\(report.videoFrames) video, \(report.audioFrames) audio) covering "
                 + "\((report.mediaTime.secondsDouble * 100).rounded() / 100) s"
                 + (report.loops > 0 ? " over \(report.loops + 1) passes" : ""))
+    }
+
+    /// True for an http(s):// target: WHIP instead of RTMP.
+    private var isWHIP: Bool {
+        let lower = targetURL.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// The same input over WHIP: H.264 as is, audio re-encoded to Opus.
+    private func publishWHIP(_ source: PublishInput, limit: Duration?, isFile: Bool) async throws {
+        // Progress goes to stdout as for RTMP; only the publisher's warnings and errors are worth a log line.
+        var logger = Logger(label: "sluice.whip.publish")
+        logger.logLevel = .warning
+        let publisher = try WHIPPublisher(
+            url: targetURL, options: .init(bearer: bearer, loop: loop && isFile, duration: limit), logger: logger)
+        let report = try await publisher.publish(input: source, announce: { print("  " + Self.describe($0) + " (audio sent as Opus)") })
+        print(
+            "Sent \(report.frames) frames (\(report.videoFrames) video, \(report.audioFrames) Opus) covering "
+                + "\((report.mediaTime.secondsDouble * 100).rounded() / 100) s"
+                + (report.loops > 0 ? " over \(report.loops + 1) passes" : "")
+                + "; \(report.sender.retransmittedPackets) of \(report.sender.nackedPackets) NACKed packets resent, "
+                + "\(report.sender.keyframesForced) keyframes forced")
     }
 
     /// One line naming the tracks.

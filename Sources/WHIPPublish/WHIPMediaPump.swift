@@ -1,0 +1,92 @@
+import CodecFormats
+import FFmpegBridge
+import MediaCore
+import RTMPPublish
+import Synchronization
+
+/// What the pump hands the publisher, in release order.
+enum WHIPPumpOutput: Sendable {
+    /// A frame released now: video with its capture-time SEI, audio already Opus.
+    case frame(MediaFrame, wall: WallTime)
+    /// The source ended (nil), the duration was reached (nil), or it failed.
+    case ended(WHIPPublishError?)
+}
+
+/// Reads the source in real time (`PublishPacer`, like `sluice publish` to RTMP), stamps each video frame's release
+/// as its capture clock (SEI, DESIGN.md "Latency model") and turns audio into 20 ms Opus frames.
+///
+/// Owns the non-Sendable source: one task runs it, and keyframe requests reach it through an atomic flag.
+final class WHIPMediaPump: @unchecked Sendable {
+    private let source: any MediaSource
+    private let opus: OpusTranscoder?
+    private let loop: Bool
+    private let duration: Duration?
+    /// Set by the publisher on PLI/FIR; the pump asks the source before reading its next frame.
+    let keyframeRequested = Atomic<Bool>(false)
+    /// Times the source was rewound, and the last release's media time.
+    private(set) var loops = 0
+    private(set) var mediaTime: Duration = .zero
+
+    init(source: any MediaSource, opus: OpusTranscoder?, loop: Bool, duration: Duration?) {
+        self.source = source
+        self.opus = opus
+        self.loop = loop
+        self.duration = duration
+    }
+
+    /// Releases frames through `emit` until the source ends, `duration` passes, or the task is cancelled.
+    func run(emit: (WHIPPumpOutput) -> Void) async {
+        let clock = ContinuousClock()
+        var pacer = PublishPacer(duration: duration)
+        let start = clock.now
+        var sent = 0
+        while !Task.isCancelled {
+            if keyframeRequested.exchange(false, ordering: .relaxed), let source = source as? any KeyframeRequestable {
+                source.requestKeyframe()
+            }
+            let next: MediaFrame?
+            do {
+                next = try source.nextFrame()
+            } catch {
+                return emit(.ended(.source("\(error)")))
+            }
+            guard let input = next else {
+                guard loop, sent > 0 else { break }
+                do { try source.rewind() } catch { return emit(.ended(.source("\(error)"))) }
+                pacer.sourceRewound()
+                loops += 1
+                continue
+            }
+            guard case .send(let frame, let due) = pacer.schedule(input) else { break }
+            do {
+                try await clock.sleep(until: start.advanced(by: due))
+            } catch {
+                break  // Cancelled: stop cleanly with what was sent.
+            }
+            let wall = WallTime.now()
+            mediaTime = due
+            sent += 1
+            switch frame.kind {
+            case .video:
+                var stamped = frame
+                do {
+                    stamped.data = try CaptureTimeSEI.inserting(capture: wall, intoAVCC: frame.data)
+                } catch {
+                    return emit(.ended(.malformedVideo(dts: frame.dts, reason: "\(error)")))
+                }
+                stamped.stamps.capture = wall
+                emit(.frame(stamped, wall: wall))
+            case .audio:
+                guard let opus else { continue }
+                var input = frame
+                input.stamps.capture = wall
+                do {
+                    for encoded in try opus.transcode(input) { emit(.frame(encoded, wall: wall)) }
+                } catch {
+                    return emit(.ended(.source("Opus encoding failed: \(error)")))
+                }
+            }
+        }
+        emit(.ended(nil))
+    }
+}
