@@ -141,6 +141,7 @@ let package = Package(
             // The pages are compiled into the binary: no resource bundle to find at run time.
             resources: [
                 .embedInCode("Pages/index.html"), .embedInCode("Pages/watch.html"), .embedInCode("Pages/dashboard.html"),
+                .embedInCode("Pages/publish.html"),
                 .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"),
             ], swiftSettings: strictSettings),
         .target(

@@ -15,6 +15,8 @@ public struct HTTPOriginOptions: Sendable {
 
     /// WebRTC ingest behind `POST /whip/{key}`; nil answers 503.
     public var whip: WHIPIngestService?
+    /// Decides each WHIP POST (bearer token, key, peer); nil allows every publish (router tests).
+    public var whipAuthorizer: WHIPAuthorizer?
 
     /// The defaults: HTTP/1.1 + h2c, no TLS, hls.js from jsDelivr.
     public init() {}

@@ -7,7 +7,7 @@ import ServiceLifecycle
 
 /// The HTTP origin as a Service: serves playlists and media until graceful shutdown.
 public struct HTTPOriginService: Service {
-    private let app: Application<RouterResponder<BasicRequestContext>>
+    private let app: Application<RouterResponder<OriginRequestContext>>
     /// A TLS file that could not be read: reported when the service runs, so start-up fails with it.
     private let setupError: (any Error)?
 

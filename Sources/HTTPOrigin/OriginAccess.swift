@@ -20,7 +20,7 @@ public struct OriginAccess: Sendable {
 
 extension OriginRoutes {
     /// Installs the token check (when a secret is set) and the blocking-request limit.
-    static func addAccessControl(to router: Router<BasicRequestContext>, access: OriginAccess) {
+    static func addAccessControl(to router: Router<OriginRequestContext>, access: OriginAccess) {
         if let secret = access.viewerSecret {
             router.middlewares.add(ViewerTokenMiddleware(secret: secret, routes: RouterHandle(router)))
         }
@@ -33,7 +33,7 @@ extension OriginRoutes {
 /// The token sits in the path, not the query: relative playlist URIs keep it for every part, and a CDN that
 /// keys on the path caches one copy per token, which every viewer of a token window shares.
 struct ViewerTokenMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = OriginRequestContext
     let secret: String
     let routes: RouterHandle
     /// Marks a request this middleware already checked and re-dispatched; unguessable, so clients cannot forge it.
@@ -70,12 +70,12 @@ struct ViewerTokenMiddleware: RouterMiddleware {
 /// The router's responder, built on first use (after every route is registered) and kept.
 // Unchecked: the router is only read, under the lock, once set-up has finished adding routes.
 final class RouterHandle: @unchecked Sendable {
-    private let router: Router<BasicRequestContext>
-    private let built = Mutex<RouterResponder<BasicRequestContext>?>(nil)
+    private let router: Router<OriginRequestContext>
+    private let built = Mutex<RouterResponder<OriginRequestContext>?>(nil)
 
-    init(_ router: Router<BasicRequestContext>) { self.router = router }
+    init(_ router: Router<OriginRequestContext>) { self.router = router }
 
-    var responder: RouterResponder<BasicRequestContext> {
+    var responder: RouterResponder<OriginRequestContext> {
         built.withLock { b in
             if let b { return b }
             let r = router.buildResponder()

@@ -9,9 +9,9 @@ import MediaCore
 /// `/live/{key}/{epoch}/{video|audio}/{init-N.mp4|MSN.m4s|MSN.PART.m4s}`, `/healthz`, `/api/streams`.
 public enum OriginRoutes {
     /// Builds the router over a packager.
-    public static func router(packager: LLHLSPackager, options: HTTPOriginOptions = .init()) -> Router<BasicRequestContext> {
+    public static func router(packager: LLHLSPackager, options: HTTPOriginOptions = .init()) -> Router<OriginRequestContext> {
         // HEAD answers like GET without the body (players and CDNs probe playlists and parts with it).
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let router = Router(context: OriginRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
         router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(PreflightMiddleware())
@@ -22,7 +22,7 @@ public enum OriginRoutes {
         }
         addOpsRoutes(to: router, readiness: options.readiness)
         addPageRoutes(to: router, options: options)
-        addWHIPRoutes(to: router, whip: options.whip)
+        addWHIPRoutes(to: router, whip: options.whip, authorize: options.whipAuthorizer)
         router.get("/api/streams") { _, _ in
             let summaries = packager.streams.map { $0.summary() }
             let encoder = JSONEncoder()

@@ -11,9 +11,11 @@ struct PreflightMiddleware<Context: RequestContext>: RouterMiddleware {
             // RFC 9725 §4.1: WHIP endpoints advertise the offer type and allow POST/DELETE from any origin.
             response.headers[HTTPField.Name("Access-Control-Allow-Methods")!] = "POST, DELETE, OPTIONS"
             response.headers[HTTPField.Name("Accept-Post")!] = "application/sdp"
-            response.headers[HTTPField.Name("Access-Control-Expose-Headers")!] = "Location, ETag, Link, Accept-Post"
+            response.headers[HTTPField.Name("Access-Control-Expose-Headers")!] = "Location, ETag, Link, Accept-Post, WWW-Authenticate"
         }
-        response.headers[HTTPField.Name("Access-Control-Allow-Headers")!] = "*"
+        // `*` never covers Authorization (Fetch standard): WHIP publishers with a bearer token need it named.
+        response.headers[HTTPField.Name("Access-Control-Allow-Headers")!] =
+            request.uri.path.hasPrefix("/whip/") ? "Authorization, Content-Type, If-Match" : "*"
         // Preflight results may be cached: LL-HLS URLs differ every request, so this only helps tooling.
         response.headers[HTTPField.Name("Access-Control-Max-Age")!] = "600"
         return response

@@ -48,6 +48,7 @@ public struct GatewayApp: Sendable {
         let whip = WHIPIngestService(transport: transport, hub: hub, telemetry: telemetry, logger: logger)
         var originOptions = c.originOptions(readiness: readiness)
         originOptions.whip = whip
+        originOptions.whipAuthorizer = PublishAuthorizer(configuration: c.rtmp.auth).whipAuthorizer()
         let origin = HTTPOriginService(
             packager: packager, host: c.bind, port: c.httpPort, logger: logger, options: originOptions
         ) { port in

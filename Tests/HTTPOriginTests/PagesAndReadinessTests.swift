@@ -13,7 +13,7 @@ import Testing
 /// readiness follows the app's phases.
 @Suite("Pages and readiness")
 struct PagesAndReadinessTests {
-    static func router(_ options: HTTPOriginOptions) -> Router<BasicRequestContext> {
+    static func router(_ options: HTTPOriginOptions) -> Router<OriginRequestContext> {
         OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t")), options: options)
     }
 
