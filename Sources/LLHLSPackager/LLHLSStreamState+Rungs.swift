@@ -59,6 +59,8 @@ extension LLHLSStreamState {
             else { return }
             rungsAwaitingKeyframe.remove(name)
             activeRungs.insert(name)
+            // Made now, not at announcement: a rung announced before the source's description got the default part target.
+            p.muxer = makeRungMuxer()
             if p.rendition.segments.isEmpty {
                 p.rendition.nextMSN = max(p.rendition.nextMSN, start.msn)
             } else if p.rendition.nextMSN < start.msn {
