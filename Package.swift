@@ -189,7 +189,7 @@ let package = Package(
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "WHIPIngestTests",
-            dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge",
+            dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(

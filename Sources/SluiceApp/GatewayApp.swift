@@ -41,11 +41,10 @@ public struct GatewayApp: Sendable {
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
             readiness.markReady()
         }
-        var webrtc = WebRTCTransportConfiguration()
-        webrtc.port = c.webrtcPort
-        webrtc.hosts = c.webrtcHosts
-        let transport = WebRTCTransportService(configuration: webrtc, certificate: try DTLSCertificate(), logger: logger)
-        let whip = WHIPIngestService(transport: transport, hub: hub, telemetry: telemetry, logger: logger)
+        let transport = WebRTCTransportService(
+            configuration: c.webrtcTransport, certificate: try DTLSCertificate(), logger: logger)
+        let whip = WHIPIngestService(
+            transport: transport, hub: hub, telemetry: telemetry, configuration: c.whip, logger: logger)
         var originOptions = c.originOptions(readiness: readiness)
         originOptions.whip = whip
         originOptions.whipAuthorizer = PublishAuthorizer(configuration: c.rtmp.auth).whipAuthorizer()

@@ -58,6 +58,7 @@ extension SluiceConfiguration {
                 "port": .int(rtmpPort), "chunk_size": .int(rtmp.chunkSize), "max_message_size": .int(rtmp.maxMessageSize),
                 "idle_timeout_s": .int(Int(rtmp.idleTimeout.components.seconds)),
             ]),
+            "webrtc": webrtcTree,
             "http": m([
                 "port": .int(httpPort), "http2": .bool(http2), "drain_delay_s": .double(drainDelay.secondsDouble),
                 "tls": m(["cert": .string(tlsCertificate ?? ""), "key": .string(tlsKey ?? "")]),

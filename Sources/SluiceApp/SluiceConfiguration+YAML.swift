@@ -48,8 +48,7 @@ extension SluiceConfiguration {
             try rtmp.finish()
         }
         if var webrtc = try r.section("webrtc") {
-            c.webrtcPort = try webrtc.int("port", in: 0...65535) ?? c.webrtcPort
-            c.webrtcHosts = try webrtc.strings("hosts") ?? c.webrtcHosts
+            try readWebRTC(&webrtc, into: &c)
             try webrtc.finish()
         }
         if var http = try r.section("http") {
@@ -130,6 +129,7 @@ extension SluiceConfiguration {
     /// Cross-field rules.
     public func validate() throws {
         try validateOrigin()
+        try validateWebRTC()
         if hls.partTarget * 3 > hls.segmentTarget {
             throw ConfigurationError(
                 key: "hls.part_target_ms", allowed: "at most a third of hls.segment_target_s",

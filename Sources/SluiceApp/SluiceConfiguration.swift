@@ -2,6 +2,7 @@ import LLHLSPackager
 import Logging
 import RTMPIngest
 import Transcoder
+import WHIPIngest
 
 /// Everything `sluice serve` reads from Config/sluice.yaml; each field's default is the documented one.
 public struct SluiceConfiguration: Sendable {
@@ -15,6 +16,10 @@ public struct SluiceConfiguration: Sendable {
     public var webrtcPort: Int = 8189
     /// Addresses the WebRTC port binds and announces as ICE host candidates (`webrtc.hosts`).
     public var webrtcHosts: [String] = ["127.0.0.1"]
+    /// A WebRTC session that sends nothing (no STUN, DTLS or media) this long is ended (`webrtc.consent_timeout_s`).
+    public var webrtcConsentTimeout: Duration = .seconds(10)
+    /// WHIP sessions: extra announced hosts, reorder wait, session limit (`webrtc.*`).
+    public var whip = WHIPIngestConfiguration()
     /// RTMP ingest tunables (`rtmp.*`).
     public var rtmp = RTMPIngestConfiguration()
     /// LL-HLS packaging (`hls.*`).

@@ -22,6 +22,7 @@ extension GatewayTelemetry {
             out.viewers = viewers(s, now: now)
             out.blockingRequestsWaiting = s.waiting
             out.httpRequests = Dictionary(uniqueKeysWithValues: s.http.map { ($0.key.rawValue, $0.value) })
+            if s.webrtc.sessionsGauge != nil || !s.webrtc.counters.isEmpty { out.webrtc = s.webrtc.snapshot }
             return out
         }
     }

@@ -118,6 +118,8 @@ struct StreamState: Sendable {
     var httpCounters: [HTTPRequestKind: Prometheus.Counter] = [:]
     var waitingGauge: Prometheus.Gauge?
     var viewersGauge: Prometheus.Gauge?
+    /// WHIP sessions and RTP receive counters (GatewayTelemetry+WebRTC.swift).
+    var webrtc = WebRTCState()
 
     init(origin: ContinuousClock.Instant) { peakWaitingVideo = PeakWindow(origin: origin) }
 }

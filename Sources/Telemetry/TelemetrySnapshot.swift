@@ -66,6 +66,8 @@ public struct StreamTelemetry: Sendable, Codable, Equatable {
     public var blockingRequestsWaiting = 0
     /// HTTP requests by `HTTPRequestKind.rawValue`.
     public var httpRequests: [String: Int] = [:]
+    /// WHIP sessions and RTP loss/repair counters; nil for a stream never published over WebRTC.
+    public var webrtc: WebRTCStreamTelemetry?
 
     /// Empty telemetry for a stream.
     public init(stream: String) { self.stream = stream }

@@ -13,6 +13,8 @@ public enum WHIPIngestError: Error, Sendable, CustomStringConvertible {
     case streamLive(StreamKey)
     /// The hub is full (503).
     case tooManyStreams(limit: Int)
+    /// The gateway carries `webrtc.max_sessions` WHIP sessions already (503).
+    case tooManySessions(limit: Int)
     /// The WebRTC UDP port is not running (503).
     case transportUnavailable
     /// The transport refused the session (500).
@@ -28,7 +30,7 @@ public enum WHIPIngestError: Error, Sendable, CustomStringConvertible {
         case .offer(.sdpUnacceptable): 422
         case .offer: 400
         case .streamLive: 409
-        case .tooManyStreams, .transportUnavailable: 503
+        case .tooManyStreams, .tooManySessions, .transportUnavailable: 503
         case .transport: 500
         case .sessionNotFound: 404
         }
@@ -42,6 +44,7 @@ public enum WHIPIngestError: Error, Sendable, CustomStringConvertible {
         case .offer(let error): "unparsable SDP offer: \(error)"
         case .streamLive(let key): "stream '\(key)' is already live"
         case .tooManyStreams(let limit): "the gateway carries \(limit) streams already"
+        case .tooManySessions(let limit): "the gateway carries \(limit) WHIP sessions already"
         case .transportUnavailable: "the WebRTC UDP port is not running"
         case .transport(let error): "WebRTC transport: \(error)"
         case .sessionNotFound(let id): "no WHIP session '\(id)'"

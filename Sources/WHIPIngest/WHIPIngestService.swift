@@ -23,8 +23,8 @@ public final class WHIPIngestService: Sendable {
     let hub: StreamHub
     let telemetry: GatewayTelemetry?
     let logger: Logger
-    /// How often each session's pipeline gives up gaps, re-sends NACKs and reports.
-    let tickInterval: Duration
+    /// Candidates, reorder wait, session limit and timer periods.
+    public let configuration: WHIPIngestConfiguration
     private let sessions = Mutex<[String: Entry]>([:])
 
     struct Entry: Sendable {
@@ -35,14 +35,17 @@ public final class WHIPIngestService: Sendable {
     /// A service publishing into `hub` over `transport` (which the app starts and stops).
     public init(
         transport: WebRTCTransportService, hub: StreamHub, telemetry: GatewayTelemetry? = nil,
-        tickInterval: Duration = .milliseconds(20), logger: Logger = Logger(label: "sluice.whip")
+        configuration: WHIPIngestConfiguration = .init(), logger: Logger = Logger(label: "sluice.whip")
     ) {
         self.transport = transport
         self.hub = hub
         self.telemetry = telemetry
-        self.tickInterval = tickInterval
+        self.configuration = configuration
         self.logger = logger
     }
+
+    /// The host candidates an answer lists now: the bound ones, then `configuration.additionalHosts`.
+    public var candidates: [TransportAddress] { configuration.candidates(bound: transport.candidates) }
 
     /// Live session count.
     public var sessionCount: Int { sessions.withLock { $0.count } }
@@ -50,8 +53,10 @@ public final class WHIPIngestService: Sendable {
     /// Answers `offer` for `streamKey`, goes live on the key, and starts receiving on the shared port.
     public func createSession(streamKey: String, offer: String) async throws(WHIPIngestError) -> CreatedSession {
         guard let key = StreamKey(streamKey) else { throw .invalidStreamKey(streamKey) }
-        let candidates = transport.candidates
+        let candidates = self.candidates
         guard !candidates.isEmpty else { throw .transportUnavailable }
+        let limit = configuration.maxSessions
+        if limit > 0, sessionCount >= limit { throw .tooManySessions(limit: limit) }
         let local = ICECredentials.random()
         let negotiation: WHIPNegotiation
         do {
@@ -77,7 +82,8 @@ public final class WHIPIngestService: Sendable {
         }
         let id = Self.randomID()
         sessions.withLock { $0[id] = Entry(key: key, session: session) }
-        let configuration = WHIPMediaConfiguration(negotiation: negotiation, localSSRC: UInt32.random(in: 1...UInt32.max))
+        var configuration = WHIPMediaConfiguration(negotiation: negotiation, localSSRC: UInt32.random(in: 1...UInt32.max))
+        configuration.reorder.maxWait = self.configuration.reorderWait
         var metadata: Logger.Metadata = ["stream": "\(key)", "session": "\(id)"]
         metadata["dtls_role"] = "\(negotiation.dtlsRole)"
         metadata["keyframe_request"] = "\(configuration.keyframeRequest)"
@@ -121,7 +127,12 @@ public final class WHIPIngestService: Sendable {
             for await event in session.events { continuation.yield(.event(event)) }
             continuation.finish()
         }
-        let interval = tickInterval
+        let interval = self.configuration.tickInterval
+        let metricsInterval = self.configuration.metricsInterval
+        let telemetry = telemetry
+        let key = publication.key
+        let kinds = [("video", configuration.video != nil), ("audio", configuration.audio != nil)]
+        telemetry?.webrtcSessionStarted(stream: key)
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
@@ -131,10 +142,29 @@ public final class WHIPIngestService: Sendable {
         Task {
             var pipeline = WHIPMediaPipeline(configuration: configuration)
             var reason = "transport finished"
+            var reported: WHIPPipelineCounters?
+            var lastReport = ContinuousClock.now
+            /// Adds what the pipeline counted since the last report (the first report creates every series).
+            func report(_ counters: WHIPPipelineCounters) {
+                guard let telemetry else { return }
+                for (kind, negotiated) in kinds where negotiated {
+                    let now = kind == "video" ? counters.video : counters.audio
+                    let old = reported.map { kind == "video" ? $0.video : $0.audio }
+                    if let old, now == old { continue }
+                    telemetry.countWebRTC(stream: key, kind: kind, now.subtracting(old ?? WebRTCReceiveCounts()))
+                }
+                reported = counters
+            }
             loop: for await input in inputs {
                 let actions: [WHIPMediaPipeline.Action]
                 switch input {
-                case .tick: actions = pipeline.tick(now: .now, wall: .now())
+                case .tick:
+                    let now = ContinuousClock.now
+                    actions = pipeline.tick(now: now, wall: .now())
+                    if reported == nil || lastReport.duration(to: now) >= metricsInterval {
+                        lastReport = now
+                        report(pipeline.counters)
+                    }
                 case .event(.rtp(let bytes, let wall)): actions = pipeline.receivedRTP(bytes, now: .now, wall: wall)
                 case .event(.rtcp(let bytes, _)): actions = pipeline.receivedRTCP(bytes, now: .now)
                 case .event(.iceConnected(let remote)):
@@ -151,6 +181,8 @@ public final class WHIPIngestService: Sendable {
             }
             ticker.cancel()
             forward.cancel()
+            report(pipeline.counters)
+            telemetry?.webrtcSessionEnded(stream: key)
             session.close()
             _ = sessions.withLock { $0.removeValue(forKey: id) }
             publication.end()
@@ -159,7 +191,9 @@ public final class WHIPIngestService: Sendable {
             ended["video_frames"] = "\(pipeline.counters.videoFrames)"
             ended["audio_frames"] = "\(pipeline.counters.audioFrames)"
             ended["nacked"] = "\(pipeline.counters.nackedSequenceNumbers)"
-            ended["lost"] = "\(pipeline.counters.lostPackets)"
+            ended["lost"] = "\(pipeline.counters.video.packetsLost + pipeline.counters.audio.packetsLost)"
+            ended["unrecovered"] = "\(pipeline.counters.lostPackets)"
+            ended["retransmissions"] = "\(pipeline.counters.retransmissionsReceived)"
             ended["keyframe_requests"] = "\(pipeline.counters.keyframeRequests)"
             logger.info("WHIP session ended", metadata: ended)
         }

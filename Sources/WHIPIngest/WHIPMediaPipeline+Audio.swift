@@ -1,5 +1,6 @@
 import FFmpegBridge
 import MediaCore
+import Telemetry
 import WebRTCWire
 
 /// RFC 7587 §4.2: the Opus track's state; its packets become AAC (FFmpegBridge) so the hub carries what RTMP carries.
@@ -45,11 +46,13 @@ extension WHIPMediaPipeline {
             track.statistics = RTPReceiverStatistics(ssrc: packet.ssrc, clockRate: 48_000)
         }
         track.statistics?.record(packet, arrival: now)
+        counters.audio.packetsReceived += 1
         if track.arrivals.count > 256 { track.arrivals.removeAll(keepingCapacity: true) }
         track.arrivals[packet.timestamp] = track.arrivals[packet.timestamp] ?? now
         let output = track.reorder.insert(packet, now: now)
         audio = track
-        counters.lostPackets += output.lost.count
+        counters.audio.packetsLost += output.missing.count
+        counters.audio.packetsUnrecovered += output.lost.count
         releaseAudio(output.released, now: now, wall: wall, into: &actions)
     }
 

@@ -1,6 +1,7 @@
 import CodecFormats
 import FFmpegBridge
 import MediaCore
+import Telemetry
 import WebRTCWire
 
 /// RFC 6184 §5 and RFC 4588 §4: the video track's state (SSRC, reorder, NACK, depacketizer, timeline).
@@ -34,7 +35,7 @@ extension WHIPMediaPipeline {
                 let original = packet.unwrappingRetransmission(payloadType: track.stream.payloadType, ssrc: ssrc)
             else { return }  // A padding-only bandwidth probe, or RTX before any media.
             packet = original
-            counters.retransmissionsReceived += 1
+            counters.video.retransmissionsReceived += 1
         } else {
             let firstPacket = track.statistics == nil
             if track.ssrc != packet.ssrc || firstPacket {
@@ -42,6 +43,9 @@ extension WHIPMediaPipeline {
                 track.statistics = RTPReceiverStatistics(ssrc: packet.ssrc, clockRate: 90_000)
             }
             track.statistics?.record(packet, arrival: now)
+            counters.video.packetsReceived += 1
+            // Without RTX a retransmission reuses the media payload type: it answers a NACK still pending.
+            if track.nack.pending.contains(packet.sequenceNumber) { counters.video.retransmissionsReceived += 1 }
             if firstPacket { video = track; requestKeyframe(now: now, into: &actions); track = video ?? track }
         }
         if track.arrivals[packet.timestamp] == nil {
@@ -49,6 +53,7 @@ extension WHIPMediaPipeline {
             track.arrivals[packet.timestamp] = now
         }
         let output = track.reorder.insert(packet, now: now)
+        counters.video.packetsLost += output.missing.count
         track.nack.resolve(packet.sequenceNumber)
         if configuration.sendsNACK { track.nack.markMissing(output.missing) }
         video = track
@@ -61,7 +66,7 @@ extension WHIPMediaPipeline {
     ) {
         guard var track = video else { return }
         for sequence in output.lost { track.nack.resolve(sequence) }
-        counters.lostPackets += output.lost.count
+        counters.video.packetsUnrecovered += output.lost.count
         var units: [H264AccessUnit] = []
         var needsKeyframe = false
         for packet in output.released {
@@ -142,20 +147,23 @@ extension WHIPMediaPipeline {
         lastKeyframeRequest = now
         let packet: RTCPPacket
         switch configuration.keyframeRequest {
-        case .pli, .unavailable: packet = .pictureLossIndication(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc)
+        case .pli, .unavailable:
+            packet = .pictureLossIndication(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc)
+            counters.video.plisSent += 1
         case .fir:
+            counters.video.firsSent += 1
             packet = .fullIntraRequest(
                 RTCPFullIntraRequest(senderSSRC: configuration.localSSRC, entries: [.init(ssrc: ssrc, sequenceNumber: firSequence)]))
             firSequence &+= 1
         }
-        counters.keyframeRequests += 1
         actions.append(.sendRTCP(RTCPPacket.serializeCompound([packet])))
     }
 
     mutating func appendNACK(now: ContinuousClock.Instant, into actions: inout [Action]) {
         guard configuration.sendsNACK, let ssrc = video?.ssrc, let due = video?.nack.due(now: now), !due.isEmpty
         else { return }
-        counters.nackedSequenceNumbers += due.count
+        counters.video.nacksSent += 1
+        counters.video.nackedPackets += due.count
         let nack = RTCPGenericNACK(senderSSRC: configuration.localSSRC, mediaSSRC: ssrc, lost: due)
         actions.append(.sendRTCP(RTCPPacket.serializeCompound([.genericNACK(nack)])))
     }

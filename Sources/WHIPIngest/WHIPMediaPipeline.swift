@@ -1,6 +1,7 @@
 import CodecFormats
 import FFmpegBridge
 import MediaCore
+import Telemetry
 import WebRTCWire
 
 /// RFC 3550/4585/6184/7587: one WHIP session's decrypted RTP and RTCP into hub frames, as a value that returns actions.
@@ -95,6 +96,7 @@ public struct WHIPMediaPipeline {
         if var track = audio {
             let output = track.reorder.expire(now: now)
             audio = track
+            counters.audio.packetsUnrecovered += output.lost.count
             releaseAudio(output.released, now: now, wall: wall, into: &actions)
         }
         appendNACK(now: now, into: &actions)
@@ -113,17 +115,26 @@ public struct WHIPMediaPipeline {
     }
 }
 
-/// What a pipeline counted (NACKs and keyframe requests show loss recovery in metrics).
+/// What a pipeline counted: per-kind receive counters for metrics, the rest for logs.
 public struct WHIPPipelineCounters: Sendable, Hashable {
     public var videoFrames = 0
     public var audioFrames = 0
-    public var nackedSequenceNumbers = 0
-    public var keyframeRequests = 0
-    public var lostPackets = 0
-    public var retransmissionsReceived = 0
+    /// RTP loss, NACK, retransmission and keyframe-request counts of the video track.
+    public var video = WebRTCReceiveCounts()
+    /// RTP loss counts of the audio track (audio is not NACKed: a lost Opus packet costs 20 ms).
+    public var audio = WebRTCReceiveCounts()
     public var receiverReportsSent = 0
     public var malformedPackets = 0
     public var unknownPayloadType = 0
 
     public init() {}
+
+    /// Sequence numbers asked for in NACKs.
+    public var nackedSequenceNumbers: Int { video.nackedPackets }
+    /// PLIs and FIRs sent.
+    public var keyframeRequests: Int { video.plisSent + video.firsSent }
+    /// Sequence numbers given up after the reorder wait, both tracks.
+    public var lostPackets: Int { video.packetsUnrecovered + audio.packetsUnrecovered }
+    /// Video packets that arrived for a NACKed sequence number.
+    public var retransmissionsReceived: Int { video.retransmissionsReceived }
 }

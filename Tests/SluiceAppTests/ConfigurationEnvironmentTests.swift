@@ -22,6 +22,8 @@ struct ConfigurationEnvironmentTests {
         case ("auth.publish.webhook_url", _): return ("http://127.0.0.1:9/hook", .string("http://127.0.0.1:9/hook"))
         case ("auth.publish.anonymous", _): return ("any", .string("any"))
         case ("auth.publish.keys", _): return ("cam1,cam2?s", .list([.string("cam1"), .string("cam2?s")]))
+        case ("webrtc.hosts", _): return ("127.0.0.2,::1", .list([.string("127.0.0.2"), .string("::1")]))
+        case ("webrtc.additional_hosts", _): return ("203.0.113.7", .list([.string("203.0.113.7")]))
         case ("transcode.rungs", _):
             return ("[{height: 540, video_kbps: 2000}]",
                     .list([.map([.init(key: "name", value: .string("540p")), .init(key: "height", value: .int(540)),
