@@ -5,6 +5,7 @@ import MediaCore
 import RTMPPublish
 import SluiceApp
 import Synchronization
+import WHIPPublish
 
 /// What a `sluice bench` latency run does.
 public struct BenchOptions: Sendable {
@@ -76,8 +77,6 @@ public struct BenchRunner: Sendable {
     func run(_ scenario: BenchScenario, tag: String) async throws(BenchError) -> ScenarioResult {
         let key = "bench-\(scenario.id)-\(UInt32.random(in: 0...UInt32.max))"
         switch scenario.path {
-        case .whip:
-            throw .gatewayFailed("WHIP ingest does not exist yet")
         case .nginxRTMP:
             let anchor = try NginxRTMPAnchor()
             defer { anchor.stop() }
@@ -86,7 +85,15 @@ public struct BenchRunner: Sendable {
                 scenario, tag: tag, publishURL: anchor.rtmpURL(key: key), playlistURL: anchor.playlistURL(key: key))
             result.rendition = "\(key).m3u8"
             return result
-        case .sluice(let lowLatency, let transcode, let rendition):
+        case .sluice(_, _, let rendition), .whip(_, let rendition):
+            var lowLatency = true
+            var transcode = false
+            var overWHIP = false
+            switch scenario.path {
+            case .sluice(let ll, let t, _): (lowLatency, transcode) = (ll, t)
+            case .whip(let t, _): (transcode, overWHIP) = (t, true)
+            case .nginxRTMP: break
+            }
             var embedded: ScenarioGateway?
             let httpBase: String
             let rtmpBase: String
@@ -108,7 +115,7 @@ public struct BenchRunner: Sendable {
             }
             do {
                 var result = try await measure(
-                    scenario, tag: tag, publishURL: "\(rtmpBase)/\(key)",
+                    scenario, tag: tag, publishURL: overWHIP ? "\(httpBase)/whip/\(key)" : "\(rtmpBase)/\(key)",
                     playlistURL: "\(httpBase)/live/\(key)/\(rendition).m3u8")
                 result.rendition = rendition
                 result.hops = try await gatewayHops(httpBase: httpBase, key: key, rendition: rendition)
@@ -128,12 +135,8 @@ public struct BenchRunner: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let duration = options.duration
-        let publisher = Task { () -> Result<PublishReport, RTMPPublishError> in
-            do throws(RTMPPublishError) {
-                return .success(try await publish(input: Self.source, to: publishURL, duration: duration))
-            } catch {
-                return .failure(error)
-            }
+        let publisher = Task { () -> Result<Void, BenchPublishFailure> in
+            await Self.publish(to: publishURL, duration: duration, logger: logger)
         }
         let phase = Mutex("waiting for the first playable playlist")
         let ticker = Task {
@@ -168,6 +171,28 @@ public struct BenchRunner: Sendable {
         if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
         result.apply(report)
         return result
+    }
+
+    /// Publishes the test pattern with its capture clock in SEI: RTMP through librtmp, or WHIP through our own
+    /// publisher (same source, audio as Opus) when the URL is an `http://…/whip/KEY` endpoint.
+    static func publish(to url: String, duration: Duration, logger: Logger) async -> Result<Void, BenchPublishFailure> {
+        if url.hasPrefix("http://") {
+            do throws(WHIPPublishError) {
+                var quiet = logger
+                quiet.logLevel = .error
+                let publisher = try WHIPPublisher(url: url, options: .init(duration: duration), logger: quiet)
+                _ = try await publisher.publish(input: source)
+                return .success(())
+            } catch {
+                return .failure(BenchPublishFailure(reason: "\(error)"))
+            }
+        }
+        do throws(RTMPPublishError) {
+            _ = try await RTMPPublish.publish(input: source, to: url, duration: duration)
+            return .success(())
+        } catch {
+            return .failure(BenchPublishFailure(reason: "\(error)"))
+        }
     }
 
     /// When a GET of the media playlist first lists media a player can start on (a part, or a segment for classic).
@@ -216,4 +241,10 @@ extension ScenarioResult {
         requests = report.requests
         errors = Array(report.errors.prefix(10))
     }
+}
+
+/// Why the bench publisher (RTMP or WHIP) stopped early.
+struct BenchPublishFailure: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { reason }
 }

@@ -6,8 +6,9 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         case sluice(lowLatency: Bool, transcode: Bool, rendition: String)
         /// RTMP into nginx with libnginx-mod-rtmp writing classic HLS (MPEG-TS segments): the outside anchor.
         case nginxRTMP
-        /// WHIP into Sluice; listed so the table shows the gap until WHIP ingest exists.
-        case whip(transcode: Bool)
+        /// WHIP (our own publisher: H.264 + Opus over WebRTC) into the embedded (or `--gateway`) Sluice; the viewer
+        /// follows `rendition`.
+        case whip(transcode: Bool, rendition: String)
     }
 
     /// Command-line name.
@@ -40,8 +41,12 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         BenchScenario(
             id: "nginx-rtmp-hls", title: "RTMP -> nginx-rtmp classic HLS (2 s fragments, MPEG-TS, player 3 behind)",
             path: .nginxRTMP),
-        BenchScenario(id: "whip-llhls", title: "WHIP -> LL-HLS, passthrough", path: .whip(transcode: false)),
-        BenchScenario(id: "whip-llhls-ladder", title: "WHIP -> LL-HLS, 3-rung ladder", path: .whip(transcode: true)),
+        BenchScenario(
+            id: "whip-llhls", title: "WHIP -> LL-HLS, passthrough video, Opus -> AAC (200 ms parts, 2 s segments)",
+            path: .whip(transcode: false, rendition: "video")),
+        BenchScenario(
+            id: "whip-llhls-ladder", title: "WHIP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
+            path: .whip(transcode: true, rendition: "480p")),
     ]
 
     /// The scenario with this name.
@@ -51,9 +56,8 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     /// decides what a Sluice scenario sees (classic mode, ladder), so the user picks matching scenarios.
     public var unavailableReason: String? {
         switch path {
-        case .whip: "WHIP ingest does not exist yet (issue 5)"
         case .nginxRTMP: NginxRTMPInstall.unavailableReason()
-        case .sluice: nil
+        case .sluice, .whip: nil
         }
     }
 }

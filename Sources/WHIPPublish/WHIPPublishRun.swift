@@ -1,8 +1,5 @@
 import Logging
 import MediaCore
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import Synchronization
 import WebRTCTransport
 import WebRTCWire
@@ -143,7 +140,7 @@ struct WHIPPublishRun {
             switch action {
             case .postOffer(let sdp):
                 do {
-                    let response = try await http(.POST, target: publisher.endpoint.target, body: sdp)
+                    let response = try await publisher.signaling.post(offer: sdp, to: publisher.endpoint)
                     queue += machine.received(response, now: .now)
                     report.resource = machine.resource
                 } catch {
@@ -165,8 +162,7 @@ struct WHIPPublishRun {
                 session?.close()
             case .deleteSession(let url):
                 pumpTask?.cancel()
-                let target = Self.target(of: url) ?? publisher.endpoint.target
-                let response = try? await http(.DELETE, target: target, body: nil)
+                let response = try? await publisher.signaling.delete(url, endpoint: publisher.endpoint)
                 logger.info("WHIP session deleted", metadata: ["url": "\(url)", "status": "\(response?.status ?? 0)"])
                 queue += machine.deleted()
             case .finish(let error):
@@ -215,23 +211,6 @@ struct WHIPPublishRun {
         logger.info(
             "WHIP answer applied",
             metadata: ["candidates": "\(plan.candidates)", "dtls_role": "\(plan.dtlsRole)", "audio": "\(plan.audioPayloadType != nil)"])
-    }
-
-    private func http(_ method: HTTPMethod, target: String, body: String?) async throws(WHIPPublishError) -> WHIPHTTPResponse {
-        var headers: [(String, String)] = []
-        if body != nil { headers.append(("Content-Type", "application/sdp")) }
-        if let bearer = publisher.options.bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
-        let client = WHIPHTTPClient(group: MultiThreadedEventLoopGroup.singleton, timeout: publisher.options.httpTimeout)
-        return try await client.request(
-            method, host: publisher.endpoint.host, port: publisher.endpoint.port, target: target, headers: headers, body: body)
-    }
-
-    /// The path of an absolute `http://host:port/path` URL (the DELETE goes to the endpoint's host).
-    static func target(of url: String) -> String? {
-        let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-        // ["http:", "", "host:port", "path…"]
-        guard parts.count >= 3, parts[0].hasSuffix(":"), parts[1].isEmpty else { return url.hasPrefix("/") ? url : nil }
-        return parts.count == 4 ? "/" + parts[3] : "/"
     }
 
     private mutating func tearDown() async {

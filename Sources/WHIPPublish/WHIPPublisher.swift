@@ -1,9 +1,6 @@
 import FFmpegBridge
 import Logging
 import MediaCore
-import NIOCore
-import NIOHTTP1
-import NIOPosix
 import RTMPPublish
 import WebRTCTransport
 import WebRTCWire
@@ -26,6 +23,8 @@ public struct WHIPPublisher: Sendable {
         public var httpTimeout: Duration = .seconds(10)
         /// Opus bit rate.
         public var opusBitRate = 96_000
+        /// How the offer and DELETE travel; nil uses HTTP with `bearer` and `httpTimeout`.
+        public var signaling: (any WHIPSignaling)?
 
         public init(bearer: String? = nil, loop: Bool = false, duration: Duration? = nil) {
             self.bearer = bearer
@@ -37,6 +36,7 @@ public struct WHIPPublisher: Sendable {
     let endpoint: WHIPEndpoint
     let options: Options
     let logger: Logger
+    let signaling: any WHIPSignaling
 
     /// A publisher to `url` (`http://HOST:PORT/whip/KEY`); throws for any other URL.
     public init(url: String, options: Options = Options(), logger: Logger = Logger(label: "sluice.whip.publish"))
@@ -45,6 +45,7 @@ public struct WHIPPublisher: Sendable {
         endpoint = try WHIPEndpoint(url)
         self.options = options
         self.logger = logger
+        signaling = options.signaling ?? WHIPHTTPSignaling(bearer: options.bearer, timeout: options.httpTimeout)
     }
 
     /// Opens `input` (as `sluice publish` does for RTMP), tells `announce` its tracks, and publishes it.

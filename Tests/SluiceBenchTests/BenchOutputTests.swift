@@ -106,9 +106,11 @@ struct BenchOutputTests {
         }
     }
 
-    @Test func everyScenarioHasAUniqueNameAndWhipWaitsForWHIP() {
+    @Test func everyScenarioHasAUniqueNameAndWhipRunsWithLowLatencyViewers() {
         #expect(Set(BenchScenario.all.map(\.id)).count == BenchScenario.all.count)
-        #expect(BenchScenario.named("whip-llhls")?.unavailableReason != nil)
+        #expect(BenchScenario.named("whip-llhls")?.unavailableReason == nil)
+        #expect(BenchScenario.named("whip-llhls-ladder")?.path == .whip(transcode: true, rendition: "480p"))
+        #expect(BenchScenario.named("whip-llhls")?.lowLatencyViewer == true)
         #expect(BenchScenario.named("rtmp-llhls")?.unavailableReason == nil)
         #expect(BenchScenario.named("rtmp-hls")?.lowLatencyViewer == false)
     }
