@@ -225,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "LLHLSPackagerTests",
             dependencies: [
-                "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats",
+                "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -141,9 +141,13 @@ public final class LLHLSPackager: Sendable {
                     s.mutate { $0.end(now: now) }
                     logger.info("reconnect grace expired; playlist ended", metadata: ["stream": "\(s.key)"])
                 case .ended(let since) where now - since >= configuration.endedRetention:
-                    streamsByKey.withLock { all in
-                        if all[s.key] === s { all[s.key] = nil }
+                    let removed = streamsByKey.withLock { all in
+                        guard all[s.key] === s else { return false }
+                        all[s.key] = nil
+                        return true
                     }
+                    // Its histograms go with it (a new publisher on the key starts fresh percentiles).
+                    if removed { telemetry.forget(stream: s.key) }
                 default:
                     break
                 }

@@ -3,6 +3,7 @@ import Logging
 import MediaCore
 import StreamHub
 import Synchronization
+import Telemetry
 import Testing
 
 @testable import LLHLSPackager
@@ -70,6 +71,26 @@ struct LLHLSPackagerHubTests {
         let text = try #require(stream.state.withLock { $0.mediaPlaylist(.video) }).render()
         #expect(text.contains("#EXT-X-ENDLIST\n"))
         #expect(!text.contains("PRELOAD-HINT"))
+    }
+
+    @Test func longEndedStreamsAreForgottenWithTheirTelemetry() async throws {
+        let hub = StreamHub()
+        var c = Self.config(grace: .milliseconds(100))
+        c.endedRetention = .milliseconds(300)
+        let packager = LLHLSPackager(hub: hub, configuration: c, logger: Logger(label: "test"))
+        let run = Task { await packager.run() }
+        defer { run.cancel() }
+        let publication = try hub.publish(key: Fixtures.key, origin: "test")
+        publication.update(description: try Fixtures.description())
+        #expect(try await Self.eventually { packager.stream(for: Fixtures.key) != nil })
+        for f in Fixtures.av(seconds: 3) { publication.send(f) }
+        #expect(try await Self.eventually { packager.telemetry.streamKeys == [Fixtures.key] })
+        publication.end()
+        #expect(try await Self.eventually { packager.stream(for: Fixtures.key)?.isEnded == true })
+        // Ended streams stay listed for endedRetention (late viewers get ENDLIST), then go, histograms included.
+        #expect(packager.telemetry.streamKeys == [Fixtures.key])
+        #expect(try await Self.eventually(.seconds(3)) { packager.stream(for: Fixtures.key) == nil })
+        #expect(packager.telemetry.streamKeys.isEmpty)
     }
 
     @Test func reconnectWithinTheGraceContinuesTheSameStream() async throws {
