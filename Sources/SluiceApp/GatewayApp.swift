@@ -109,7 +109,7 @@ final class BoundPorts: Sendable {
             "Sluice is up.",
             "  OBS / FFmpeg server:  rtmp://\(host):\(r)/live   (stream key: any name, e.g. mystream)",
             "  Watch (LL-HLS):       \(scheme)://\(host):\(h)/live/<stream key>/index.m3u8",
-            "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /dashboard",
+            "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /publish, /dashboard",
         ]
         if let k = demoKey { lines.append("  Demo stream:          \(scheme)://\(host):\(h)/watch/\(k)  (\(scheme)://\(host):\(h)/live/\(k)/index.m3u8)") }
         // Unbuffered so scripts and tests reading our stdout see the URLs at once.
