@@ -4,14 +4,16 @@ import LLHLSPackager
 import MediaCore
 
 extension OriginRoutes {
-    /// `/` (streams), `/watch/{key}` (player), `/publish` (WHIP from the camera), `/dashboard` (hop latency charts), shared CSS/JS.
+    /// `/` (streams), `/watch/{key}` (player), `/publish` (WHIP from the camera), `/dashboard` (hop latency charts)
+    /// and their shared CSS/JS.
     static func addPageRoutes(to router: Router<OriginRequestContext>, options: HTTPOriginOptions) {
         let config = PageTemplate(hlsjsURL: options.hlsjsURL)
         router.get("/") { _, _ in
             PageTemplate.response(config.render(PackageResources.index_html, key: nil), type: "text/html; charset=utf-8")
         }
         router.get("/publish") { _, _ in
-            PageTemplate.response(config.render(PackageResources.publish_html, key: nil), type: "text/html; charset=utf-8")
+            PageTemplate.response(
+                config.render(PackageResources.publish_html, key: nil), type: "text/html; charset=utf-8")
         }
         router.get("/dashboard") { _, _ in
             PageTemplate.response(config.render(PackageResources.dashboard_html, key: nil), type: "text/html; charset=utf-8")

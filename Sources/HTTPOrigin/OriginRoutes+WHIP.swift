@@ -11,7 +11,9 @@ extension OriginRoutes {
     static let whipOfferLimit = 64 * 1024
 
     /// RFC 9725 §4: `POST /whip/{key}` (offer → 201 answer), `DELETE /whip/{key}/{session}`, `PATCH` → 405.
-    static func addWHIPRoutes(to router: Router<OriginRequestContext>, whip: WHIPIngestService?, authorize: WHIPAuthorizer?) {
+    static func addWHIPRoutes(
+        to router: Router<OriginRequestContext>, whip: WHIPIngestService?, authorize: WHIPAuthorizer?
+    ) {
         router.post("/whip/:key") { request, context in
             let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
             guard type?.lowercased() == "application/sdp" else {
@@ -19,7 +21,9 @@ extension OriginRoutes {
             }
             let key = context.parameters.get("key") ?? ""
             // Refused before the offer is read: an unauthorized client costs no SDP parsing and no hub slot.
-            if let authorize, let refusal = await whipRefusal(request, context: context, key: key, authorize: authorize) {
+            if let authorize,
+                let refusal = await whipRefusal(request, context: context, key: key, authorize: authorize)
+            {
                 return refusal
             }
             guard let whip else { return whipText(503, "WebRTC ingest is not running") }
@@ -54,7 +58,7 @@ extension OriginRoutes {
         }
     }
 
-    /// RFC 6750 §3: nil when allowed, else 401 with a `WWW-Authenticate: Bearer` challenge (`invalid_token` if one was sent).
+    /// RFC 6750 §3: nil when allowed, else 401 with a `WWW-Authenticate: Bearer` challenge (`invalid_token` if sent).
     static func whipRefusal(
         _ request: Request, context: OriginRequestContext, key: String, authorize: WHIPAuthorizer
     ) async -> Response? {

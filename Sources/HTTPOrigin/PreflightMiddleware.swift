@@ -11,7 +11,8 @@ struct PreflightMiddleware<Context: RequestContext>: RouterMiddleware {
             // RFC 9725 §4.1: WHIP endpoints advertise the offer type and allow POST/DELETE from any origin.
             response.headers[HTTPField.Name("Access-Control-Allow-Methods")!] = "POST, DELETE, OPTIONS"
             response.headers[HTTPField.Name("Accept-Post")!] = "application/sdp"
-            response.headers[HTTPField.Name("Access-Control-Expose-Headers")!] = "Location, ETag, Link, Accept-Post, WWW-Authenticate"
+            response.headers[HTTPField.Name("Access-Control-Expose-Headers")!] =
+                "Location, ETag, Link, Accept-Post, WWW-Authenticate"
         }
         // `*` never covers Authorization (Fetch standard): WHIP publishers with a bearer token need it named.
         response.headers[HTTPField.Name("Access-Control-Allow-Headers")!] =

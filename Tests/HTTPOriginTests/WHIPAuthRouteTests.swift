@@ -31,19 +31,22 @@ struct WHIPAuthRouteTests {
     static func app(_ recorder: Recorder) -> some ApplicationProtocol {
         var options = HTTPOriginOptions()
         options.whipAuthorizer = recorder.authorizer
-        return Application(router: OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t")), options: options))
+        let packager = LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t"))
+        return Application(router: OriginRoutes.router(packager: packager, options: options))
     }
 
-    static func offer(_ authorization: String?) -> HTTPFields {
+    /// POSTs a (bogus) offer to `/whip/cam1`: auth is decided before the body is read.
+    static func post(_ client: some TestClientProtocol, authorization: String?) async throws -> TestResponse {
         var headers: HTTPFields = [.contentType: "application/sdp"]
         if let authorization { headers[.authorization] = authorization }
-        return headers
+        return try await client.execute(
+            uri: "/whip/cam1", method: .post, headers: headers, body: ByteBuffer(string: "v=0\r\n"))
     }
 
     @Test func missingTokenGets401WithABareBearerChallenge() async throws {
         let recorder = Recorder()
         try await Self.app(recorder).test(.router) { client in
-            let r = try await client.execute(uri: "/whip/cam1", method: .post, headers: Self.offer(nil), body: ByteBuffer(string: "v=0\r\n"))
+            let r = try await Self.post(client, authorization: nil)
             #expect(r.status == .unauthorized)
             #expect(r.headers[.wwwAuthenticate] == "Bearer realm=\"sluice\"")
             #expect(String(buffer: r.body) == "publish refused: not in the key list\n")
@@ -55,8 +58,7 @@ struct WHIPAuthRouteTests {
     @Test func wrongTokenGets401InvalidToken() async throws {
         let recorder = Recorder()
         try await Self.app(recorder).test(.router) { client in
-            let r = try await client.execute(
-                uri: "/whip/cam1", method: .post, headers: Self.offer("Bearer nope"), body: ByteBuffer(string: "v=0\r\n"))
+            let r = try await Self.post(client, authorization: "Bearer nope")
             #expect(r.status == .unauthorized)
             #expect(r.headers[.wwwAuthenticate] == "Bearer realm=\"sluice\", error=\"invalid_token\"")
         }
@@ -67,8 +69,7 @@ struct WHIPAuthRouteTests {
     @Test func rightTokenPassesAuthToTheService() async throws {
         let recorder = Recorder()
         try await Self.app(recorder).test(.router) { client in
-            let r = try await client.execute(
-                uri: "/whip/cam1", method: .post, headers: Self.offer("bearer  s3cret "), body: ByteBuffer(string: "v=0\r\n"))
+            let r = try await Self.post(client, authorization: "bearer  s3cret ")
             #expect(r.status == .serviceUnavailable)
         }
         #expect(recorder.seen.withLock { $0.map(\.token) } == ["s3cret"])
@@ -78,8 +79,7 @@ struct WHIPAuthRouteTests {
     @Test func basicAuthIsRefusedAsMalformed() async throws {
         let recorder = Recorder()
         try await Self.app(recorder).test(.router) { client in
-            let r = try await client.execute(
-                uri: "/whip/cam1", method: .post, headers: Self.offer("Basic Y2FtOnMzY3JldA=="), body: ByteBuffer(string: "v=0\r\n"))
+            let r = try await Self.post(client, authorization: "Basic Y2FtOnMzY3JldA==")
             #expect(r.status == .unauthorized)
             #expect(r.headers[.wwwAuthenticate]?.contains("invalid_token") == true)
             #expect(String(buffer: r.body).contains("Bearer <token>"))
