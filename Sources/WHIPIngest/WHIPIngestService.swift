@@ -190,6 +190,7 @@ public final class WHIPIngestService: Sendable {
             ended["reason"] = "\(reason)"
             ended["video_frames"] = "\(pipeline.counters.videoFrames)"
             ended["audio_frames"] = "\(pipeline.counters.audioFrames)"
+            ended["audio_concealed"] = "\(pipeline.counters.audioConcealedFrames)"
             ended["nacked"] = "\(pipeline.counters.nackedSequenceNumbers)"
             ended["lost"] = "\(pipeline.counters.video.packetsLost + pipeline.counters.audio.packetsLost)"
             ended["unrecovered"] = "\(pipeline.counters.lostPackets)"

@@ -26,8 +26,10 @@ public struct WHIPMediaConfiguration: Sendable {
     public var keyframeRequestInterval: Duration = .milliseconds(500)
     /// How long video waits for negotiated audio before the stream is described without it.
     public var audioGrace: Duration = .seconds(1)
-    /// Reorder buffer bounds (both tracks).
+    /// Reorder buffer bounds (video; audio's wait is capped by `audioReorderWait`).
     public var reorder = RTPReorderBuffer.Configuration()
+    /// Audio is never NACKed, so a gap only waits out reordering, then is filled with silence.
+    public var audioReorderWait: Duration = .milliseconds(40)
     /// NACK retry policy.
     public var nack = RTPNackTracker.Configuration()
 

@@ -13,10 +13,26 @@ struct AudioTrack {
     var senderReport: RTCPSenderReport?
     var timeline = TrackTimeline(clockRate: 48_000)
     var arrivals: [UInt32: ContinuousClock.Instant] = [:]
+    /// The last frame handed to the transcoder: where the next one should start.
+    var lastFrame: (timestamp: UInt32, samples: Int)?
     /// Nil when libav could not open Opus → AAC (the session then carries video only).
     let transcoder: AACTranscoder?
     let transcoderFailure: String?
     var reportedFailure = false
+
+    /// RFC 6716 §3.1: one 20 ms CELT fullband frame of silence (TOC 0xF8), what a gap is filled with.
+    static let silence: [UInt8] = [0xF8, 0xFF, 0xFE]
+
+    /// Silent frames covering the whole 20 ms slots missing between the last frame and `frame` (at most 1 s):
+    /// the AAC encoder counts samples, so a lost packet left unfilled would pull audio earlier than video for good.
+    mutating func concealment(before frame: OpusFrame) -> [OpusFrame] {
+        defer { lastFrame = (frame.timestamp, frame.sampleCount ?? 960) }
+        guard let last = lastFrame else { return [] }
+        let expected = last.timestamp &+ UInt32(truncatingIfNeeded: last.samples)
+        let gap = Int(Int32(bitPattern: frame.timestamp &- expected))
+        guard gap >= 960, gap <= 48_000 else { return [] }
+        return (0..<gap / 960).map { OpusFrame(timestamp: expected &+ UInt32($0 * 960), data: Self.silence) }
+    }
 
     /// RFC 7845 §5.1 OpusHead for stereo 48 kHz, mapping family 0 (WebRTC Opus has no in-band header).
     static let opusHead: [UInt8] = Array("OpusHead".utf8) + [1, 2, 0x38, 0x01, 0x80, 0xBB, 0, 0, 0, 0, 0]
@@ -69,6 +85,11 @@ extension WHIPMediaPipeline {
         var opus: [MediaFrame] = []
         for packet in packets {
             guard let frame = track.depacketizer.push(packet) else { continue }
+            for filler in track.concealment(before: frame) {
+                let dts = track.timeline.time(of: filler.timestamp, arrival: now, origin: origin)
+                opus.append(filler.mediaFrame(dts: dts, stamps: HopStamps(firstByte: now, ingested: now, ingestWall: wall)))
+                counters.audioConcealedFrames += 1
+            }
             let firstByte = track.arrivals.removeValue(forKey: frame.timestamp) ?? now
             let dts = track.timeline.time(of: frame.timestamp, arrival: firstByte, origin: origin)
             var stamps = HopStamps(firstByte: firstByte, ingested: now, ingestWall: wall)

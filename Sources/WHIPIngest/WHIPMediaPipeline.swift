@@ -40,7 +40,9 @@ public struct WHIPMediaPipeline {
     public init(configuration: WHIPMediaConfiguration) {
         self.configuration = configuration
         video = configuration.video.map { VideoTrack(stream: $0, reorder: configuration.reorder, nack: configuration.nack) }
-        audio = configuration.audio.map { AudioTrack(stream: $0, reorder: configuration.reorder) }
+        var audioReorder = configuration.reorder
+        audioReorder.maxWait = min(audioReorder.maxWait, configuration.audioReorderWait)
+        audio = configuration.audio.map { AudioTrack(stream: $0, reorder: audioReorder) }
     }
 
     /// One decrypted RTP packet that arrived at `now` (`wall` on the wall clock).
@@ -119,6 +121,8 @@ public struct WHIPMediaPipeline {
 public struct WHIPPipelineCounters: Sendable, Hashable {
     public var videoFrames = 0
     public var audioFrames = 0
+    /// Silent 20 ms Opus frames put in place of lost audio packets (keeps the AAC timeline on the RTP clock).
+    public var audioConcealedFrames = 0
     /// RTP loss, NACK, retransmission and keyframe-request counts of the video track.
     public var video = WebRTCReceiveCounts()
     /// RTP loss counts of the audio track (audio is not NACKed: a lost Opus packet costs 20 ms).

@@ -8,6 +8,7 @@ import argparse
 import asyncio
 import fractions
 import json
+import re
 import sys
 import time
 import urllib.request
@@ -61,6 +62,7 @@ async def main():
     parser.add_argument("--seconds", type=float, default=12.0)
     parser.add_argument("--connect-timeout", type=float, default=15.0)
     parser.add_argument("--no-audio", action="store_true")
+    parser.add_argument("--candidate", help="HOST:PORT replacing every candidate of the answer (a relay in the test)")
     args = parser.parse_args()
 
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
@@ -85,6 +87,9 @@ async def main():
     if status != 201:
         emit({"done": True, "state": "refused", "body": answer})
         return 2
+    if args.candidate:
+        host, port = args.candidate.rsplit(":", 1)
+        answer = re.sub(r"^(a=candidate:\S+ \d+ udp \d+) \S+ \d+ ", rf"\1 {host} {port} ", answer, flags=re.M)
     await pc.setRemoteDescription(RTCSessionDescription(sdp=answer, type="answer"))
     waiters = [asyncio.ensure_future(connected.wait()), asyncio.ensure_future(failed.wait())]
     await asyncio.wait(waiters, timeout=args.connect_timeout, return_when=asyncio.FIRST_COMPLETED)

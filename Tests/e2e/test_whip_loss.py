@@ -1,0 +1,206 @@
+"""WHIP under 2 % packet loss: aiortc 1.16 publishes through a loopback UDP relay in this test that drops packets on
+the way in; the stream recovers through NACK (aiortc answers with RTX) and PLI, and /metrics shows it.
+
+What the relay drops, publisher -> gateway only: 2 % of every datagram, seeded (STUN checks, DTLS records, SRTP and
+SRTCP alike, as a lossy link would), plus, always, the publisher's first STUN Binding request and its first DTLS
+record (the ClientHello: aiortc is the DTLS client against our a=setup:passive). The handshake therefore survives loss
+on every run through ICE check retransmission and the DTLS client's retransmission timer, not by luck of the seed.
+Gateway -> publisher is forwarded untouched, so every NACK and PLI reaches aiortc: what is measured is our receive
+side (gap detection, NACK, reorder wait, PLI), not aiortc's loss of feedback.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import select
+import socket
+import sys
+import threading
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from e2ecommon import assert_media_valid, assert_playlists_valid, assert_stream_followed
+from procs import ARTIFACTS, FAST_SEGMENTS, free_port
+from session import live_run
+
+KEY = "e2e-whip-loss"
+PUBLISHER = Path(__file__).with_name("whip_aiortc.py")
+LOSS = 0.02
+SEED = 20260522
+PUBLISH_SECONDS = 18
+
+
+def classify(datagram: bytes) -> str:
+    """RFC 7983 §7 by the first byte; RFC 5761 §4 tells RTCP from RTP by the second."""
+    if not datagram:
+        return "empty"
+    b = datagram[0]
+    if b <= 3:
+        return "stun"
+    if 20 <= b <= 63:
+        return "dtls"
+    if 128 <= b <= 191:
+        return "rtcp" if len(datagram) > 1 and 192 <= datagram[1] <= 223 else "rtp"
+    return "other"
+
+
+class LossyRelay:
+    """One loopback UDP socket between one publisher and the gateway's WebRTC port; drops on the way in only."""
+
+    def __init__(self, gateway_port: int, loss: float, seed: int):
+        self.gateway = ("127.0.0.1", gateway_port)
+        self.loss = loss
+        self.random = random.Random(seed)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.port = self.sock.getsockname()[1]
+        self.client = None
+        self.forwarded, self.dropped, self.returned = Counter(), Counter(), Counter()
+        self.forced = set()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(5)
+        self.sock.close()
+
+    def _drop(self, kind: str, datagram: bytes) -> bool:
+        # The first Binding request (type 0x0001) and the first DTLS record of the publisher, always.
+        first = (kind == "stun" and datagram[:2] == b"\x00\x01") or kind == "dtls"
+        if first and kind not in self.forced:
+            self.forced.add(kind)
+            return True
+        return self.random.random() < self.loss
+
+    def _run(self):
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.sock], [], [], 0.1)
+            if not ready:
+                continue
+            try:
+                datagram, source = self.sock.recvfrom(65536)
+            except OSError:
+                return
+            if source == self.gateway:
+                if self.client is not None:
+                    self.returned[classify(datagram)] += 1
+                    self.sock.sendto(datagram, self.client)
+                continue
+            self.client = source
+            kind = classify(datagram)
+            if self._drop(kind, datagram):
+                self.dropped[kind] += 1
+                continue
+            self.forwarded[kind] += 1
+            self.sock.sendto(datagram, self.gateway)
+
+    def summary(self) -> dict:
+        return {"forwarded": dict(self.forwarded), "dropped": dict(self.dropped), "returned": dict(self.returned)}
+
+
+def scrape(url: str) -> dict[tuple[str, str], float]:
+    """`name{labels}` -> value for every sluice_webrtc_* sample of our stream, keyed by (name, kind)."""
+    with urllib.request.urlopen(url, timeout=5) as r:
+        text = r.read().decode()
+    out = {}
+    for m in re.finditer(r'^(sluice_webrtc_\w+)\{([^}]*)\} (\S+)$', text, re.M):
+        labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(2)))
+        if labels.get("stream") == KEY:
+            out[(m.group(1), labels.get("kind", ""))] = float(m.group(3))
+    return out
+
+
+@pytest.fixture(scope="module")
+def run():
+    webrtc_port = free_port()
+    args = FAST_SEGMENTS + ["--webrtc-port", str(webrtc_port), "--transcode", "off"]
+    workdir = ARTIFACTS / "whip_loss"
+    metrics: dict = {}
+    with LossyRelay(webrtc_port, LOSS, SEED) as relay:
+        def publisher(gw):
+            return [sys.executable, str(PUBLISHER), f"http://127.0.0.1:{gw.http_port}/whip/{KEY}",
+                    "--seconds", str(PUBLISH_SECONDS), "--candidate", f"127.0.0.1:{relay.port}"]
+
+        def during(gw, pubs):
+            # Counters outlive the session: read them once the publisher has sent DELETE and exited.
+            pubs[0].wait(PUBLISH_SECONDS + 30)
+            metrics["live"] = scrape(f"http://127.0.0.1:{gw.http_port}/metrics")
+
+        result = live_run(workdir, KEY, publisher, follow_seconds=PUBLISH_SECONDS - 3, gateway_args=args,
+                          during=during, publisher_grace=30)
+        result.notes.append(json.dumps(relay.summary()))
+    (workdir / "relay.json").write_text(json.dumps(relay.summary(), indent=1))
+    (workdir / "metrics.json").write_text(json.dumps({f"{k[0]}{{kind={k[1]}}}": v for k, v in metrics.get("live", {}).items()}, indent=1))
+    result.metrics = metrics.get("live", {})
+    result.relay = relay
+    return result
+
+
+def test_relay_dropped_about_two_percent_of_the_publishers_packets_including_the_handshake(run):
+    relay = run.relay
+    media = relay.forwarded["rtp"] + relay.dropped["rtp"]
+    assert media > 1500, f"too little media through the relay: {relay.summary()}\n{run.context()}"
+    rate = relay.dropped["rtp"] / media
+    assert 0.01 < rate < 0.035, f"RTP drop rate {rate:.3%}: {relay.summary()}"
+    assert relay.dropped["stun"] >= 1 and relay.dropped["dtls"] >= 1, relay.summary()
+    print("relay:", relay.summary())
+
+
+def test_session_connected_despite_the_dropped_handshake_packets(run):
+    text = (ARTIFACTS / "whip_loss" / "publisher.log").read_text(errors="replace")
+    events = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    done = next((e for e in events if e.get("done")), None)
+    assert done and done["state"] == "connected", f"{events}\n{run.context()}"
+    assert {"deleted": 200} in events, events
+    assert "WHIP DTLS connected" in run.gateway.log()
+
+
+def test_metrics_show_the_loss_the_nacks_and_the_repairs(run):
+    m, relay = run.metrics, run.relay
+    got = lambda name, kind="video": m.get((name, kind), 0)  # noqa: E731
+    print(json.dumps({f"{k[0]}[{k[1]}]": v for k, v in sorted(m.items())}, indent=1))
+    assert m, f"no sluice_webrtc_* series for {KEY}\n{run.context()}"
+    received = got("sluice_webrtc_packets_received_total")
+    # Every video packet the relay let through arrived (loopback); RTX repairs are counted apart.
+    assert received > 1000, m
+    lost = got("sluice_webrtc_packets_lost_total")
+    assert lost > 0, m
+    assert got("sluice_webrtc_packets_lost_total", "audio") > 0, m
+    assert got("sluice_webrtc_nacks_sent_total") > 0 and got("sluice_webrtc_nacked_packets_total") >= lost, m
+    repaired = got("sluice_webrtc_retransmissions_received_total")
+    assert repaired > 0 or got("sluice_webrtc_plis_sent_total") > 1, m
+    # Gaps seen can exceed the relay's RTP drops only by dropped RTX repairs being re-asked, never by much.
+    dropped_rtp = relay.dropped["rtp"]
+    assert lost <= dropped_rtp, (m, relay.summary())
+    # aiortc keeps 128 packets of history and answers NACKs with RTX: most gaps are repaired, not given up.
+    unrecovered = got("sluice_webrtc_packets_unrecovered_total")
+    assert repaired >= lost / 2 and unrecovered <= lost / 2, m
+    assert got("sluice_webrtc_sessions", "") == 0, m
+
+
+def test_stream_kept_going_with_no_long_stall(run):
+    assert_stream_followed(run)
+    for name, rf in run.follow.renditions.items():
+        waits = [b.elapsed for b in rf.blocking if b.status == 200]
+        assert waits and max(waits) < 2.0, f"{name}: a blocking reload waited {max(waits or [0]):.2f} s\n{run.context()}"
+
+
+def test_every_playlist_response_validates(run):
+    assert_playlists_valid(run)
+
+
+def test_media_decodes(run):
+    assert_media_valid(run)
+    video = run.analysis.summaries["video"]
+    assert (video.width, video.height) == (640, 360)
