@@ -16,7 +16,7 @@ let package = Package(
         // The pure parsers, for the libFuzzer package in Fuzz/ (a path dependency can only use products).
         .library(
             name: "SluiceParsers",
-            targets: ["MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager"]),
+            targets: ["MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager", "WebRTCWire"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),

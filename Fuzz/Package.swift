@@ -10,17 +10,25 @@ let targets = [
     "FuzzRTMPHandshake", "FuzzChunkStream", "FuzzAMF0", "FuzzFLVTag", "FuzzRTMPMessage",
     "FuzzPlaylistQuery", "FuzzH264", "FuzzAAC", "FuzzMP4Box",
 ]
+/// WebRTC wire targets; their `@main` goes through FuzzSupport's driver instead of repeating the C hand-off.
+let webRTCTargets = ["FuzzSDP", "FuzzSTUN", "FuzzRTP", "FuzzRTCP", "FuzzH264RTP"]
+let settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "SluiceFuzz",
     platforms: [.macOS(.v15)],
-    products: targets.map { .executable(name: $0, targets: [$0]) },
+    products: (targets + webRTCTargets).map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(name: "Sluice", path: "..")],
-    targets: [.target(name: "CFuzzDriver")]
+    targets: [.target(name: "CFuzzDriver"), .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], swiftSettings: settings)]
         + targets.map {
             .executableTarget(
                 name: $0,
                 dependencies: ["CFuzzDriver", .product(name: "SluiceParsers", package: "Sluice")],
-                swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")])
+                swiftSettings: settings)
+        }
+        + webRTCTargets.map {
+            .executableTarget(
+                name: $0, dependencies: ["FuzzSupport", .product(name: "SluiceParsers", package: "Sluice")],
+                swiftSettings: settings)
         }
 )

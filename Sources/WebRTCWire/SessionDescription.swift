@@ -26,6 +26,10 @@ public struct SessionDescription: Equatable, Sendable {
             number += 1
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if line.isEmpty { continue }
+            // §9 grammar: no CR inside a line; a stray one would read back as a line end once we print the description.
+            guard !line.contains("\r") else {
+                throw .sdpSyntax(line: number, text: String(line.prefix(80)), reason: "CR inside a line")
+            }
             let chars = Array(line.prefix(2))
             guard chars.count == 2, chars[1] == "=", let type = chars.first, type.isASCII, type.isLetter, type.isLowercase else {
                 throw .sdpSyntax(line: number, text: String(line.prefix(80)), reason: "expected <letter>=<value>")

@@ -81,15 +81,22 @@ public struct WHIPNegotiation: Sendable {
         self.offer = offer
         let videoSections = offer.sections.filter { $0.kind == "video" }
         let audioSections = offer.sections.filter { $0.kind == "audio" }
-        let videoPick = videoSections.lazy.compactMap { m in m.preferredH264.map { (m, $0) } }.first
-        let audioPick = audioSections.lazy.compactMap { m in m.preferredOpus.map { (m, $0) } }.first
+        // Picked by position, not mid: an offer that repeats a mid (RFC 8843 §7.2 forbids it) gets one section per stream.
+        let sections = offer.sections
+        let videoPick = sections.indices.lazy.compactMap { (i: Int) -> (Int, RTPCodec)? in
+            sections[i].kind == "video" ? sections[i].preferredH264.map { (i, $0) } : nil
+        }.first
+        let videoMid = videoPick.map { sections[$0.0].mid }
+        let audioPick = sections.indices.lazy.compactMap { (i: Int) -> (Int, RTPCodec)? in
+            sections[i].kind == "audio" && sections[i].mid != videoMid ? sections[i].preferredOpus.map { (i, $0) } : nil
+        }.first
         if videoPick == nil, !videoSections.isEmpty || configuration.requireVideo { throw .sdpUnacceptable(.noH264) }
         if audioPick == nil, !audioSections.isEmpty || configuration.requireAudio { throw .sdpUnacceptable(.noOpus) }
-        for (media, _) in [videoPick, audioPick].compactMap({ $0 }) where !media.isSending {
-            throw .sdpUnacceptable(.notSending(mid: media.mid, direction: media.direction))
+        for (index, _) in [videoPick, audioPick].compactMap({ $0 }) where !sections[index].isSending {
+            throw .sdpUnacceptable(.notSending(mid: sections[index].mid, direction: sections[index].direction))
         }
-        video = videoPick.map { NegotiatedStream($0.0, codec: $0.1, acceptRetransmission: true) }
-        audio = audioPick.map { NegotiatedStream($0.0, codec: $0.1, acceptRetransmission: false) }
+        video = videoPick.map { NegotiatedStream(sections[$0.0], codec: $0.1, acceptRetransmission: true) }
+        audio = audioPick.map { NegotiatedStream(sections[$0.0], codec: $0.1, acceptRetransmission: false) }
         let setup = offer.setup.answer
         dtlsRole = setup == .active ? .client : .server
 
@@ -100,19 +107,19 @@ public struct WHIPNegotiation: Sendable {
         ]
         let bundled = offer.bundleMids.filter(accepted.contains)
         if !bundled.isEmpty { session.append(.attribute("group", (["BUNDLE"] + bundled).joined(separator: " "))) }
-        var sections: [SDPMediaSection] = []
-        for media in offer.sections {
-            let chosen = media.mid == video?.mid ? video : media.mid == audio?.mid ? audio : nil
-            guard let chosen, accepted.contains(media.mid) else {
+        var answered: [SDPMediaSection] = []
+        for (index, media) in sections.enumerated() {
+            let chosen = index == videoPick?.0 ? video : index == audioPick?.0 ? audio : nil
+            guard let chosen else {
                 let rejected = SDPMediaSection(
                     kind: media.kind, port: 0, proto: media.section.proto, formats: media.section.formats,
                     lines: [.attribute("mid", media.mid), .attribute("inactive")])
-                sections.append(rejected)
+                answered.append(rejected)
                 continue
             }
-            sections.append(Self.acceptedSection(media, stream: chosen, setup: setup, configuration: configuration))
+            answered.append(Self.acceptedSection(media, stream: chosen, setup: setup, configuration: configuration))
         }
-        answer = SessionDescription(sessionLines: session, media: sections)
+        answer = SessionDescription(sessionLines: session, media: answered)
     }
 
     private static func acceptedSection(
