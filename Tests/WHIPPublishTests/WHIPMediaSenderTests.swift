@@ -41,11 +41,11 @@ import WebRTCWire
                 for case .accessUnit(let unit) in depacketizer.push(packet) { units.append(unit) }
             }
         }
-        #expect(units.count == Self.source.frames.count - 1)  // The last one completes on the next timestamp.
+        #expect(units.count == Self.source.frames.count)  // Each completes on its marker bit.
         let record = try AVCDecoderConfigurationRecord(parsing: Self.source.avcC)
         #expect(units.first?.isKeyframe == true)
         #expect(units.first?.decoderConfiguration?.sequenceParameterSets == record.sequenceParameterSets)
-        for (unit, frame) in zip(units, Self.source.frames).dropFirst() {
+        for (unit, frame) in zip(units, Self.source.frames) {
             let sent = try H264.nalUnits(avcc: frame.data).filter { ![9, 12].contains(H264.nalType($0)) }
             let received = try H264.nalUnits(avcc: unit.data).filter { ![7, 8].contains(H264.nalType($0)) }
             #expect(sent.map(Array.init) == received.map(Array.init))
@@ -54,14 +54,21 @@ import WebRTCWire
     }
 
     @Test func nackIsAnsweredWithTheSamePacketsFromHistory() throws {
-        var sender = try WHIPMediaSender(configuration: Self.configuration, avcC: Self.source.avcC)
+        var configuration = Self.configuration
+        configuration.videoSequence = 65_534
+        var sender = try WHIPMediaSender(configuration: configuration, avcC: Self.source.avcC)
         var sent: [UInt16: [UInt8]] = [:]
+        var order: [UInt16] = []
         for frame in Self.source.frames.prefix(3) {
             for case .sendRTP(let bytes) in try sender.send(video: frame, now: .now, wall: .now()) {
-                sent[try RTPPacket(parsing: bytes).sequenceNumber] = bytes
+                let sequence = try RTPPacket(parsing: bytes).sequenceNumber
+                sent[sequence] = bytes
+                order.append(sequence)
             }
         }
-        let lost: [UInt16] = [65_531, 65_535, 0, 2]
+        // The first frames span the 16-bit wrap (first sequence 65 534).
+        try #require(order.count >= 4 && order.contains(65_535) && order.contains(0))
+        let lost: [UInt16] = [order[0], 65_535, 0, order[order.count - 1]]
         let nack = RTCPPacket.serializeCompound([
             .receiverReport(RTCPReceiverReport(ssrc: 9, reports: [])),
             .genericNACK(RTCPGenericNACK(senderSSRC: 9, mediaSSRC: 0xAAAA, lost: lost + [40_000])),
