@@ -44,7 +44,8 @@ struct MuxerFactory: Sendable {
     /// Snaps the wanted part duration to whole frames of the source, rounded up to the next millisecond plus one (jitter of RTMP's ms timestamps).
     static func partTarget(wanted: Duration, frameRate: Double?) -> Double {
         let w = wanted.secondsDouble
-        guard let fps = frameRate, fps > 1, fps < 241 else { return w }
+        // Unknown rate (WebRTC: timestamps from a jittering capture clock): 10 % room, or parts close a frame early (P3).
+        guard let fps = frameRate, fps > 1, fps < 241 else { return Double((Int((w * 1000).rounded()) * 11 + 9) / 10) / 1000 }
         let frames = max(1, (w * fps).rounded())
         let exact = frames / fps
         return ((exact * 1000).rounded(.up) + 1) / 1000

@@ -79,9 +79,10 @@ struct PartTargetTests {
         (.milliseconds(500), 30, 0.501, "15 frames"),
         (.seconds(1), 29.97, 1.003, "30 frames = 1001.001 ms → 1002 → 1003 ms"),
         (.milliseconds(20), 30, 0.035, "never less than one frame: 33.33 ms → 34 → 35 ms"),
-        (.milliseconds(200), nil, 0.2, "no frame rate: the wanted value"),
-        (.milliseconds(200), 1, 0.2, "implausible frame rate ≤ 1: the wanted value"),
-        (.milliseconds(200), 300, 0.2, "implausible frame rate ≥ 241: the wanted value"),
+        (.milliseconds(200), nil, 0.22, "no frame rate (WebRTC capture clocks): 10 % room for jitter"),
+        (.milliseconds(200), 1, 0.22, "implausible frame rate ≤ 1: as unknown"),
+        (.milliseconds(200), 300, 0.22, "implausible frame rate ≥ 241: as unknown"),
+        (.milliseconds(500), nil, 0.55, "no frame rate, 500 ms wanted"),
     ]
 
     @Test(arguments: 0..<cases.count)
