@@ -10,8 +10,9 @@ struct WHIPGatewayService: Service {
     let logger: Logger
 
     func run() async throws {
-        let candidates = try await whip.transport.start()
-        logger.info("WHIP ingest ready", metadata: ["candidates": "\(candidates.map(\.description))"])
+        try await whip.transport.start()
+        // What answers announce: the bound candidates, then webrtc.additional_hosts.
+        logger.info("WHIP ingest ready", metadata: ["candidates": "\(whip.candidates.map(\.description))"])
         // Until graceful shutdown (or cancellation): WHIP sessions end first, then the sockets close.
         try? await gracefulShutdown()
         whip.closeAll()
