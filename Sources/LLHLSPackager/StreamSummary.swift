@@ -46,6 +46,8 @@ public struct StreamSummary: Sendable, Codable {
     public var httpRequests: [String: Int] = [:]
     /// Every rendition, source video first.
     public var renditions: [RenditionSummary] = []
+    /// RTP receive, loss and repair counts per kind when the publisher came over WebRTC (WHIP); nil otherwise.
+    public var webrtc: WebRTCStreamTelemetry?
 }
 
 /// One rendition of a stream in `/api/streams`.
@@ -108,6 +110,7 @@ extension LLHLSStream {
             summary.viewers = t?.viewers ?? 0
             summary.blockingRequestsWaiting = t?.blockingRequestsWaiting ?? 0
             summary.httpRequests = t?.httpRequests ?? [:]
+            summary.webrtc = t?.webrtc
             summary.renditions = s.pipelineNames.compactMap { name in
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }

@@ -23,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+import requests
 
 from e2ecommon import assert_media_valid, assert_playlists_valid, assert_stream_followed
 from procs import ARTIFACTS, FAST_SEGMENTS, free_port
@@ -136,6 +137,7 @@ def run():
             # Counters outlive the session: read them once the publisher has sent DELETE and exited.
             pubs[0].wait(PUBLISH_SECONDS + 30)
             metrics["live"] = scrape(f"http://127.0.0.1:{gw.http_port}/metrics")
+            metrics["api"] = requests.get(f"http://127.0.0.1:{gw.http_port}/api/streams", timeout=5).json()
 
         # The follower stops well before the publisher's DELETE: the end of a stream is not what is tested here.
         result = live_run(workdir, KEY, publisher, follow_seconds=PUBLISH_SECONDS - 6, gateway_args=args,
@@ -144,6 +146,7 @@ def run():
     (workdir / "relay.json").write_text(json.dumps(relay.summary(), indent=1))
     (workdir / "metrics.json").write_text(json.dumps({f"{k[0]}{{kind={k[1]}}}": v for k, v in metrics.get("live", {}).items()}, indent=1))
     result.metrics = metrics.get("live", {})
+    result.api = metrics.get("api", [])
     result.relay = relay
     return result
 
@@ -208,3 +211,13 @@ def test_media_decodes(run):
     assert_media_valid(run)
     video = run.analysis.summaries["video"]
     assert (video.width, video.height) == (640, 360)
+
+
+def test_api_streams_carries_the_same_webrtc_counts(run):
+    """`sluice stats` reads /api/streams: the stream's webrtc block agrees with the Prometheus counters."""
+    stream = next((s for s in run.api if s["key"] == KEY), None)
+    assert stream and stream.get("webrtc"), f"no webrtc block for {KEY}: {run.api}"
+    text = json.dumps(stream["webrtc"])
+    print("api webrtc:", text)
+    received = run.metrics.get(("sluice_webrtc_packets_received_total", "video"), 0)
+    assert str(int(received)) in text, (received, text)
