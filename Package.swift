@@ -242,6 +242,7 @@ let package = Package(
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
+                "WHIPIngest", "WebRTCTransport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
