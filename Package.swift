@@ -174,38 +174,39 @@ let package = Package(
             ], swiftSettings: strictSettings),
 
         // Tests.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strictSettings),
-        .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats"], swiftSettings: strictSettings),
-        .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore"], swiftSettings: strictSettings),
-        .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats"], swiftSettings: strictSettings),
-        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "MediaCore"], swiftSettings: strictSettings),
-        .testTarget(name: "WebRTCWireTests", dependencies: ["WebRTCWire", "MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "MediaCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebRTCWireTests", dependencies: ["WebRTCWire", "MediaCore", "CodecFormats", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "WebRTCTransportTests",
-            dependencies: ["WebRTCTransport", "WebRTCWire", "MediaCore",
+            dependencies: ["WebRTCTransport", "WebRTCWire", "MediaCore", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "WHIPIngestTests",
-            dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "Telemetry",
+            dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "Telemetry", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "WHIPPublishTests",
-            dependencies: ["WHIPPublish", "WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge",
+            dependencies: ["WHIPPublish", "WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "TelemetryTests",
-            dependencies: ["Telemetry", "MediaCore", "StreamHub", "Transcoder", "FFmpegBridge", "LLHLSPackager",
+            dependencies: ["Telemetry", "MediaCore", "StreamHub", "Transcoder", "FFmpegBridge", "LLHLSPackager", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
-                "RTMPPublish", "HLSPlaylist",
+                "RTMPPublish", "HLSPlaylist", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -225,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "LLHLSPackagerTests",
             dependencies: [
-                "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats", "Telemetry",
+                "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats", "Telemetry", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -242,7 +243,7 @@ let package = Package(
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
-                "WHIPIngest", "WebRTCTransport",
+                "WHIPIngest", "WebRTCTransport", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),

@@ -1,5 +1,6 @@
 import CodecFormats
 import Testing
+import TestSupport
 
 /// ADTS header parsing, writing and stream splitting.
 @Suite struct ADTSTests {

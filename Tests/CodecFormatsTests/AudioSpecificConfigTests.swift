@@ -1,6 +1,7 @@
 import CodecFormats
 import MediaCore
 import Testing
+import TestSupport
 
 /// One AudioSpecificConfig: bytes and fields.
 struct ASCCase: CustomTestStringConvertible, Sendable {

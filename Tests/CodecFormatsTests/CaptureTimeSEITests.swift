@@ -1,6 +1,7 @@
 import CodecFormats
 import MediaCore
 import Testing
+import TestSupport
 
 /// One capture time and its SEI NAL unit, bytes worked out by hand from H.264 D.1.1/D.1.7 and 7.4.1.
 struct CaptureSEICase: CustomTestStringConvertible, Sendable {

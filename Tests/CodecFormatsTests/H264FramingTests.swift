@@ -1,5 +1,6 @@
 import CodecFormats
 import Testing
+import TestSupport
 
 /// One access unit in both framings.
 struct FramingCase: CustomTestStringConvertible, Sendable {

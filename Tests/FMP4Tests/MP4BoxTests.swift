@@ -1,5 +1,6 @@
 import FMP4
 import Testing
+import TestSupport
 
 /// Box framing, size forms and malformed input.
 @Suite struct MP4BoxTests {

@@ -1,6 +1,7 @@
 import HLSPlaylist
 import MediaCore
 import Testing
+import TestSupport
 
 /// RFC 8216bis §6.2.5.1: a delta update replaces the segments further than the Skip Boundary from the end.
 @Suite("Delta updates: skippableSegmentCount")

@@ -2,6 +2,7 @@ import CodecFormats
 import HLSPlaylist
 import MediaCore
 import Testing
+import TestSupport
 
 @testable import LLHLSPackager
 

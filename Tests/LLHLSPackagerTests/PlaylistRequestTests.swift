@@ -1,5 +1,6 @@
 import LLHLSPackager
 import Testing
+import TestSupport
 
 /// RFC 8216bis §6.2.5: `_HLS_msn`, `_HLS_part`, `_HLS_skip` (checklist B3, B7).
 @Suite("PlaylistRequest directives")

@@ -1,6 +1,7 @@
 import FMP4
 import MediaCore
 import Testing
+import TestSupport
 
 @testable import LLHLSPackager
 

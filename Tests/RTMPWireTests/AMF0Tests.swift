@@ -1,6 +1,7 @@
 import MediaCore
 import RTMPWire
 import Testing
+import TestSupport
 
 /// AMF0 spec §2: one golden table drives decoding and encoding.
 struct AMF0Tests {
@@ -88,7 +89,7 @@ struct AMF0Tests {
         #expect(throws: RTMPWireError.self) { try AMF0Decoder().decodeAll([0x0A, 0xFF, 0xFF, 0xFF, 0xFF, 0x05]) }
     }
 
-    static func randomValue(_ rng: inout SplitMix64, depth: Int) -> AMF0Value {
+    static func randomValue(_ rng: inout SeededRandom, depth: Int) -> AMF0Value {
         let pick = Int.random(in: 0..<(depth > 3 ? 7 : 10), using: &rng)
         let word = String((0..<Int.random(in: 0...8, using: &rng)).map { _ in "abcxyzé_1".randomElement(using: &rng)! })
         switch pick {
@@ -112,14 +113,14 @@ struct AMF0Tests {
 
     @Test(arguments: 0..<300 as Range<UInt64>)
     func randomValuesRoundTrip(_ seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let values = (0..<Int.random(in: 1...5, using: &rng)).map { _ in Self.randomValue(&rng, depth: 0) }
         #expect(try AMF0Decoder().decodeAll(AMF0Encoder.encode(values)) == values)
     }
 
     @Test(arguments: 0..<300 as Range<UInt64>)
     func randomAndMutatedBytesOnlyYieldTypedErrors(_ seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed ^ 0xA3F0)
+        var rng = SeededRandom(seed: seed ^ 0xA3F0)
         var bytes = AMF0Encoder.encode((0..<3).map { _ in Self.randomValue(&rng, depth: 0) })
         if seed % 3 == 0 {
             bytes = rng.bytes(Int.random(in: 0...200, using: &rng))

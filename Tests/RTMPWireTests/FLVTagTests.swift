@@ -1,6 +1,7 @@
 import MediaCore
 import RTMPWire
 import Testing
+import TestSupport
 
 /// FLV spec v10.1 Annex E tag bodies: one golden table drives parse and serialize.
 struct FLVTagTests {
@@ -71,7 +72,7 @@ struct FLVTagTests {
 
     @Test(arguments: 0..<200 as Range<UInt64>)
     func randomBodiesOnlyYieldTypedErrors(_ seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let body = rng.bytes(Int.random(in: 0...16, using: &rng))
         if let tag = try? FLVVideoTag.parse(body), case .nalUnits = tag, body[0] == 0x17 || body[0] == 0x27 {
             #expect(tag.serialize() == body)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TestSupport
 
 @testable import SluiceApp
 
@@ -42,7 +43,7 @@ struct StructuredLogHandlerTests {
 
     /// Seeded property: any message and metadata value survives a JSON round trip.
     @Test func jsonRoundTripsArbitraryText() throws {
-        var rng = SplitMix(seed: 6)
+        var rng = SeededRandom(seed: 6)
         for _ in 0..<300 {
             let text = String(String.UnicodeScalarView((0..<Int(rng.next() % 20)).compactMap { _ in
                 Unicode.Scalar(UInt32(rng.next() % 0x3000)).flatMap { (0xD800...0xDFFF).contains($0.value) ? nil : $0 }
@@ -58,18 +59,5 @@ struct StructuredLogHandlerTests {
         var h = StructuredLogHandler(label: "l", format: .logfmt)
         h[metadataKey: "stream"] = "s"
         #expect(h[metadataKey: "stream"] == "s" && h.metadata.count == 1)
-    }
-}
-
-/// A tiny seeded generator (SplitMix64) for property tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,24 +4,6 @@ import Foundation
     import Glibc
 #endif
 
-/// SplitMix64: a deterministic generator so property tests replay the same inputs on every run.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// `count` random bytes.
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) } }
-}
-
 /// The ffmpeg/ffprobe CLIs, temporary directories and loopback ports for the bench tests (real peers, not mocks).
 enum BenchTools {
     /// Runs `/usr/bin/<tool>` to completion; returns the exit status and stdout (stderr discarded).
@@ -77,11 +59,5 @@ enum BenchTools {
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
         }
         return Int(UInt16(bigEndian: addr.sin_port))
-    }
-
-    /// Hex text to bytes.
-    static func hex(_ text: String) -> [UInt8] {
-        let digits = Array(text.filter { !$0.isWhitespace })
-        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
     }
 }

@@ -2,13 +2,14 @@ import CodecFormats
 import FMP4
 import MediaCore
 import Testing
+import TestSupport
 
 @testable import SluiceBench
 
 /// Reading video samples back out of CMAF fragments: Sluice's own writer, hand-made boxes, and random bytes.
 @Suite struct FMP4SampleReaderTests {
     /// `avcC` of x264 1280x720 high profile.
-    static let avcC: [UInt8] = BenchTools.hex(
+    static let avcC: [UInt8] = hex(
         "01 64 00 1F FF E1 00 1A 67 64 00 1F AC D9 40 50 05 BB 01 10 00 00 03 00 10 00 00 03 03 C0 F1 83 19 60 01 00"
             + "06 68 EB E3 CB 22 C0 FD F8 F8 00")
 
@@ -45,16 +46,16 @@ import Testing
     @Test func appliesTfhdDefaultsAndAnExplicitBaseOffset() throws {
         let reader = try FMP4SampleReader(initSegment: Self.initSegment())
         let mdatBody: [UInt8] = [0xA1, 0xA2, 0xB1, 0xB2]
-        let tfhd = BenchTools.hex("00 00 00 39  00 00 00 01  00 00 00 00 00 00 00 00  00 00 0B B8  00 00 00 02  01 01 00 00")
-        let trun = BenchTools.hex("00 00 00 04  00 00 00 02  02 00 00 00")
+        let tfhd = hex("00 00 00 39  00 00 00 01  00 00 00 00 00 00 00 00  00 00 0B B8  00 00 00 02  01 01 00 00")
+        let trun = hex("00 00 00 04  00 00 00 02  02 00 00 00")
         func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
             let n = body.count + 8
             return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + body
         }
-        var moof = box("moof", box("traf", box("tfhd", tfhd) + box("tfdt", BenchTools.hex("00 00 00 00 00 00 00 64")) + box("trun", trun)))
+        var moof = box("moof", box("traf", box("tfhd", tfhd) + box("tfdt", hex("00 00 00 00 00 00 00 64")) + box("trun", trun)))
         let offset = moof.count + 8  // The explicit base points straight at the mdat body.
         moof = box("moof", box("traf", box("tfhd", Array(tfhd[0..<8]) + [0, 0, 0, 0, 0, 0, 0, UInt8(offset)] + Array(tfhd[16...]))
-            + box("tfdt", BenchTools.hex("00 00 00 00 00 00 00 64")) + box("trun", trun)))
+            + box("tfdt", hex("00 00 00 00 00 00 00 64")) + box("trun", trun)))
         let read = try reader.samples(in: moof + box("mdat", mdatBody))
         #expect(read.map(\.data) == [[0xA1, 0xA2], [0xB1, 0xB2]])
         #expect(read.map(\.dts.value) == [100, 3_100])

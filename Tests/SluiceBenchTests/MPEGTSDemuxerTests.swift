@@ -2,15 +2,16 @@ import CodecFormats
 import Foundation
 import MediaCore
 import Testing
+import TestSupport
 
 @testable import SluiceBench
 
 /// Builds transport packets by hand (ISO/IEC 13818-1 §2.4.3.2), stuffing with an adaptation field.
 enum TSBuilder {
     /// PAT: program 1 → PMT PID 0x100 (CRC bytes are not checked by the demuxer).
-    static let pat = BenchTools.hex("00 00 B0 0D 00 01 C1 00 00 00 01 E1 00 DE AD BE EF")
+    static let pat = hex("00 00 B0 0D 00 01 C1 00 00 00 01 E1 00 DE AD BE EF")
     /// PMT: AAC on 0x102 listed first, then H.264 on 0x101.
-    static let pmt = BenchTools.hex("00 02 B0 17 00 01 C1 00 00 E1 01 F0 00 0F E1 02 F0 00 1B E1 01 F0 00 DE AD BE EF")
+    static let pmt = hex("00 02 B0 17 00 01 C1 00 00 E1 01 F0 00 0F E1 02 F0 00 1B E1 01 F0 00 DE AD BE EF")
 
     /// One 188-byte packet carrying `payload` (at most 184 bytes), stuffed to size.
     static func packet(pid: Int, start: Bool, payload: [UInt8], cc: UInt8 = 0) -> [UInt8] {
@@ -58,7 +59,7 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
 /// The MPEG-TS demuxer against hand-made packets, ffmpeg's muxer and random input.
 @Suite struct MPEGTSDemuxerTests {
     @Test(arguments: TimestampCase.all) func readsThe33BitTimestampLayout(_ c: TimestampCase) {
-        #expect(MPEGTSDemuxer.timestamp(BenchTools.hex(c.bytes)[...]) == c.value)
+        #expect(MPEGTSDemuxer.timestamp(hex(c.bytes)[...]) == c.value)
     }
 
     @Test func followsPATAndPMTToTheH264PIDAndJoinsASplitPES() {
@@ -68,8 +69,8 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         ts += TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
         ts += TSBuilder.packet(pid: 0x102, start: true, payload: [0, 0, 1, 0xC0, 0, 3, 0x80, 0x80, 0x05] + [0x21, 0, 7, 0xD8, 0x61])
         // PTS 126000 + DTS 123000, unbounded length; then a PTS-only PES with PES_packet_length set.
-        ts += TSBuilder.pes(header: BenchTools.hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"), data: au1)
-        ts += TSBuilder.pes(header: BenchTools.hex("00 00 01 E0 00 0E 80 80 05 21 00 07 D8 61"), data: au2)
+        ts += TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"), data: au1)
+        ts += TSBuilder.pes(header: hex("00 00 01 E0 00 0E 80 80 05 21 00 07 D8 61"), data: au2)
         let units = MPEGTSDemuxer.accessUnits(in: ts)
         #expect(units.count == 2)
         #expect(units.first == TSAccessUnit(pts: MediaTime(value: 126_000, timescale: 90_000), dts: MediaTime(value: 123_000, timescale: 90_000), data: au1))
@@ -81,7 +82,7 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         let au: [UInt8] = [0, 0, 1, 0x65, 0x88]
         let ts = TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
             + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
-            + TSBuilder.pes(header: BenchTools.hex("00 00 01 E0 00 00 80 80 05 21 00 07 D8 61"), data: au)
+            + TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 80 05 21 00 07 D8 61"), data: au)
         var demuxer = MPEGTSDemuxer()
         let units = demuxer.feed([0x00, 0x13, 0x37] + ts) + demuxer.flush()
         #expect(units.map(\.data) == [au])
@@ -152,7 +153,7 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
             var ts = TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
                 + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
             for i in 0..<Int.random(in: 1...6, using: &rng) {
-                let pts = BenchTools.hex("21 00 07 D8 61")
+                let pts = hex("21 00 07 D8 61")
                 ts += TSBuilder.pes(
                     header: [0, 0, 1, 0xE0, 0, 0, 0x80, 0x80, 5] + pts,
                     data: [0, 0, 1, 0x41, UInt8(i)] + rng.bytes(Int.random(in: 0...600, using: &rng)))
@@ -175,7 +176,7 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         var rng = SeededRandom(seed: 0xBAD_7500)
         let valid = TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
             + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
-            + TSBuilder.pes(header: BenchTools.hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"), data: rng.bytes(500))
+            + TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"), data: rng.bytes(500))
         for _ in 0..<2_000 {
             _ = MPEGTSDemuxer.accessUnits(in: rng.bytes(Int.random(in: 0...800, using: &rng)))
             var damaged = valid

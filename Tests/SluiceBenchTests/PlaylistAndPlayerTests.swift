@@ -1,5 +1,6 @@
 import MediaCore
 import Testing
+import TestSupport
 
 @testable import SluiceBench
 

@@ -6,6 +6,7 @@ import Testing
 import WHIPIngest
 import WebRTCTransport
 import WebRTCWire
+import TestSupport
 
 /// The receive counters a WHIP session reports to `/metrics`: loss seen, NACKs and PLIs sent, repairs received.
 @Suite struct WHIPLossCountersTests {
@@ -72,7 +73,7 @@ import WebRTCWire
     /// Seeded: drop ~5 % of packets, resend about half of them a little later; every count balances.
     @Test(arguments: [UInt64(1), 2, 3, 4])
     func seededLossBalances(seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let golden = try GoldenPublisher(count: 60, gop: 30)
         var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
         var dropped: [UInt16] = []
@@ -135,18 +136,5 @@ import WebRTCWire
         }
         service.closeAll()
         await transport.shutdown()
-    }
-}
-
-/// SplitMix64, so the seeded cases replay the same drops.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import WebRTCTransport
 import WebRTCWire
+import TestSupport
 @testable import WHIPPublish
 
 /// RFC 9725 §4.2–4.4 from the client's side: every transition of the publish, driven without sockets or sleeps.

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import WHIPPublish
 
 /// RFC 9725 §4.1 endpoint URLs: what `sluice publish` accepts, and how `Location` resolves against them.

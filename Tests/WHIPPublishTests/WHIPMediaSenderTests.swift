@@ -3,6 +3,7 @@ import FFmpegBridge
 import MediaCore
 import Testing
 import WebRTCWire
+import TestSupport
 @testable import WHIPPublish
 
 /// RFC 3550/4585/6184/7587 sender side: packetization, NACK answers from history, PLI guard and sender reports.

@@ -1,6 +1,7 @@
 import Testing
 import WebRTCTransport
 import WebRTCWire
+import TestSupport
 
 /// DTLS-SRTP between two real OpenSSL endpoints in memory: handshake, fingerprints, keys, bad input.
 @Suite("DTLSEndpoint")

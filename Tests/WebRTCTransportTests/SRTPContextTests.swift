@@ -1,6 +1,7 @@
 import Testing
 import WebRTCTransport
 import WebRTCWire
+import TestSupport
 
 /// SRTP/SRTCP through libsrtp2: round trips, tampering, replays, and keys that came out of a real DTLS handshake.
 @Suite("SRTPContext")

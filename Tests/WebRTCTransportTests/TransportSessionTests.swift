@@ -2,6 +2,7 @@ import MediaCore
 import NIOCore
 import Testing
 import WebRTCWire
+import TestSupport
 
 @testable import WebRTCTransport
 

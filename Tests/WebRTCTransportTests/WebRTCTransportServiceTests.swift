@@ -3,6 +3,7 @@ import NIOPosix
 import Testing
 import WebRTCTransport
 import WebRTCWire
+import TestSupport
 
 /// Two transport services on loopback UDP: our publisher (controlling, DTLS client) into our ingest (ICE-lite).
 @Suite("WebRTCTransportService")

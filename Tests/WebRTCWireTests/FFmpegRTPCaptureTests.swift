@@ -1,6 +1,7 @@
 import CodecFormats
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// Real FFmpeg 9 RTP output (libx264 baseline 64x48, GOP 2, `-f rtp` with pkt_size=200) captured on loopback with the
 /// Annex B stream the same encode wrote through the tee muxer: STAP-A parameter sets, FU-A SEI and IDR, single-NAL P.

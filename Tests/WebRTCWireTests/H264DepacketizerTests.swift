@@ -2,6 +2,7 @@ import CodecFormats
 import MediaCore
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// One byte-level depacketizer case: payloads in, actions out.
 struct DepacketizerCase: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// RFC 6184 packetization for our own publisher.
 @Suite struct H264PacketizerTests {

@@ -1,6 +1,7 @@
 import MediaCore
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// One RTCP golden case shared by both directions.
 struct RTCPCase: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// One RTP golden case shared by the decode and encode directions.
 struct RTPCase: Sendable, CustomTestStringConvertible {

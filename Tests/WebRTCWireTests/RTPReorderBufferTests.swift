@@ -1,5 +1,6 @@
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// Reordering, bounded waiting, NACK and loss reporting.
 @Suite struct RTPReorderBufferTests {

@@ -1,5 +1,6 @@
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// Binding requests captured on this machine (2026-11-22) from real publishers checking our answer's candidate.
 struct RealBindingRequest: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// One RFC 5769 vector: its bytes, the message it encodes, and the short-term key.
 struct STUNVector: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 import WebRTCWire
+import TestSupport
 
 /// What negotiation must pick from each real publisher's offer.
 struct OfferCase: Sendable, CustomTestStringConvertible {

@@ -1,10 +1,10 @@
 /// SplitMix64: a deterministic generator so property tests replay the same inputs on every run.
-struct SeededRandom: RandomNumberGenerator {
+public struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,10 +13,12 @@ struct SeededRandom: RandomNumberGenerator {
     }
 
     /// `count` random bytes.
-    mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) } }
+    public mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
+    }
 
     /// `bytes` with a few random bytes flipped, dropped or appended.
-    mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
+    public mutating func mutate(_ bytes: [UInt8]) -> [UInt8] {
         var out = bytes
         for _ in 0..<Int.random(in: 1...4, using: &self) {
             switch Int.random(in: 0..<3, using: &self) {
