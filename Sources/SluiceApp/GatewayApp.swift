@@ -44,7 +44,7 @@ public struct GatewayApp: Sendable {
         let transport = WebRTCTransportService(
             configuration: c.webrtcTransport, certificate: try DTLSCertificate(), logger: logger)
         let whip = WHIPIngestService(
-            transport: transport, hub: hub, telemetry: telemetry, configuration: c.whip, logger: logger)
+            transport: transport, hub: hub, telemetry: telemetry, configuration: c.whipIngest, logger: logger)
         var originOptions = c.originOptions(readiness: readiness)
         originOptions.whip = whip
         originOptions.whipAuthorizer = PublishAuthorizer(configuration: c.rtmp.auth).whipAuthorizer()

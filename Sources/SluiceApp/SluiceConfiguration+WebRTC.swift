@@ -1,3 +1,4 @@
+import LLHLSPackager
 import MediaCore
 import WHIPIngest
 import WebRTCTransport
@@ -12,6 +13,9 @@ extension SluiceConfiguration {
         if let s = try r.int("consent_timeout_s", in: 1...300) { c.webrtcConsentTimeout = .seconds(s) }
         if let ms = try r.int("reorder_wait_ms", in: 10...2000) { c.whip.reorderWait = .milliseconds(ms) }
         c.whip.maxSessions = try r.int("max_sessions", in: 0...100_000) ?? c.whip.maxSessions
+        // 0 keeps the default: the HLS segment target, so every segment can start on a requested IDR.
+        if let s = try r.double("keyframe_interval_s", in: 0...60) { c.whip.keyframeInterval = s > 0 ? .milliseconds(Int64(s * 1000)) : nil }
+        if let kbps = try r.int("max_bitrate_kbps", in: 0...1_000_000) { c.whip.maxBitrate = UInt64(kbps) * 1000 }
     }
 
     /// Rules the flags must keep too (`--webrtc-port`): a port number, and candidates that are concrete IP addresses.
@@ -43,7 +47,16 @@ extension SluiceConfiguration {
             .init(key: "consent_timeout_s", value: .int(Int(webrtcConsentTimeout.components.seconds))),
             .init(key: "reorder_wait_ms", value: .int(Int(whip.reorderWait.milliseconds))),
             .init(key: "max_sessions", value: .int(whip.maxSessions)),
+            .init(key: "keyframe_interval_s", value: .double(whip.keyframeInterval?.secondsDouble ?? 0)),
+            .init(key: "max_bitrate_kbps", value: .int(Int(whip.maxBitrate / 1000))),
         ])
+    }
+
+    /// WHIP ingest settings with defaults that depend on other sections filled in (keyframe interval: segment target).
+    public var whipIngest: WHIPIngestConfiguration {
+        var w = whip
+        w.keyframeInterval = w.keyframeInterval ?? hls.segmentTarget
+        return w
     }
 
     /// What the shared WebRTC port needs from `webrtc.*`.

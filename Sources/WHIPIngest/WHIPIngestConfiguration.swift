@@ -12,6 +12,11 @@ public struct WHIPIngestConfiguration: Sendable {
     public var maxSessions: Int = 0
     /// How often each session's pipeline gives up gaps, re-sends NACKs and reports.
     public var tickInterval: Duration = .milliseconds(20)
+    /// Longest a publisher goes without an IDR before a PLI/FIR asks for one (nil: 2 s; the gateway uses its HLS
+    /// segment target so every segment can start on an IDR).
+    public var keyframeInterval: Duration?
+    /// The bitrate REMB offers publishers that negotiated `goog-remb`, in bits per second (0: send no REMB).
+    public var maxBitrate: UInt64 = 2_500_000
     /// How often a session adds its receive counters to telemetry.
     public var metricsInterval: Duration = .milliseconds(250)
 

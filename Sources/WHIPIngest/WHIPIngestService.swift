@@ -84,9 +84,12 @@ public final class WHIPIngestService: Sendable {
         sessions.withLock { $0[id] = Entry(key: key, session: session) }
         var configuration = WHIPMediaConfiguration(negotiation: negotiation, localSSRC: UInt32.random(in: 1...UInt32.max))
         configuration.reorder.maxWait = self.configuration.reorderWait
+        configuration.keyframeInterval = self.configuration.keyframeInterval ?? configuration.keyframeInterval
+        configuration.maxBitrate = self.configuration.maxBitrate
         var metadata: Logger.Metadata = ["stream": "\(key)", "session": "\(id)"]
         metadata["dtls_role"] = "\(negotiation.dtlsRole)"
         metadata["keyframe_request"] = "\(configuration.keyframeRequest)"
+        metadata["remb"] = "\(configuration.sendsREMB)"
         logger.info("WHIP session created", metadata: metadata)
         run(session, id: id, publication: publication, configuration: configuration, metadata: metadata)
         return CreatedSession(answer: negotiation.answerText, sessionID: id, etag: "\"\(id)\"")
@@ -196,6 +199,7 @@ public final class WHIPIngestService: Sendable {
             ended["unrecovered"] = "\(pipeline.counters.lostPackets)"
             ended["retransmissions"] = "\(pipeline.counters.retransmissionsReceived)"
             ended["keyframe_requests"] = "\(pipeline.counters.keyframeRequests)"
+            ended["remb_sent"] = "\(pipeline.counters.bitrateEstimatesSent)"
             logger.info("WHIP session ended", metadata: ended)
         }
     }

@@ -24,6 +24,14 @@ public struct WHIPMediaConfiguration: Sendable {
     public var reportInterval: Duration = .seconds(1)
     /// Least time between two keyframe requests (a lost burst asks once, not per packet).
     public var keyframeRequestInterval: Duration = .milliseconds(500)
+    /// Longest stretch without an IDR before one is asked for (the HLS segment target, so every segment can start on one).
+    public var keyframeInterval: Duration = .seconds(2)
+    /// How long an unanswered keyframe request stays outstanding before the interval rule may ask again.
+    public var keyframeRequestTimeout: Duration = .seconds(1)
+    /// True when the publisher accepts REMB (it offered `goog-remb`): each receiver report then carries one.
+    public var sendsREMB: Bool = false
+    /// The bitrate REMB tells the publisher it may reach, in bits per second (0: send none).
+    public var maxBitrate: UInt64 = 2_500_000
     /// How long video waits for negotiated audio before the stream is described without it.
     public var audioGrace: Duration = .seconds(1)
     /// Reorder buffer bounds (video; audio's wait is capped by `audioReorderWait`).
@@ -54,5 +62,6 @@ public struct WHIPMediaConfiguration: Sendable {
         self.init(
             video: negotiation.video, audio: negotiation.audio, localSSRC: localSSRC,
             sendsNACK: feedback.isEmpty || feedback.contains("nack"), keyframeRequest: request)
+        sendsREMB = feedback.contains("goog-remb")
     }
 }

@@ -46,7 +46,12 @@ extension WHIPMediaPipeline {
             counters.video.packetsReceived += 1
             // Without RTX a retransmission reuses the media payload type: it answers a NACK still pending.
             if track.nack.pending.contains(packet.sequenceNumber) { counters.video.retransmissionsReceived += 1 }
-            if firstPacket { video = track; requestKeyframe(now: now, into: &actions); track = video ?? track }
+            if firstPacket {
+                video = track
+                lastKeyframe = lastKeyframe ?? now
+                requestKeyframe(now: now, into: &actions)
+                track = video ?? track
+            }
         }
         if track.arrivals[packet.timestamp] == nil {
             if track.arrivals.count > 256 { track.arrivals.removeAll(keepingCapacity: true) }
@@ -95,7 +100,10 @@ extension WHIPMediaPipeline {
             }
         }
         // A keyframe answers any request in flight: the next loss may ask again at once.
-        if unit.isKeyframe { lastKeyframeRequest = nil }
+        if unit.isKeyframe {
+            lastKeyframeRequest = nil
+            lastKeyframe = now
+        }
         let firstByte = track.arrivals.removeValue(forKey: unit.timestamp) ?? now
         let dts = track.timeline.time(of: unit.timestamp, arrival: firstByte, origin: origin)
         video = track
@@ -157,6 +165,14 @@ extension WHIPMediaPipeline {
             firSequence &+= 1
         }
         actions.append(.sendRTCP(RTCPPacket.serializeCompound([packet])))
+    }
+
+    /// RFC 4585 §6.3.1: a browser encodes an IDR only when asked, so ask whenever none came for `keyframeInterval`;
+    /// a request still outstanding (no IDR since) is repeated only after `keyframeRequestTimeout`.
+    mutating func appendPeriodicKeyframeRequest(now: ContinuousClock.Instant, into actions: inout [Action]) {
+        guard let since = lastKeyframe, since.duration(to: now) >= configuration.keyframeInterval else { return }
+        if let last = lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestTimeout { return }
+        requestKeyframe(now: now, into: &actions)
     }
 
     mutating func appendNACK(now: ContinuousClock.Instant, into actions: inout [Action]) {

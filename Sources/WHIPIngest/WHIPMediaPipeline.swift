@@ -28,6 +28,8 @@ public struct WHIPMediaPipeline {
     var origin: ContinuousClock.Instant?
     var lastReport: ContinuousClock.Instant?
     var lastKeyframeRequest: ContinuousClock.Instant?
+    /// The last IDR's arrival (or the first video packet's): the periodic keyframe clock.
+    var lastKeyframe: ContinuousClock.Instant?
     var firSequence: UInt8 = 0
     var announced: StreamDescription?
     /// Video frames waiting for the first description (while audio is expected).
@@ -102,18 +104,30 @@ public struct WHIPMediaPipeline {
             releaseAudio(output.released, now: now, wall: wall, into: &actions)
         }
         appendNACK(now: now, into: &actions)
+        appendPeriodicKeyframeRequest(now: now, into: &actions)
         if lastReport.map({ $0.duration(to: now) >= configuration.reportInterval }) ?? (origin != nil) {
             lastReport = now
             var blocks: [RTCPReportBlock] = []
             if var stats = video?.statistics { blocks.append(stats.makeReportBlock(now: now)); video?.statistics = stats }
             if var stats = audio?.statistics { blocks.append(stats.makeReportBlock(now: now)); audio?.statistics = stats }
             if !blocks.isEmpty {
-                let report = RTCPPacket.receiverReport(RTCPReceiverReport(ssrc: configuration.localSSRC, reports: blocks))
-                actions.append(.sendRTCP(RTCPPacket.serializeCompound([report])))
+                var packets = [RTCPPacket.receiverReport(RTCPReceiverReport(ssrc: configuration.localSSRC, reports: blocks))]
+                if let remb = makeREMB() {
+                    packets.append(.receiverEstimatedMaxBitrate(remb))
+                    counters.bitrateEstimatesSent += 1
+                }
+                actions.append(.sendRTCP(RTCPPacket.serializeCompound(packets)))
                 counters.receiverReportsSent += 1
             }
         }
         return actions
+    }
+
+    /// draft-alvestrand-rmcat-remb-03: the configured ceiling for every media source, so a browser's sender ramps up to it.
+    func makeREMB() -> RTCPReceiverEstimatedMaxBitrate? {
+        let ssrcs = [video?.ssrc, audio?.ssrc].compactMap { $0 }
+        guard configuration.sendsREMB, configuration.maxBitrate > 0, !ssrcs.isEmpty else { return nil }
+        return RTCPReceiverEstimatedMaxBitrate(senderSSRC: configuration.localSSRC, bitrate: configuration.maxBitrate, ssrcs: ssrcs)
     }
 }
 
@@ -128,6 +142,8 @@ public struct WHIPPipelineCounters: Sendable, Hashable {
     /// RTP loss counts of the audio track (audio is not NACKed: a lost Opus packet costs 20 ms).
     public var audio = WebRTCReceiveCounts()
     public var receiverReportsSent = 0
+    /// REMB messages sent (one rides along with each receiver report when negotiated).
+    public var bitrateEstimatesSent = 0
     public var malformedPackets = 0
     public var unknownPayloadType = 0
 

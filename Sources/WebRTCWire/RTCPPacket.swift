@@ -16,7 +16,9 @@ public enum RTCPPacket: Equatable, Sendable {
     case pictureLossIndication(senderSSRC: UInt32, mediaSSRC: UInt32)
     /// PT 206 FMT 4, RFC 5104 §4.3.1.
     case fullIntraRequest(RTCPFullIntraRequest)
-    /// Anything else (APP, XR, REMB, transport-wide CC…): the count/FMT field and the body after the 4-byte header.
+    /// PT 206 FMT 15 "REMB", draft-alvestrand-rmcat-remb-03 §2.2.
+    case receiverEstimatedMaxBitrate(RTCPReceiverEstimatedMaxBitrate)
+    /// Anything else (APP, XR, transport-wide CC, a truncated REMB…): the count/FMT field and the body after the 4-byte header.
     case other(packetType: UInt8, count: UInt8, body: [UInt8])
 
     /// Packet type numbers.
@@ -76,6 +78,7 @@ public enum RTCPPacket: Equatable, Sendable {
             case .pictureLossIndication(let sender, let media):
                 (PacketType.payloadFeedback, 1, be(UInt64(sender), width: 4) + be(UInt64(media), width: 4))
             case .fullIntraRequest(let fir): (PacketType.payloadFeedback, 4, fir.encodedBody())
+            case .receiverEstimatedMaxBitrate(let remb): (PacketType.payloadFeedback, 15, remb.encodedBody())
             case .other(let type, let count, let body): (type, count, body + [UInt8](repeating: 0, count: (4 - body.count % 4) % 4))
             }
         var out = ByteWriter(capacity: 4 + body.count)
@@ -107,6 +110,12 @@ public enum RTCPPacket: Equatable, Sendable {
                 return .pictureLossIndication(senderSSRC: try reader.readUInt32(), mediaSSRC: try reader.readUInt32())
             case (PacketType.payloadFeedback, 4):
                 return .fullIntraRequest(try RTCPFullIntraRequest(reading: &reader))
+            case (PacketType.payloadFeedback, 15):
+                // Other application-layer feedback shares FMT 15; only a complete "REMB" message is decoded.
+                guard let remb = try RTCPReceiverEstimatedMaxBitrate(reading: &reader) else {
+                    return .other(packetType: packetType, count: count, body: body)
+                }
+                return .receiverEstimatedMaxBitrate(remb)
             default:
                 return .other(packetType: packetType, count: count, body: body)
             }

@@ -143,6 +143,8 @@ public struct WHIPNegotiation: Sendable {
             for fb in videoFeedback where offered.isEmpty || offered.contains(fb) {
                 lines.append(.attribute("rtcp-fb", "\(codec.payloadType) \(fb)"))
             }
+            // draft-alvestrand-rmcat-remb-03 §2.1: bandwidth feedback only when the publisher offered it.
+            if offered.contains("goog-remb") { lines.append(.attribute("rtcp-fb", "\(codec.payloadType) goog-remb")) }
         }
         if let rtx = stream.rtxPayloadType {
             lines.append(.attribute("rtpmap", "\(rtx) rtx/\(codec.clockRate)"))

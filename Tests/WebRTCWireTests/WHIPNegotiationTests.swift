@@ -109,6 +109,7 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
             a=rtcp-fb:108 nack
             a=rtcp-fb:108 nack pli
             a=rtcp-fb:108 ccm fir
+            a=rtcp-fb:108 goog-remb
             a=rtpmap:109 rtx/90000
             a=fmtp:109 apt=108
             \(candidates)
@@ -119,7 +120,7 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
 
     @Test func feedbackFollowsWhatTheOfferListed() throws {
         let aiortc = try WHIPNegotiation(offerText: SDPOffers.aiortc, configuration: Self.configuration)
-        #expect(aiortc.answer.media[1].attributes("rtcp-fb") == ["101 nack", "101 nack pli"])
+        #expect(aiortc.answer.media[1].attributes("rtcp-fb") == ["101 nack", "101 nack pli", "101 goog-remb"])
         let ffmpeg = try WHIPNegotiation(offerText: SDPOffers.ffmpeg, configuration: Self.configuration)
         #expect(ffmpeg.answer.media[1].attributes("rtcp-fb") == ["106 nack"])
         let silent = try WHIPNegotiation(offerText: Self.offer(), configuration: Self.configuration)

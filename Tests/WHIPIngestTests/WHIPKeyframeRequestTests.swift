@@ -1,0 +1,98 @@
+import Telemetry
+import Testing
+import WHIPIngest
+import WebRTCWire
+
+/// RFC 4585 §6.3.1 / RFC 5104 §4.3.1 periodic keyframe requests and draft-alvestrand-rmcat-remb REMB, on the pipeline value.
+@Suite struct WHIPKeyframeRequestTests {
+    static func configuration(interval: Duration, request: WHIPMediaConfiguration.KeyframeRequest = .pli) throws
+        -> WHIPMediaConfiguration
+    {
+        let negotiation = try GoldenPublisher.negotiation()
+        var c = WHIPMediaConfiguration(video: negotiation.video, audio: nil, localSSRC: 9, sendsNACK: true, keyframeRequest: request)
+        c.keyframeInterval = interval
+        return c
+    }
+
+    /// Feeds every unit 33 ms apart; returns the driver and when (since the first packet) each keyframe request went out.
+    static func run(_ golden: GoldenPublisher, _ configuration: WHIPMediaConfiguration) -> (PipelineDriver, [Duration]) {
+        var driver = PipelineDriver(configuration)
+        let start = driver.now
+        var times: [Duration] = []
+        var seen = 0
+        for unit in golden.units {
+            for packet in unit.packets { driver.send(packet) }
+            driver.advance(.milliseconds(33))
+            let requests = driver.keyframeRequestCount
+            times += Array(repeating: start.duration(to: driver.now), count: requests - seen)
+            seen = requests
+        }
+        return (driver, times)
+    }
+
+    @Test func noIDRForLongerThanTheIntervalYieldsAPictureLossIndication() throws {
+        // One IDR, then 59 P frames (~2 s): the start PLI, then one once a second passed without an IDR.
+        let golden = try GoldenPublisher(count: 60, gop: 300)
+        let (driver, times) = Self.run(golden, try Self.configuration(interval: .seconds(1)))
+        #expect(driver.pliCount == 2 && times.count == 2)
+        #expect(times[1] >= .seconds(1) && times[1] < .milliseconds(1100))
+        #expect(driver.pipeline.counters.video.plisSent == 2)
+    }
+
+    @Test func anIDRResetsTheClock() throws {
+        // An IDR every 25 frames (~0.83 s) never leaves a second without one: only the start PLI.
+        let golden = try GoldenPublisher(count: 90, gop: 25)
+        let (driver, _) = Self.run(golden, try Self.configuration(interval: .seconds(1)))
+        #expect(driver.pliCount == 1)
+        #expect(driver.frames.count == 90)
+    }
+
+    @Test func outstandingRequestRepeatsOnlyAfterItsTimeoutAndNeverFasterThanTheRateLimit() throws {
+        // No IDR after the first for ~5 s, interval 0.1 s: requests are at least 0.5 s apart and, being unanswered,
+        // repeat only once the 1 s timeout passed.
+        let golden = try GoldenPublisher(count: 150, gop: 300)
+        let (driver, times) = Self.run(golden, try Self.configuration(interval: .milliseconds(100)))
+        let gaps = zip(times.dropFirst(2), times.dropFirst()).map { $0 - $1 }
+        #expect(driver.pliCount == times.count && times.count >= 5 && times.count <= 6)
+        #expect(gaps.allSatisfy { $0 >= .seconds(1) && $0 < .milliseconds(1100) }, "\(times)")
+    }
+
+    @Test func firOnlyPublisherGetsPeriodicFullIntraRequests() throws {
+        let golden = try GoldenPublisher(count: 60, gop: 300)
+        let (driver, times) = Self.run(golden, try Self.configuration(interval: .seconds(1), request: .fir))
+        #expect(driver.pliCount == 0 && times.count == 2 && driver.pipeline.counters.video.firsSent == 2)
+    }
+
+    @Test func rembRidesWithEachReceiverReportWhenNegotiated() throws {
+        let golden = try GoldenPublisher(count: 60, gop: 30)
+        var configuration = try Self.configuration(interval: .seconds(1))
+        configuration.sendsREMB = true
+        configuration.maxBitrate = 2_500_000
+        let (driver, _) = Self.run(golden, configuration)
+        let rembs = driver.rtcp.compactMap { if case .receiverEstimatedMaxBitrate(let r) = $0 { r } else { nil } }
+        let reports = driver.rtcp.count { if case .receiverReport = $0 { true } else { false } }
+        #expect(!rembs.isEmpty && rembs.count == reports && driver.pipeline.counters.bitrateEstimatesSent == rembs.count)
+        #expect(rembs.allSatisfy { $0.bitrate == 2_500_000 && $0.ssrcs == [GoldenPublisher.videoSSRC] && $0.senderSSRC == 9 })
+    }
+
+    @Test func noREMBUnlessTheOfferListedGoogREMB() throws {
+        let golden = try GoldenPublisher(count: 60, gop: 30)
+        let configuration = WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        #expect(!configuration.sendsREMB)
+        let (driver, _) = Self.run(golden, configuration)
+        #expect(!driver.rtcp.contains { if case .receiverEstimatedMaxBitrate = $0 { true } else { false } })
+        #expect(driver.rtcp.contains { if case .receiverReport = $0 { true } else { false } })
+    }
+}
+
+extension PipelineDriver {
+    /// PLIs and FIRs sent so far.
+    var keyframeRequestCount: Int {
+        rtcp.count {
+            switch $0 {
+            case .pictureLossIndication, .fullIntraRequest: true
+            default: false
+            }
+        }
+    }
+}
