@@ -95,7 +95,7 @@ sample:
 FUZZ_SECONDS ?= 60
 FUZZ_SCRATCH ?= .build-fuzz
 FUZZ_FLAGS ?=
-# release (-O, checks and ASan kept) runs the String-heavy SDP target ~3x faster than debug.
+# release (-O; preconditions, bounds checks and ASan kept) runs the String-heavy FuzzSDP ~2.5x faster than debug.
 FUZZ_CONFIG ?= debug
 FUZZ_TARGETS ?= FuzzRTMPHandshake FuzzChunkStream FuzzAMF0 FuzzFLVTag FuzzRTMPMessage FuzzPlaylistQuery \
 	FuzzH264 FuzzAAC FuzzMP4Box FuzzSDP FuzzSTUN FuzzRTP FuzzRTCP FuzzH264RTP

@@ -57,6 +57,8 @@ minimal = (f"v=0\no=- 1 1 IN IP4 0.0.0.0\ns=-\nt=0 0\na=ice-ufrag:abcd\na=ice-pw
 put("FuzzSDP", "minimal", minimal.encode())
 put("FuzzSDP", "minimal-datachannel", (minimal.replace("t=0 0\n", "t=0 0\na=group:BUNDLE v a d\n")
                                        + "m=application 9 UDP/DTLS/SCTP webrtc-datachannel\na=mid:d\n").encode())
+# What crashed WHIPOffer before the fix (FuzzRegressionTests.anExtmapWithoutAnIDIsSkipped).
+put("FuzzSDP", "regression-extmap-slash", minimal.replace("a=mid:v\n", "a=mid:v\na=extmap:/ urn:x\n").encode())
 put("FuzzSDP", "answer-candidates", (minimal.replace("a=sendonly", "a=recvonly").replace("a=ice-lite\n", "")
                                      + "a=candidate:1 1 udp 2130706431 127.0.0.1 8189 typ host\n"
                                      "a=candidate:2 1 udp 2130706175 ::1 8189 typ host\na=end-of-candidates\n").encode())

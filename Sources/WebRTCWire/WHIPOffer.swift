@@ -102,7 +102,8 @@ public struct OfferedMedia: Sendable {
         }
         extensions = section.attributes("extmap").compactMap { value in
             let parts = value.split(separator: " ")
-            guard parts.count >= 2, let id = Int(parts[0].split(separator: "/")[0]) else { return nil }
+            // "1/sendonly" carries a direction; a bare "/" has no ID (splitting it gave no element to index: a crash).
+            guard parts.count >= 2, let id = Int(parts[0].prefix { $0 != "/" }) else { return nil }
             return (id, String(parts[1]))
         }
         var seen: [UInt32] = []

@@ -38,6 +38,14 @@ import WebRTCWire
         #expect(try SessionDescription(parsing: negotiation.answerText) == negotiation.answer)
     }
 
+    @Test func anExtmapWithoutAnIDIsSkipped() throws {
+        // "a=extmap:/ x" split to no ID at all and indexing it trapped: any WHIP client could crash the gateway.
+        let video = Self.video.replacing("a=sendonly\r\n", with: "a=sendonly\r\na=extmap:/ urn:x\r\na=extmap:3/sendonly urn:y\r\n")
+        let negotiation = try WHIPNegotiation(offerText: Self.head + Self.audio + video, configuration: Self.configuration)
+        #expect(negotiation.offer.sections[1].extensions.map { "\($0.id) \($0.uri)" } == ["3 urn:y"])
+        #expect(negotiation.video?.payloadType == 96)
+    }
+
     @Test func audioReusingTheVideoMidIsNotAnswered() {
         // One mid cannot name two streams; the audio section is refused rather than bundled twice.
         let text = Self.head + Self.video + Self.audio.replacing("a=mid:0", with: "a=mid:1")
