@@ -80,7 +80,7 @@ def test_stream_is_followed_with_blocking_reloads(run):
     assert_stream_followed(run)
 
 
-# Known gap, measured here (not in the aiortc/FFmpeg runs, whose x264/libavcodec SPS carry VUI timing): OpenH264.s SPS
+# Known gap, measured here (not in the aiortc/FFmpeg runs, whose x264/libavcodec SPS carry VUI timing): OpenH264's SPS
 # has no VUI timing and WebRTC signals no frame rate, so EXT-X-STREAM-INF lacks FRAME-RATE (V1). The keyframe gap (V4,
 # fixed by WHIPIngest's PLI once per segment target) and short parts (P3, fixed by the packager's part-target room) are
 # gone. Fix (LLHLSPackager): FRAME-RATE from the measured rate, without snapping the part target to it. Strict: this
