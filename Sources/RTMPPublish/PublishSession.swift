@@ -34,38 +34,29 @@ public func publish(
     source: any MediaSource, with publisher: RTMPPublisher, loop: Bool = false, duration: Duration? = nil,
     logger: Logger? = nil
 ) async throws(RTMPPublishError) -> PublishReport {
-    let clock = ContinuousClock()
-    var pacer = PublishPacer(duration: duration)
     var report = PublishReport()
     try publisher.send(description: source.streamDescription)
-    let start = clock.now
+    var paced = PacedSource(source: source, loop: loop, duration: duration)
     while !Task.isCancelled {
-        let next: MediaFrame?
+        let release: PacedSource.Release?
         do {
-            next = try source.nextFrame()
+            release = try await paced.next()
         } catch {
             throw .source(error)
         }
-        guard let input = next else {
-            guard loop, report.frames > 0 else { break }
-            do { try source.rewind() } catch { throw .source(error) }
-            pacer.sourceRewound()
-            report.loops += 1
-            logger?.debug("looping source", metadata: ["loop": "\(report.loops)"])
-            continue
+        guard let release else { break }
+        switch release {
+        case .rewound(let loops):
+            report.loops = loops
+            logger?.debug("looping source", metadata: ["loop": "\(loops)"])
+        case .frame(let frame, let due):
+            try publisher.send(frame: try stampCaptureClock(on: frame))
+            switch frame.kind {
+            case .video: report.videoFrames += 1
+            case .audio: report.audioFrames += 1
+            }
+            report.mediaTime = due
         }
-        guard case .send(let frame, let due) = pacer.schedule(input) else { break }
-        do {
-            try await clock.sleep(until: start.advanced(by: due))
-        } catch {
-            break  // Cancelled: stop cleanly with what was sent.
-        }
-        try publisher.send(frame: try stampCaptureClock(on: frame))
-        switch frame.kind {
-        case .video: report.videoFrames += 1
-        case .audio: report.audioFrames += 1
-        }
-        report.mediaTime = due
     }
     logger?.info(
         "published", metadata: ["video": "\(report.videoFrames)", "audio": "\(report.audioFrames)", "loops": "\(report.loops)"])

@@ -36,36 +36,28 @@ final class WHIPMediaPump: @unchecked Sendable {
 
     /// Releases frames through `emit` until the source ends, `duration` passes, or the task is cancelled.
     func run(emit: (WHIPPumpOutput) -> Void) async {
-        let clock = ContinuousClock()
-        var pacer = PublishPacer(duration: duration)
-        let start = clock.now
-        var sent = 0
+        var paced = PacedSource(source: source, loop: loop, duration: duration)
         while !Task.isCancelled {
             if keyframeRequested.exchange(false, ordering: .relaxed), let source = source as? any KeyframeRequestable {
                 source.requestKeyframe()
             }
-            let next: MediaFrame?
+            let release: PacedSource.Release?
             do {
-                next = try source.nextFrame()
+                release = try await paced.next()
             } catch {
                 return emit(.ended(.source("\(error)")))
             }
-            guard let input = next else {
-                guard loop, sent > 0 else { break }
-                do { try source.rewind() } catch { return emit(.ended(.source("\(error)"))) }
-                pacer.sourceRewound()
-                loops += 1
+            guard let release else { break }
+            let frame: MediaFrame
+            switch release {
+            case .rewound(let count):
+                loops = count
                 continue
-            }
-            guard case .send(let frame, let due) = pacer.schedule(input) else { break }
-            do {
-                try await clock.sleep(until: start.advanced(by: due))
-            } catch {
-                break  // Cancelled: stop cleanly with what was sent.
+            case .frame(let released, let due):
+                frame = released
+                mediaTime = due
             }
             let wall = WallTime.now()
-            mediaTime = due
-            sent += 1
             switch frame.kind {
             case .video:
                 var stamped = frame
