@@ -64,7 +64,7 @@ extension LLHLSStreamState {
                     VariantStream(
                         bandwidth: p.rendition.peakBitRate > 0 ? peak : guess,
                         averageBandwidth: p.rendition.averageBitRate > 0 ? avg : guess * 4 / 5, codecs: codecs,
-                        resolution: (v.width, v.height), frameRate: v.frameRate ?? d.video?.frameRate,
+                        resolution: (v.width, v.height), frameRate: v.frameRate ?? d.video?.frameRate ?? p.rendition.measuredFrameRate,
                         audioGroup: d.audio == nil ? nil : "audio", uri: "\(name).m3u8"))
                 independent = independent && p.rendition.everySegmentIndependent
             }

@@ -93,6 +93,11 @@ struct PublishedRendition: Sendable {
 
     /// MSN of the newest complete segment.
     var lastCompleteMSN: Int? { segments.last(where: { $0.complete })?.msn }
+    /// Samples and ticks published so far, for a frame rate when the codec does not state one.
+    private var samplesSeen = 0
+    private var ticksSeen: Int64 = 0
+    /// Frames per second over the first two seconds or more, fixed then (FRAME-RATE must not wander between fetches).
+    private(set) var measuredFrameRate: Double?
 
     /// Appends a muxed part, opening a segment first when the part starts one.
     mutating func append(
@@ -110,6 +115,8 @@ struct PublishedRendition: Sendable {
         }
         segments[segments.count - 1].parts.append(
             PublishedPart(duration: part.duration, independent: part.independent, buffer: ByteBuffer(bytes: part.bytes), published: now))
+        samplesSeen += part.sampleCount
+        ticksSeen += part.duration
     }
 
     /// Marks the open segment complete and updates the bit-rate peak.
@@ -117,6 +124,9 @@ struct PublishedRendition: Sendable {
         guard let last = segments.indices.last, !segments[last].complete, !segments[last].parts.isEmpty else { return }
         segments[last].complete = true
         segments[last].joined = segments[last].buffer
+        if measuredFrameRate == nil, ticksSeen >= 2 * Int64(timescale) {
+            measuredFrameRate = (Double(samplesSeen) * Double(timescale) / Double(ticksSeen) * 10).rounded() / 10
+        }
         let seconds = Double(segments[last].duration) / Double(segments[last].timescale)
         if seconds > 0.5 {
             let bits = Double(segments[last].parts.reduce(0) { $0 + $1.buffer.readableBytes }) * 8

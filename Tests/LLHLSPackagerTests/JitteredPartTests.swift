@@ -1,4 +1,5 @@
 import CodecFormats
+import Foundation
 import HLSPlaylist
 import MediaCore
 import Testing
@@ -38,5 +39,8 @@ import TestSupport
             }
         }
         #expect(short.isEmpty, "short parts at \(fps) fps ±\(jitterMs) ms: \(short)")
+        // No VUI timing in the SPS: FRAME-RATE comes from the frames published (Apple requires it for video variants).
+        let multivariant = try #require(s.multivariantPlaylist()).render()
+        #expect(multivariant.contains(",FRAME-RATE=\(String(format: "%.3f", fps))"), "\(multivariant)")
     }
 }
