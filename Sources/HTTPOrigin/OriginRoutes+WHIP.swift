@@ -7,9 +7,6 @@ import NIOCore
 import WHIPIngest
 
 extension OriginRoutes {
-    /// Largest offer body read (browser offers are ~5 KB; the SDP parser has its own limit below this).
-    static let whipOfferLimit = 64 * 1024
-
     /// RFC 9725 §4: `POST /whip/{key}` (offer → 201 answer), `DELETE /whip/{key}/{session}`, `PATCH` → 405.
     static func addWHIPRoutes(
         to router: Router<OriginRequestContext>, whip: WHIPIngestService?, authorize: WHIPAuthorizer?
@@ -27,7 +24,13 @@ extension OriginRoutes {
                 return refusal
             }
             guard let whip else { return whipText(503, "WebRTC ingest is not running") }
-            let body = try await request.body.collect(upTo: whipOfferLimit)
+            let limit = whip.configuration.maxOfferBytes
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: limit)
+            } catch {
+                return whipText(413, "offer larger than \(limit) bytes (webrtc.max_offer_bytes)")
+            }
             do throws(WHIPIngestError) {
                 let created = try await whip.createSession(streamKey: key, offer: String(buffer: body))
                 var response = Response(

@@ -13,6 +13,7 @@ extension SluiceConfiguration {
         if let s = try r.int("consent_timeout_s", in: 1...300) { c.webrtcConsentTimeout = .seconds(s) }
         if let ms = try r.int("reorder_wait_ms", in: 10...2000) { c.whip.reorderWait = .milliseconds(ms) }
         c.whip.maxSessions = try r.int("max_sessions", in: 0...100_000) ?? c.whip.maxSessions
+        c.whip.maxOfferBytes = try r.int("max_offer_bytes", in: 1024...1_048_576) ?? c.whip.maxOfferBytes
         // 0 keeps the default: the HLS segment target, so every segment can start on a requested IDR.
         if let s = try r.double("keyframe_interval_s", in: 0...60) { c.whip.keyframeInterval = s > 0 ? .milliseconds(Int64(s * 1000)) : nil }
         if let kbps = try r.int("max_bitrate_kbps", in: 0...1_000_000) { c.whip.maxBitrate = UInt64(kbps) * 1000 }
@@ -47,6 +48,7 @@ extension SluiceConfiguration {
             .init(key: "consent_timeout_s", value: .int(Int(webrtcConsentTimeout.components.seconds))),
             .init(key: "reorder_wait_ms", value: .int(Int(whip.reorderWait.milliseconds))),
             .init(key: "max_sessions", value: .int(whip.maxSessions)),
+            .init(key: "max_offer_bytes", value: .int(whip.maxOfferBytes)),
             .init(key: "keyframe_interval_s", value: .double(whip.keyframeInterval?.secondsDouble ?? 0)),
             .init(key: "max_bitrate_kbps", value: .int(Int(whip.maxBitrate / 1000))),
         ])

@@ -10,6 +10,8 @@ public struct WHIPIngestConfiguration: Sendable {
     public var reorderWait: Duration = .milliseconds(150)
     /// Most WHIP sessions at once (0: no limit beyond the hub's stream limit); one more POST answers 503.
     public var maxSessions: Int = 0
+    /// Largest SDP offer read, in bytes; a bigger one answers 413 before anything is parsed.
+    public var maxOfferBytes: Int = SessionDescription.defaultSizeLimit
     /// How often each session's pipeline gives up gaps, re-sends NACKs and reports.
     public var tickInterval: Duration = .milliseconds(20)
     /// Longest a publisher goes without an IDR before a PLI/FIR asks for one (nil: 2 s; the gateway uses its HLS

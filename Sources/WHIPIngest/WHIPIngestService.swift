@@ -63,7 +63,8 @@ public final class WHIPIngestService: Sendable {
             let configuration = WHIPAnswerConfiguration(
                 iceUfrag: local.ufrag, icePwd: local.password, fingerprint: transport.certificate.fingerprint,
                 candidates: candidates, sessionID: UInt64.random(in: 1...UInt64(Int64.max)))
-            negotiation = try WHIPNegotiation(offerText: offer, configuration: configuration)
+            let parsed = try WHIPOffer(parsing: offer, sizeLimit: self.configuration.maxOfferBytes)
+            negotiation = try WHIPNegotiation(offer: parsed, configuration: configuration)
         } catch {
             logger.info("WHIP offer refused", metadata: ["stream": "\(key)", "reason": "\(error)"])
             throw .offer(error)

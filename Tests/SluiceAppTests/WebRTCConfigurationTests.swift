@@ -13,7 +13,7 @@ struct WebRTCConfigurationTests {
         let c = try SluiceConfiguration.load(path: SluiceConfigurationTests.shippedConfig)
         #expect(c.webrtcPort == 8189 && c.webrtcHosts == ["127.0.0.1"] && c.whip.additionalHosts.isEmpty)
         #expect(c.webrtcConsentTimeout == .seconds(10) && c.whip.reorderWait == .milliseconds(150))
-        #expect(c.whip.maxSessions == 0)
+        #expect(c.whip.maxSessions == 0 && c.whip.maxOfferBytes == 65_536)
     }
 
     @Test func everyKeyIsReadAndReachesTransportAndService() throws {
@@ -26,12 +26,13 @@ struct WebRTCConfigurationTests {
                   consent_timeout_s: 30
                   reorder_wait_ms: 400
                   max_sessions: 4
+                  max_offer_bytes: 4096
                 """)
         let transport = c.webrtcTransport
         #expect(transport.port == 9189 && transport.hosts == ["127.0.0.1", "::1"])
         #expect(transport.consentTimeout == .seconds(30))
         #expect(c.whip.additionalHosts == ["203.0.113.7"] && c.whip.reorderWait == .milliseconds(400))
-        #expect(c.whip.maxSessions == 4)
+        #expect(c.whip.maxSessions == 4 && c.whipIngest.maxOfferBytes == 4096)
         let back = try SluiceConfiguration.parse(yaml: c.yamlText())
         #expect(back.tree == c.tree)
     }
@@ -48,6 +49,7 @@ struct WebRTCConfigurationTests {
         ("webrtc: { reorder_wait_ms: 5 }", "webrtc.reorder_wait_ms"),
         ("webrtc: { reorder_wait_ms: 2.5 }", "webrtc.reorder_wait_ms"),
         ("webrtc: { max_sessions: -1 }", "webrtc.max_sessions"),
+        ("webrtc: { max_offer_bytes: 100 }", "webrtc.max_offer_bytes"),
         ("webrtc: { public_ip: 1.2.3.4 }", "webrtc.public_ip"),
     ])
     func badValueNamesItsKey(yaml: String, key: String) {

@@ -137,4 +137,29 @@ import TestSupport
         service.closeAll()
         await transport.shutdown()
     }
+
+    /// `webrtc.max_offer_bytes`: an offer over the configured size is refused 413 before it is parsed; one under passes.
+    @Test func offerLargerThanTheConfiguredLimitIsRefusedWith413() async throws {
+        var transportConfiguration = WebRTCTransportConfiguration()
+        transportConfiguration.port = 0
+        let transport = WebRTCTransportService(configuration: transportConfiguration, certificate: try DTLSCertificate())
+        try await transport.start()
+        let offer = WHIPPublisherOffer(
+            iceUfrag: "pubU", icePwd: "publisherpassword0123456", fingerprint: GoldenPublisher.fingerprint,
+            videoSSRC: GoldenPublisher.videoSSRC, audioSSRC: nil, cname: "golden", sessionID: 7
+        ).description.text
+        var configuration = WHIPIngestConfiguration()
+        configuration.maxOfferBytes = offer.utf8.count - 1
+        let strict = WHIPIngestService(transport: transport, hub: StreamHub(), configuration: configuration)
+        await #expect {
+            _ = try await strict.createSession(streamKey: "big", offer: offer)
+        } throws: { error in
+            (error as? WHIPIngestError)?.httpStatus == 413
+        }
+        configuration.maxOfferBytes = offer.utf8.count
+        let fits = WHIPIngestService(transport: transport, hub: StreamHub(), configuration: configuration)
+        _ = try await fits.createSession(streamKey: "fits", offer: offer)
+        fits.closeAll()
+        await transport.shutdown()
+    }
 }

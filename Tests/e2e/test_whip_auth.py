@@ -189,3 +189,19 @@ def test_publish_page_shows_the_refusal_then_publishes_with_the_token(workdir):
     finally:
         driver.quit()
         gw.stop()
+
+
+def test_offer_over_webrtc_max_offer_bytes_gets_413_and_a_real_offer_fits(workdir, offer):
+    """Issue 7 limit: the SDP size is configurable (webrtc.max_offer_bytes); over it the POST is 413 with the key named."""
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--transcode", "off"],
+                 env={"SLUICE_WEBRTC_MAX_OFFER_BYTES": str(len(offer.encode()) + 16)}).start()
+    try:
+        url = f"http://127.0.0.1:{gw.http_port}/whip/limit"
+        big = offer + "a=x-padding:" + "p" * 4096 + "\r\n"
+        r = requests.post(url, data=big, headers={"Content-Type": "application/sdp"}, timeout=10)
+        assert r.status_code == 413 and "webrtc.max_offer_bytes" in r.text, (r.status_code, r.text)
+        r = requests.post(url, data=offer, headers={"Content-Type": "application/sdp"}, timeout=10)
+        assert r.status_code == 201, (r.status_code, r.text)
+        requests.delete(f"http://127.0.0.1:{gw.http_port}{r.headers['Location']}", timeout=10)
+    finally:
+        gw.stop()
