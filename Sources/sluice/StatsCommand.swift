@@ -58,6 +58,23 @@ struct StatsStream: Decodable {
     var blockingRequestsWaiting: Int?
     var framesDropped: Int?
     var renditions: [StatsRendition]?
+    var webrtc: StatsWebRTC?
+}
+
+/// A WHIP publisher's RTP receive counters (`/api/streams` `webrtc`), per media kind.
+struct StatsWebRTC: Decodable {
+    /// The counters shown, in webrtc-stats terms.
+    struct Counts: Decodable {
+        var packetsReceived: Int
+        var packetsLost: Int
+        var packetsUnrecovered: Int
+        var nacksSent: Int
+        var retransmissionsReceived: Int
+        var plisSent: Int
+    }
+
+    var sessions: Int
+    var kinds: [String: Counts]
 }
 
 /// One rendition of `/api/streams`.
@@ -110,6 +127,14 @@ enum StatsScreen {
                 r.framesDroppedBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\(r.name)/\($0.key)=\($0.value)" }
             }
             if !drops.isEmpty { lines.append("  dropped by reader: " + drops.joined(separator: " ")) }
+            if let w = s.webrtc {
+                // The WHIP transport's repair work: what was lost, what NACK got back, what PLI had to cover.
+                let kinds = w.kinds.sorted { $0.key > $1.key }.map { k, c in
+                    "\(k) rx \(c.packetsReceived) lost \(c.packetsLost) nack \(c.nacksSent) rtx \(c.retransmissionsReceived) "
+                        + "unrecovered \(c.packetsUnrecovered) pli \(c.plisSent)"
+                }
+                lines.append("  webrtc: \(w.sessions) session(s)  " + kinds.joined(separator: "  |  "))
+            }
             lines.append("  hops: p50/p99 ms")
             lines.append("")
         }

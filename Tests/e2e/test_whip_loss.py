@@ -15,6 +15,7 @@ import random
 import re
 import select
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -26,7 +27,7 @@ import pytest
 import requests
 
 from e2ecommon import assert_media_valid, assert_playlists_valid, assert_stream_followed
-from procs import ARTIFACTS, FAST_SEGMENTS, free_port
+from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, free_port
 from session import live_run
 
 KEY = "e2e-whip-loss"
@@ -138,6 +139,8 @@ def run():
             pubs[0].wait(PUBLISH_SECONDS + 30)
             metrics["live"] = scrape(f"http://127.0.0.1:{gw.http_port}/metrics")
             metrics["api"] = requests.get(f"http://127.0.0.1:{gw.http_port}/api/streams", timeout=5).json()
+            metrics["stats"] = subprocess.run([str(SLUICE), "stats", f"http://127.0.0.1:{gw.http_port}", "--once"],
+                                              capture_output=True, text=True, timeout=30).stdout
 
         # The follower stops well before the publisher's DELETE: the end of a stream is not what is tested here.
         result = live_run(workdir, KEY, publisher, follow_seconds=PUBLISH_SECONDS - 6, gateway_args=args,
@@ -147,6 +150,7 @@ def run():
     (workdir / "metrics.json").write_text(json.dumps({f"{k[0]}{{kind={k[1]}}}": v for k, v in metrics.get("live", {}).items()}, indent=1))
     result.metrics = metrics.get("live", {})
     result.api = metrics.get("api", [])
+    result.stats = metrics.get("stats", "")
     result.relay = relay
     return result
 
@@ -221,3 +225,7 @@ def test_api_streams_carries_the_same_webrtc_counts(run):
     print("api webrtc:", text)
     received = run.metrics.get(("sluice_webrtc_packets_received_total", "video"), 0)
     assert str(int(received)) in text, (received, text)
+    # The one-screen report shows the same counters on the stream's webrtc line.
+    print(run.stats)
+    line = next((l for l in run.stats.splitlines() if l.strip().startswith("webrtc:")), "")
+    assert f"video rx {int(received)} " in line and "0 session(s)" in line, run.stats
