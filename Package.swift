@@ -248,10 +248,10 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "RTMPPublish", "MediaCore", "RTMPWire", "CodecFormats"],
+            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "RTMPPublish", "MediaCore", "RTMPWire", "CodecFormats", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "TranscoderTests", dependencies: ["Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats"],
+            name: "TranscoderTests", dependencies: ["Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport"],
             swiftSettings: strictSettings),
     ]
 )

@@ -3,14 +3,15 @@ import FFmpegBridge
 import Foundation
 import MediaCore
 import Testing
+import TestSupport
 
 /// Demuxing files the ffmpeg CLI wrote, checked against ffprobe's own packet counts.
 @Suite struct MediaFileSourceTests {
     /// Writes a 2 s 640x360 testsrc2 + sine file in `container` (flv or mp4) with the given video codec.
     private func makeFile(_ container: String, videoCodec: String = "libx264") throws -> String {
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         let path = dir.appendingPathComponent("in.\(container)").path
-        let (status, _) = try ToolRunner.run(
+        let (status, _) = try ExternalTool.run(
             "ffmpeg",
             [
                 "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",

@@ -4,6 +4,7 @@ import MediaCore
 import RTMPPublish
 import RTMPWire
 import Testing
+import TestSupport
 
 /// Publishing to a real RTMP peer: the ffmpeg CLI listening as a server and recording what it receives.
 @Suite(.serialized) struct RTMPPublishTests {
@@ -22,11 +23,11 @@ import Testing
     }
 
     @Test func twoSecondsOfTestPatternArriveAtFFmpegAsH264AndAAC() async throws {
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.flv").path
-        let url = "rtmp://127.0.0.1:\(ToolRunner.freePort())/live/x"
-        let server = try ToolRunner.start(
+        let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
+        let server = try ExternalTool.start(
             "ffmpeg", ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv", out])
         defer { if server.isRunning { server.terminate() } }
 
@@ -51,15 +52,15 @@ import Testing
     }
 
     @Test func connectingToAClosedPortFails() throws {
-        let url = "rtmp://127.0.0.1:\(ToolRunner.freePort())/live/x"
+        let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
         #expect(throws: RTMPPublishError.connectFailed(url: url)) { _ = try RTMPPublisher(url: url, timeout: .seconds(2)) }
     }
 
     @Test func writingAfterCloseFails() async throws {
-        let dir = try ToolRunner.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = "rtmp://127.0.0.1:\(ToolRunner.freePort())/live/y"
-        let server = try ToolRunner.start(
+        let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/y"
+        let server = try ExternalTool.start(
             "ffmpeg",
             ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
              dir.appendingPathComponent("o.flv").path])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the ffmpeg / ffprobe command-line tools for real-decoder tests.
 enum FFmpegCLI {
@@ -14,43 +15,14 @@ enum FFmpegCLI {
     /// Runs `tool` with `arguments`, returning stdout; throws with stderr on a non-zero exit.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let result = try runCapturing(tool, arguments)
+        let result = try ExternalTool.runCapturing(tool, arguments)
         guard result.status == 0 else { throw Failure(tool: tool, arguments: arguments, stderr: result.stderr) }
         return result.stdout
     }
 
-    /// Runs `tool` and returns its exit status, stdout and stderr.
-    static func runCapturing(
-        _ tool: String,
-        _ arguments: [String]
-    ) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path(of: tool) ?? "/usr/bin/\(tool)")
-        process.arguments = arguments
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        // Files, not pipes: a chatty tool cannot block on a full pipe buffer.
-        let outURL = dir.appendingPathComponent("stdout")
-        let errURL = dir.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return (
-            process.terminationStatus, String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
-        )
-    }
-
     /// What ffmpeg reports at `-v warning` while decoding all of `file` (empty when the decode is clean).
     static func decodeDiagnostics(_ file: URL) throws -> String {
-        try runCapturing("ffmpeg", ["-v", "warning", "-i", file.path, "-f", "null", "-"]).stderr
+        try ExternalTool.runCapturing("ffmpeg", ["-v", "warning", "-i", file.path, "-f", "null", "-"]).stderr
     }
 
     /// A tool exited non-zero.
@@ -59,13 +31,6 @@ enum FFmpegCLI {
         var arguments: [String]
         var stderr: String
         var description: String { "\(tool) \(arguments.joined(separator: " ")) failed: \(stderr)" }
-    }
-
-    /// A fresh temporary directory, removed by the caller.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fmp4-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
     }
 
     /// ffprobe's decoded frame count and format duration of `file`.

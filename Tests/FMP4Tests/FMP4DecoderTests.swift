@@ -3,12 +3,13 @@ import FMP4
 import Foundation
 import MediaCore
 import Testing
+import TestSupport
 
 /// Writes real encoder output through FMP4 and checks that ffmpeg's demuxer and decoders accept every frame.
 @Suite(.enabled(if: FFmpegCLI.available, "needs ffmpeg and ffprobe"), .serialized)
 struct FMP4DecoderTests {
     @Test func ffmpegDecodesSixtyH264FramesWithBFrames() throws {
-        let dir = try FFmpegCLI.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let source = dir.appendingPathComponent("src.mp4")
         let annexB = dir.appendingPathComponent("src.h264")
@@ -92,7 +93,7 @@ struct FMP4DecoderTests {
     }
 
     @Test func ffmpegDecodesEveryAACFrameFromStrippedADTS() throws {
-        let dir = try FFmpegCLI.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let adts = dir.appendingPathComponent("src.aac")
         try FFmpegCLI.run(

@@ -130,7 +130,8 @@ struct RTMPIngestLimitsTests {
         let client = try Client(hub: StreamHub(), configuration: c, logger: sink.logger)
         try client.send(client.encoder.encode(RTMPMessage.setChunkSize(4097).raw()))
         #expect(!client.channel.isActive)
-        #expect("\(sink.warnings().first?.metadata["reason"] ?? "")".contains("chunkSizeOutOfRange(size: 4097, limit: 4096)"))
+        let reason = "\(sink.warnings().first?.metadata["reason"] ?? "")"
+        #expect(reason.contains("chunkSizeOutOfRange(size: 4097, limit: 4096)"))
     }
 
     @Test func amf0NestedDeeperThanTheLimitClosesTheConnection() throws {
@@ -142,7 +143,8 @@ struct RTMPIngestLimitsTests {
         for _ in 0..<6 { nested = .object([AMF0Property("a", nested)]) }
         try client.command("connect", 1, nested)
         #expect(!client.channel.isActive)
-        #expect("\(sink.warnings().first?.metadata["reason"] ?? "")".contains("amf0TooDeep(limit: 4)"))
+        let reason = "\(sink.warnings().first?.metadata["reason"] ?? "")"
+        #expect(reason.contains("amf0TooDeep(limit: 4)"))
     }
 
     @Test func tooManyLiveStreamsRefusesOnlyTheNewPublisher() throws {

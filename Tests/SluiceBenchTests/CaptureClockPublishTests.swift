@@ -4,6 +4,7 @@ import Foundation
 import MediaCore
 import RTMPPublish
 import Testing
+import TestSupport
 
 /// The capture clock end to end through real peers: libavcodec reads our SEI, and the RTMP publisher stamps
 /// every frame it sends to the ffmpeg CLI.
@@ -35,11 +36,11 @@ import Testing
     }
 
     @Test func everyPublishedVideoFrameCarriesItsReleaseClock() async throws {
-        let dir = try BenchTools.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.flv").path
-        let url = "rtmp://127.0.0.1:\(BenchTools.freePort())/live/x"
-        let server = try BenchTools.start(
+        let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
+        let server = try ExternalTool.start(
             "ffmpeg", ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv", out])
         defer { if server.isRunning { server.terminate() } }
         var publisher: RTMPPublisher?

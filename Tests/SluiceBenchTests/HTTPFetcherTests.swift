@@ -4,6 +4,7 @@ import NIOPosix
 import Testing
 
 @testable import SluiceBench
+import TestSupport
 
 /// A small real HTTP/1.1 server for the fetcher: `/n` answers how many requests this connection has served,
 /// `/close` answers then closes, `/hang` never answers, `/big` sends 1 MiB.
@@ -104,7 +105,7 @@ final class TestHTTPServer: Sendable {
     }
 
     @Test func aClosedPortIsAConnectError() async throws {
-        let port = BenchTools.freePort()
+        let port = ExternalTool.freePort()
         let fetcher = HTTPFetcher(host: "127.0.0.1", port: port)
         await #expect {
             try await fetcher.get("/")

@@ -91,17 +91,17 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
 
     /// ffmpeg's own TS muxer with x264 B-frames (pts ≠ dts): the demuxer sees the packets ffprobe sees.
     @Test func readsFFmpegsTransportStreamLikeFFprobe() throws {
-        let dir = try BenchTools.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let ts = dir.appendingPathComponent("b.ts").path
         try #require(
-            BenchTools.run(
+            ExternalTool.run(
                 "ffmpeg",
                 ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
                  "-c:v", "libx264", "-g", "30", "-bf", "2", "-f", "mpegts", ts]
             ).status == 0)
         let demuxed = MPEGTSDemuxer.accessUnits(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
-        let probe = try BenchTools.run(
+        let probe = try ExternalTool.run(
             "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,size", "-of", "csv=p=0", ts]
         ).output
         let expected = probe.split(separator: "\n").map { $0.split(separator: ",").map { Int64($0) ?? -1 } }
@@ -112,14 +112,14 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
 
     /// x264 access units with our SEI put in each, muxed by ffmpeg into TS (as nginx-rtmp would pass them on).
     @Test func findsTheCaptureClockOfEveryAccessUnitFFmpegMuxed() throws {
-        let dir = try BenchTools.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("in.h264").path
         let stamped = dir.appendingPathComponent("stamped.h264").path
         let ts = dir.appendingPathComponent("out.ts").path
         // Raw H.264 carries no timestamps, so ffmpeg can only re-time it without B-frames.
         try #require(
-            BenchTools.run(
+            ExternalTool.run(
                 "ffmpeg",
                 ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
                  "-c:v", "libx264", "-g", "30", "-bf", "0", "-x264-params", "aud=1", "-f", "h264", raw]
@@ -135,7 +135,7 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         }
         try Data(out).write(to: URL(fileURLWithPath: stamped))
         try #require(
-            BenchTools.run(
+            ExternalTool.run(
                 "ffmpeg",
                 ["-hide_banner", "-loglevel", "error", "-y", "-fflags", "+genpts", "-r", "30", "-f", "h264", "-i", stamped,
                  "-c", "copy", "-f", "mpegts", ts]

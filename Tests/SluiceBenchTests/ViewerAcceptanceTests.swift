@@ -8,6 +8,7 @@ import SluiceApp
 import Testing
 
 @testable import SluiceBench
+import TestSupport
 
 /// The whole path a bench scenario takes, in process: the RTMP publisher stamping its clock, the gateway, and a
 /// viewer; then an independent reading of what the viewer saved (libavformat demux + libavcodec decode).
@@ -22,8 +23,10 @@ import Testing
         var c = try SluiceConfiguration.parse(
             yaml: "hls: { low_latency: \(lowLatency), part_target_ms: 200 }\ntranscode: { enabled: \(transcode) }\n")
         c.bind = "127.0.0.1"
-        c.rtmpPort = BenchTools.freePort()
-        c.httpPort = BenchTools.freePort()
+        c.rtmpPort = ExternalTool.freePort()
+        c.httpPort = ExternalTool.freePort()
+        // The WebRTC UDP port is exclusive: a test gateway never takes a running gateway's 8189.
+        c.webrtcPort = ExternalTool.freePort()
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
         let gateway = Task { try await app.run() }
         defer { gateway.cancel() }
@@ -71,7 +74,7 @@ import Testing
     static func checkAgainstLibav(_ report: ViewerReport, saved dir: URL) throws -> Duration {
         let text = try String(contentsOf: dir.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
         let lines = try text.split(separator: "\n").map { try JSONDecoder().decode(ManifestLine.self, from: Data($0.utf8)) }
-        let scratch = try BenchTools.temporaryDirectory()
+        let scratch = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         // Arrival of each frame by pts, from demuxing every part on its own after its init segment.
         var initBytes: [UInt8] = []
@@ -118,7 +121,7 @@ import Testing
     }
 
     @Test func llhlsViewerMatchesLibavReadingOfThePassthroughStream() async throws {
-        let dir = try BenchTools.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try await Self.withPublishingGateway(transcode: false, publishFor: .seconds(14)) { base in
             let viewer = LLHLSViewer(playlistURL: "\(base)/live/bench/index.m3u8", saveMediaTo: dir.path, logger: Self.logger)
@@ -136,7 +139,7 @@ import Testing
     }
 
     @Test func captureClockSurvivesTheLadderIntoARungRendition() async throws {
-        let dir = try BenchTools.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try await Self.withPublishingGateway(transcode: true, publishFor: .seconds(13)) { base in
             let viewer = LLHLSViewer(playlistURL: "\(base)/live/bench/360p.m3u8", saveMediaTo: dir.path, logger: Self.logger)

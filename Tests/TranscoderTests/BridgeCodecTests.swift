@@ -3,11 +3,12 @@ import FFmpegBridge
 import Foundation
 import MediaCore
 import Testing
+import TestSupport
 
 /// The FFmpegBridge pieces the ladder is built from, each against real libav behaviour.
 @Suite struct BridgeCodecTests {
     @Test func decoderExportsInjectedSEIWithEachPicturesPTS() throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(
             of: try TestMedia.makeFLV(in: dir, name: "src", seconds: 1, bFrames: 2))
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func aacRoundTripKeepsDurationAndContinuousTimestamps() throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "a", seconds: 3))
         let audio = try #require(description.audio)
@@ -90,10 +91,10 @@ import Testing
 /// Opus (what WebRTC publishers send) becomes AAC-LC 48 kHz stereo.
 @Suite struct OpusToAACTests {
     @Test func opusTranscodesToContinuousAAC() throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("a.opus").path
-        let (status, _) = try TestMedia.run(
+        let (status, _) = try ExternalTool.run(
             "ffmpeg",
             [
                 "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
@@ -121,7 +122,7 @@ import Testing
         let adts = out.flatMap { ADTSHeader(config: config, payloadLength: $0.data.count).serialize() + $0.data }
         let adtsPath = dir.appendingPathComponent("out.aac").path
         try Data(adts).write(to: URL(fileURLWithPath: adtsPath))
-        let (_, probed) = try TestMedia.run(
+        let (_, probed) = try ExternalTool.run(
             "ffprobe",
             [
                 "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,sample_rate", "-of", "csv=p=0",

@@ -5,12 +5,13 @@ import MediaCore
 import StreamHub
 import Testing
 import Transcoder
+import TestSupport
 
 /// A real 720p30 testsrc2 source through the hub and the ladder: aligned IDRs, frame counts, sizes, SEI, decodability.
 @Suite(.serialized) struct LadderTranscoderTests {
     @Test(arguments: [0, 2])
     func everyRungHasIDRsExactlyAtSourceKeyframesAndCarriesSEI(bFrames: Int) async throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, raw) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "src", bFrames: bFrames))
         let frames = try LadderHarness.withCaptureSEI(raw, firstCaptureMS: 1_763_000_000_000)
@@ -66,7 +67,7 @@ import Transcoder
     }
 
     @Test func newSourceResolutionRestartsTheLadderWithANewDescriptionPerRung() async throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (d1, f1) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "wide", seconds: 1))
         let (d2, f2) = try TestMedia.frames(
@@ -89,7 +90,7 @@ import Transcoder
     }
 
     @Test func aSmallSourceGetsNoRungsAndEndsCleanly() async throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(
             of: try TestMedia.makeFLV(in: dir, name: "small", size: "640x360", seconds: 1))
@@ -125,7 +126,7 @@ import Transcoder
 /// Behaviour under load and for bigger sources.
 @Suite(.serialized) struct LadderLoadTests {
     @Test func aRungThatFallsBehindDropsUntilTheNextSourceKeyframe() async throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "src"))
         var configuration = LadderHarness.losslessConfiguration
@@ -148,7 +149,7 @@ import Transcoder
 
     @Test(arguments: [0, 1])
     func a1080pSourceGetsEveryLowerRung(encoderThreads: Int) async throws {
-        let dir = try TestMedia.temporaryDirectory()
+        let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(
             of: try TestMedia.makeFLV(in: dir, name: "fhd", size: "1920x1080", seconds: 2))

@@ -2,38 +2,17 @@ import CodecFormats
 import FFmpegBridge
 import Foundation
 import MediaCore
+import TestSupport
 
 /// Test inputs made by the real `ffmpeg` CLI, and helpers to inspect what the ladder wrote.
 enum TestMedia {
-    /// Runs `/usr/bin/<tool>`; returns exit status and stdout.
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/\(tool)")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
-    /// A fresh temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-ladder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// An FLV of testsrc2 (H.264, GOP 30) plus a sine tone (AAC at `audioRate`, mono).
     static func makeFLV(
         in dir: URL, name: String, size: String = "1280x720", seconds: Double = 3, bFrames: Int = 0,
         audioRate: Int = 44_100
     ) throws -> String {
         let path = dir.appendingPathComponent("\(name).flv").path
-        let (status, _) = try run(
+        let (status, _) = try ExternalTool.run(
             "ffmpeg",
             [
                 "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30",
@@ -55,7 +34,7 @@ enum TestMedia {
 
     /// ffprobe's decoded frame count and size for a raw Annex B H.264 file.
     static func probeH264(_ path: String) throws -> (frames: Int, width: Int, height: Int) {
-        let (_, out) = try run(
+        let (_, out) = try ExternalTool.run(
             "ffprobe",
             [
                 "-v", "error", "-f", "h264", "-count_frames", "-select_streams", "v:0", "-show_entries",

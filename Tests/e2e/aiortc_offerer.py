@@ -62,11 +62,16 @@ async def main():
     ok = connected.is_set() and not failed.is_set()
     if ok:
         await asyncio.sleep(args.seconds)
-    sent = 0
-    for stat in (await pc.getStats()).values():
-        if stat.type == "outbound-rtp":
-            sent += stat.packetsSent
     state = pc.connectionState
+    # Senders stop first: a packet sent between reading the count and closing would go uncounted.
+    senders = [t.sender for t in pc.getTransceivers() if t.sender]
+    for sender in senders:
+        await sender.stop()
+    sent = 0
+    for sender in senders:
+        for stat in (await sender.getStats()).values():
+            if stat.type == "outbound-rtp":
+                sent += stat.packetsSent
     await pc.close()
     emit({"done": True, "state": state, "packetsSent": sent})
     return 0 if ok else 1
