@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// libFuzzer targets, one per parser, over the main package's pure parsers.
+/// libFuzzer targets, one per parser, over the main package's pure parsers; each `@main` hands its test to FuzzSupport's driver.
 ///
 /// A separate package so the main `swift build` never sees `-sanitize=fuzzer`. Build one target with
 /// `swift build --package-path Fuzz --scratch-path .build-fuzz -c debug -Xswiftc -sanitize=fuzzer,address --product FuzzAMF0`
@@ -10,7 +10,7 @@ let targets = [
     "FuzzRTMPHandshake", "FuzzChunkStream", "FuzzAMF0", "FuzzFLVTag", "FuzzRTMPMessage",
     "FuzzPlaylistQuery", "FuzzH264", "FuzzAAC", "FuzzMP4Box",
 ]
-/// WebRTC wire targets; their `@main` goes through FuzzSupport's driver instead of repeating the C hand-off.
+/// WebRTC wire targets.
 let webRTCTargets = ["FuzzSDP", "FuzzSTUN", "FuzzRTP", "FuzzRTCP", "FuzzH264RTP"]
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 
@@ -20,13 +20,7 @@ let package = Package(
     products: (targets + webRTCTargets).map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(name: "Sluice", path: "..")],
     targets: [.target(name: "CFuzzDriver"), .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], swiftSettings: settings)]
-        + targets.map {
-            .executableTarget(
-                name: $0,
-                dependencies: ["CFuzzDriver", .product(name: "SluiceParsers", package: "Sluice")],
-                swiftSettings: settings)
-        }
-        + webRTCTargets.map {
+        + (targets + webRTCTargets).map {
             .executableTarget(
                 name: $0, dependencies: ["FuzzSupport", .product(name: "SluiceParsers", package: "Sluice")],
                 swiftSettings: settings)

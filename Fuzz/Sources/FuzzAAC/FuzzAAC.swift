@@ -1,16 +1,14 @@
-import CFuzzDriver
-import Glibc
 import CodecFormats
+import FuzzSupport
 import MediaCore
 
 /// AudioSpecificConfig and ADTS: any bytes parse or throw; a parsed config or header serializes back to itself.
 @main enum FuzzAACEntry {
-    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzAAC)) }
+    static func main() { FuzzDriver.run(fuzzAAC) }
 }
 
 /// One libFuzzer input.
-func fuzzAAC(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
+func fuzzAAC(_ input: [UInt8]) {
     let bytes = input
     if let config = try? AudioSpecificConfig(parsing: bytes) {
         precondition(config.channelCount >= 0, "negative channel count")
@@ -26,5 +24,4 @@ func fuzzAAC(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if let frames = try? ADTS.frames(bytes) {
         precondition(frames.reduce(0) { $0 + $1.header.frameLength } <= bytes.count, "ADTS frames overrun input")
     }
-    return 0
 }

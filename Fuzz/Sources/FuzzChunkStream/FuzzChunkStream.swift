@@ -1,18 +1,16 @@
-import CFuzzDriver
-import Glibc
+import FuzzSupport
 import RTMPWire
 
 /// Chunk decoder: the same bytes fed whole and in arbitrary splits give the same messages and the same error.
 ///
 /// The first input byte seeds the split lengths; the rest is the chunk stream.
 @main enum FuzzChunkStreamEntry {
-    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzChunkStream)) }
+    static func main() { FuzzDriver.run(fuzzChunkStream) }
 }
 
 /// One libFuzzer input.
-func fuzzChunkStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
-    guard size > 0 else { return 0 }
+func fuzzChunkStream(_ input: [UInt8]) {
+    guard !input.isEmpty else { return }
     let seed = input[0]
     let stream = Array(input.dropFirst())
     let whole = decode([stream[...]])
@@ -28,7 +26,6 @@ func fuzzChunkStream(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let split = decode(pieces)
     precondition(whole.messages == split.messages, "split changed the decoded messages")
     precondition(whole.error == split.error, "split changed the error: \(String(describing: whole.error)) vs \(String(describing: split.error))")
-    return 0
 }
 
 /// Small limits keep the fuzzer's memory flat; they are the same for both runs.

@@ -1,16 +1,14 @@
-import CFuzzDriver
-import Glibc
+import FuzzSupport
 import MediaCore
 import RTMPWire
 
 /// FLV tags and their audio/video bodies: any bytes parse or throw; what parses serializes back to the same value.
 @main enum FuzzFLVTagEntry {
-    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzFLVTag)) }
+    static func main() { FuzzDriver.run(fuzzFLVTag) }
 }
 
 /// One libFuzzer input.
-func fuzzFLVTag(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
+func fuzzFLVTag(_ input: [UInt8]) {
     let bytes = input
     var reader = ByteReader(bytes)
     while reader.remaining > 0, let tag = try? FLVTag.read(from: &reader) {
@@ -19,7 +17,6 @@ func fuzzFLVTag(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         body(tag.body)
     }
     body(bytes)
-    return 0
 }
 
 /// The whole input also goes to the body parsers, as an RTMP audio/video message would.

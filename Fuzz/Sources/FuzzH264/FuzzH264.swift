@@ -1,16 +1,14 @@
-import CFuzzDriver
-import Glibc
 import CodecFormats
+import FuzzSupport
 import MediaCore
 
 /// H.264 SPS, avcC and NAL framing: any bytes parse or throw; a parsed avcC serializes back to itself.
 @main enum FuzzH264Entry {
-    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzH264)) }
+    static func main() { FuzzDriver.run(fuzzH264) }
 }
 
 /// One libFuzzer input.
-func fuzzH264(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
+func fuzzH264(_ input: [UInt8]) {
     let bytes = input
     if let sps = try? H264SPS(parsing: bytes) {
         precondition(sps.width >= 0 && sps.height >= 0, "negative picture size from SPS")
@@ -32,5 +30,4 @@ func fuzzH264(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let units = H264.nalUnits(annexB: bytes)
     _ = H264.avcc(fromAnnexB: bytes)
     precondition(units.allSatisfy { $0.count <= bytes.count }, "NAL unit longer than its input")
-    return 0
 }

@@ -1,20 +1,17 @@
-import CFuzzDriver
-import Glibc
 import FMP4
+import FuzzSupport
 
 /// ISO BMFF box parser: any bytes parse or throw, and every parsed box lies within its parent.
 @main enum FuzzMP4BoxEntry {
-    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzMP4Box)) }
+    static func main() { FuzzDriver.run(fuzzMP4Box) }
 }
 
 /// One libFuzzer input.
-func fuzzMP4Box(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
+func fuzzMP4Box(_ input: [UInt8]) {
     let bytes = input
-    guard let boxes = try? MP4Box.parse(bytes) else { return 0 }
+    guard let boxes = try? MP4Box.parse(bytes) else { return }
     check(boxes, within: bytes.startIndex..<bytes.endIndex)
     _ = MP4Box.find("moov/trak/mdia/minf/stbl/stsd", in: boxes)
-    return 0
 }
 
 /// Payload ranges nest: a child's payload is inside its parent's.

@@ -1,18 +1,16 @@
-import CFuzzDriver
-import Glibc
+import FuzzSupport
 import RTMPWire
 
 /// Server handshake: any client bytes, in arbitrary splits, either fail or complete with the same leftover.
 ///
 /// The first input byte seeds the split lengths; the rest is what the client sends.
 @main enum FuzzRTMPHandshakeEntry {
-    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzRTMPHandshake)) }
+    static func main() { FuzzDriver.run(fuzzRTMPHandshake) }
 }
 
 /// One libFuzzer input.
-func fuzzRTMPHandshake(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
-    guard size > 0 else { return 0 }
+func fuzzRTMPHandshake(_ input: [UInt8]) {
+    guard !input.isEmpty else { return }
     let seed = input[0]
     let client = Array(input.dropFirst())
     let whole = run([client[...]])
@@ -27,7 +25,6 @@ func fuzzRTMPHandshake(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     let split = run(pieces)
     precondition(whole == split, "split changed the handshake outcome")
-    return 0
 }
 
 /// Reply bytes, completion, leftover and error of one handshake fed `pieces`.

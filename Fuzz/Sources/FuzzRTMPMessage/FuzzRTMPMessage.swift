@@ -1,5 +1,4 @@
-import CFuzzDriver
-import Glibc
+import FuzzSupport
 import RTMPWire
 
 /// RTMP messages and commands: the first byte is the message type ID, the rest its payload.
@@ -7,18 +6,17 @@ import RTMPWire
 /// Any payload parses or throws; a parsed message re-serializes to a payload that parses to the same bytes,
 /// and command messages go on through `RTMPCommand` and the user control parser.
 @main enum FuzzRTMPMessageEntry {
-    static func main() { exit(sluice_fuzz_run(CommandLine.argc, CommandLine.unsafeArgv, fuzzRTMPMessage)) }
+    static func main() { FuzzDriver.run(fuzzRTMPMessage) }
 }
 
 /// One libFuzzer input.
-func fuzzRTMPMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let input = Array(UnsafeBufferPointer(start: data, count: size))
-    guard size > 0 else { return 0 }
+func fuzzRTMPMessage(_ input: [UInt8]) {
+    guard !input.isEmpty else { return }
     let raw = RTMPRawMessage(
         chunkStreamID: 3, timestamp: 0, typeID: input[0], messageStreamID: 1,
         payload: Array(input.dropFirst()))
     let amf0 = AMF0Decoder(maxDepth: 16)
-    guard let message = try? RTMPMessage(raw: raw, amf0: amf0) else { return 0 }
+    guard let message = try? RTMPMessage(raw: raw, amf0: amf0) else { return }
     let payload = message.payload
     guard let again = try? RTMPMessage(raw: message.raw(messageStreamID: 1), amf0: amf0) else {
         fatalError("re-serialized RTMP message type \(raw.typeID) failed to parse")
@@ -36,5 +34,4 @@ func fuzzRTMPMessage(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     default:
         break
     }
-    return 0
 }
