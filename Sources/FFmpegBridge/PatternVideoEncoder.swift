@@ -37,6 +37,11 @@ final class PatternVideoEncoder {
         try context.setOption("preset", "veryfast")
         try context.setOption("tune", "zerolatency")
         try context.setOption("sc_threshold", "0")
+        if config.constantBitRate {
+            c.pointee.rc_max_rate = Int64(config.videoBitRate)
+            c.pointee.rc_buffer_size = Int32(clamping: config.videoBitRate)
+            try context.setOption("nal-hrd", "cbr")
+        }
         if config.bFrames > 0 {
             // zerolatency forces bframes=0; x264-params is applied after the tune, and b-adapt=0 keeps them fixed.
             try context.setOption("x264-params", "bframes=\(config.bFrames):b-adapt=0:b-pyramid=none")

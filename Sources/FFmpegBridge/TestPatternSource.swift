@@ -17,6 +17,9 @@ public final class TestPatternSource: MediaSource {
         public var bFrames: Int = 0
         /// Target video bit rate in bits per second.
         public var videoBitRate: Int = 2_500_000
+        /// Hold `videoBitRate` exactly (HRD CBR with filler data), as a camera or OBS in CBR mode does; without it
+        /// x264 spends far less on the simple pattern than on a real picture.
+        public var constantBitRate = false
         /// Tone frequency in Hz.
         public var toneFrequency: Double = 440
         /// Audio sample rate in Hz.

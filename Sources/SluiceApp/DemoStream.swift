@@ -45,7 +45,10 @@ struct DemoEncoderLoop {
     let stop: DemoStopFlag
 
     func run() throws {
-        let source = try TestPatternSource(configuration: .init(width: 1280, height: 720, fps: 30))
+        var configuration = TestPatternSource.Configuration(width: 1280, height: 720, fps: 30)
+        // CBR: the source's measured BANDWIDTH stays above its rungs', so players list it as the top level.
+        configuration.constantBitRate = true
+        let source = try TestPatternSource(configuration: configuration)
         publication.update(description: source.streamDescription)
         let clock = ContinuousClock()
         let start = clock.now

@@ -166,7 +166,8 @@ public struct BenchRunner: Sendable {
         let deadline = start + duration + Self.tail
         let report =
             scenario.lowLatencyViewer
-            ? try await LLHLSViewer(playlistURL: playlistURL, logger: logger).run(until: deadline)
+            ? try await LLHLSViewer(playlistURL: playlistURL, logger: logger)
+                .run(until: deadline, publisherEnds: start + duration)
             : try await ClassicHLSViewer(playlistURL: playlistURL, logger: logger).run(until: deadline)
         if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
         result.apply(report)

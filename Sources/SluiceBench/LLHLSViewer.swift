@@ -29,12 +29,15 @@ public struct LLHLSViewer: Sendable {
         self.group = group
     }
 
-    /// Watches until `deadline` (or EXT-X-ENDLIST) and reports every frame received.
-    public func run(until deadline: ContinuousClock.Instant) async throws(BenchError) -> ViewerReport {
+    /// Watches until `deadline` (or EXT-X-ENDLIST, or a blocking reload timed out after `publisherEnds`) and
+    /// reports every frame received.
+    public func run(
+        until deadline: ContinuousClock.Instant, publisherEnds: ContinuousClock.Instant? = nil
+    ) async throws(BenchError) -> ViewerReport {
         let joinedAt = WallTime.now()
         let entry = try HTTPURL(playlistURL)
         let session = ViewerSession(
-            origin: entry, group: group, deadline: deadline, logger: logger,
+            origin: entry, group: group, deadline: deadline, publisherEnds: publisherEnds, logger: logger,
             recorder: try ViewerRecorder(saveDirectory: saveMediaTo, logger: logger))
         let startPosition = await watch(entry, session: session)
         await session.close()
@@ -81,7 +84,10 @@ public struct LLHLSViewer: Sendable {
                 : (msn: lastListed.msn + 1, part: 0)
             let reloadURL = mediaURL.addingQuery([("_HLS_msn", "\(next.msn)"), ("_HLS_part", "\(next.part)")])
             let timeout = Duration.milliseconds(Int64(playlist.targetDuration * 3_000)) + .seconds(1)
-            guard let reloaded = await session.playlist(at: reloadURL, timeout: timeout) else { continue }
+            guard let reloaded = await session.playlist(at: reloadURL, timeout: timeout) else {
+                if await session.streamEnded { break }
+                continue
+            }
             playlist = reloaded
             let entries = PartTimeline(reloaded).entries
             pending = entries.filter { e in last.map { (e.part.msn, e.part.index) > ($0.msn, $0.index) } ?? true }

@@ -10,6 +10,10 @@ actor ViewerSession {
     private let mediaFetcher: HTTPFetcher
     /// When the run ends.
     nonisolated let deadline: ContinuousClock.Instant
+    /// When the publisher stops, if known: a blocking reload answered 503 after it means the stream ended.
+    nonisolated let publisherEnds: ContinuousClock.Instant?
+    /// Set once a blocking reload was answered 503 after the publisher stopped.
+    private(set) var streamEnded = false
     private let logger: Logger
     private var recorder: ViewerRecorder
     private var mapURL: HTTPURL?
@@ -18,12 +22,13 @@ actor ViewerSession {
     private var receivedAny = false
 
     init(
-        origin: HTTPURL, group: any EventLoopGroup, deadline: ContinuousClock.Instant, logger: Logger,
-        recorder: ViewerRecorder
+        origin: HTTPURL, group: any EventLoopGroup, deadline: ContinuousClock.Instant,
+        publisherEnds: ContinuousClock.Instant? = nil, logger: Logger, recorder: ViewerRecorder
     ) {
         playlistFetcher = HTTPFetcher(origin: origin, group: group)
         mediaFetcher = HTTPFetcher(origin: origin, group: group)
         self.deadline = deadline
+        self.publisherEnds = publisherEnds
         self.logger = logger
         self.recorder = recorder
     }
@@ -53,6 +58,14 @@ actor ViewerSession {
         do {
             let result = try await (media ? mediaFetcher : playlistFetcher).get(url.target, timeout: min(timeout, remaining))
             guard result.status == 200 else {
+                if !media, result.status == 503, url.target.contains("_HLS_msn="), let ends = publisherEnds,
+                    ContinuousClock.now >= ends
+                {
+                    // The gateway times out a reload for a part that will never come: the end, not a failure.
+                    streamEnded = true
+                    logger.debug("stream ended", metadata: ["url": "\(url)"])
+                    return nil
+                }
                 failed(BenchError.httpStatus(url: url.description, status: result.status).description)
                 return nil
             }

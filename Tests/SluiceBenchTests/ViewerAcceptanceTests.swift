@@ -138,6 +138,20 @@ import TestSupport
         }
     }
 
+    @Test func llhlsViewerEndsCleanlyWhenThePublisherStops() async throws {
+        let publishFor = Duration.seconds(8)
+        let publishing = ContinuousClock.now
+        try await Self.withPublishingGateway(transcode: false, publishFor: publishFor) { base in
+            let viewer = LLHLSViewer(playlistURL: "\(base)/live/bench/index.m3u8", logger: Self.logger)
+            let deadline = ContinuousClock.now + .seconds(16)
+            let report = try await viewer.run(until: deadline, publisherEnds: publishing + publishFor)
+            // The reload that times out after the last part ends the watch: no error, well before the deadline.
+            #expect(report.frames.count > 30)
+            #expect(report.errors.isEmpty, "\(report.errors)")
+            #expect(ContinuousClock.now < deadline - .seconds(2))
+        }
+    }
+
     @Test func captureClockSurvivesTheLadderIntoARungRendition() async throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
