@@ -84,7 +84,7 @@ public struct LLHLSViewer: Sendable {
                 : (msn: lastListed.msn + 1, part: 0)
             let reloadURL = mediaURL.addingQuery([("_HLS_msn", "\(next.msn)"), ("_HLS_part", "\(next.part)")])
             let timeout = Duration.milliseconds(Int64(playlist.targetDuration * 3_000)) + .seconds(1)
-            guard let reloaded = await session.playlist(at: reloadURL, timeout: timeout) else {
+            guard let reloaded = await session.playlist(at: reloadURL, timeout: timeout, blockingReload: true) else {
                 if await session.streamEnded { break }
                 continue
             }

@@ -51,16 +51,16 @@ actor ViewerSession {
     /// While waiting for the stream to appear, failures are expected: noted here, reported only if it never does.
     private var waitingError: String?
 
-    func get(_ url: HTTPURL, media: Bool, timeout: Duration = .seconds(10)) async -> HTTPFetchResult? {
+    func get(
+        _ url: HTTPURL, media: Bool, timeout: Duration = .seconds(10), blockingReload: Bool = false
+    ) async -> HTTPFetchResult? {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { return nil }
         recorder.requests += 1
         do {
             let result = try await (media ? mediaFetcher : playlistFetcher).get(url.target, timeout: min(timeout, remaining))
             guard result.status == 200 else {
-                if !media, result.status == 503, url.target.contains("_HLS_msn="), let ends = publisherEnds,
-                    ContinuousClock.now >= ends
-                {
+                if blockingReload, result.status == 503, let ends = publisherEnds, ContinuousClock.now >= ends {
                     // The gateway times out a reload for a part that will never come: the end, not a failure.
                     streamEnded = true
                     logger.debug("stream ended", metadata: ["url": "\(url)"])
@@ -112,10 +112,11 @@ actor ViewerSession {
         return nil
     }
 
-    /// Loads and parses one playlist; nil on failure (after a short pause so retries do not spin).
-    func playlist(at url: HTTPURL, timeout: Duration = .seconds(10)) async -> ReadPlaylist? {
-        guard let result = await get(url, media: false, timeout: timeout) else {
-            if ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
+    /// Loads and parses one playlist (`blockingReload`: one with `_HLS_msn`); nil on failure (after a short pause so
+    /// retries do not spin) or once the stream ended.
+    func playlist(at url: HTTPURL, timeout: Duration = .seconds(10), blockingReload: Bool = false) async -> ReadPlaylist? {
+        guard let result = await get(url, media: false, timeout: timeout, blockingReload: blockingReload) else {
+            if !streamEnded, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
             return nil
         }
         do {
