@@ -8,8 +8,7 @@ import MediaCore
 }
 
 /// One libFuzzer input.
-func fuzzAAC(_ input: [UInt8]) {
-    let bytes = input
+func fuzzAAC(_ bytes: [UInt8]) {
     if let config = try? AudioSpecificConfig(parsing: bytes) {
         precondition(config.channelCount >= 0, "negative channel count")
         _ = try? AudioParameters(audioSpecificConfig: bytes)

@@ -7,8 +7,7 @@ import RTMPWire
 }
 
 /// One libFuzzer input.
-func fuzzAMF0(_ input: [UInt8]) {
-    let bytes = input
+func fuzzAMF0(_ bytes: [UInt8]) {
     guard let values = try? AMF0Decoder(maxDepth: 32).decodeAll(bytes) else { return }
     // Byte comparison, not value equality: NaN numbers are never equal to themselves.
     let encoded = AMF0Encoder.encode(values)

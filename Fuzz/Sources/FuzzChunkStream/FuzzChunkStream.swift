@@ -14,16 +14,7 @@ func fuzzChunkStream(_ input: [UInt8]) {
     let seed = input[0]
     let stream = Array(input.dropFirst())
     let whole = decode([stream[...]])
-    var pieces: [ArraySlice<UInt8>] = []
-    var offset = 0
-    var step = UInt64(seed) | 1
-    while offset < stream.count {
-        step = step &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let n = min(stream.count - offset, Int(step >> 59) + 1)  // 1...32 bytes.
-        pieces.append(stream[offset..<offset + n])
-        offset += n
-    }
-    let split = decode(pieces)
+    let split = decode(seededPieces(stream, seed: seed, pieceBits: 5))  // 1...32 bytes.
     precondition(whole.messages == split.messages, "split changed the decoded messages")
     precondition(whole.error == split.error, "split changed the error: \(String(describing: whole.error)) vs \(String(describing: split.error))")
 }

@@ -8,8 +8,7 @@ import RTMPWire
 }
 
 /// One libFuzzer input.
-func fuzzFLVTag(_ input: [UInt8]) {
-    let bytes = input
+func fuzzFLVTag(_ bytes: [UInt8]) {
     var reader = ByteReader(bytes)
     while reader.remaining > 0, let tag = try? FLVTag.read(from: &reader) {
         var again = ByteReader(tag.serialize())

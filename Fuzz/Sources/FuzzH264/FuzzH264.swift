@@ -8,8 +8,7 @@ import MediaCore
 }
 
 /// One libFuzzer input.
-func fuzzH264(_ input: [UInt8]) {
-    let bytes = input
+func fuzzH264(_ bytes: [UInt8]) {
     if let sps = try? H264SPS(parsing: bytes) {
         precondition(sps.width >= 0 && sps.height >= 0, "negative picture size from SPS")
         _ = sps.codecString

@@ -7,8 +7,7 @@ import FuzzSupport
 }
 
 /// One libFuzzer input.
-func fuzzMP4Box(_ input: [UInt8]) {
-    let bytes = input
+func fuzzMP4Box(_ bytes: [UInt8]) {
     guard let boxes = try? MP4Box.parse(bytes) else { return }
     check(boxes, within: bytes.startIndex..<bytes.endIndex)
     _ = MP4Box.find("moov/trak/mdia/minf/stbl/stsd", in: boxes)

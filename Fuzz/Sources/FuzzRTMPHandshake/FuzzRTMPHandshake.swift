@@ -14,16 +14,7 @@ func fuzzRTMPHandshake(_ input: [UInt8]) {
     let seed = input[0]
     let client = Array(input.dropFirst())
     let whole = run([client[...]])
-    var pieces: [ArraySlice<UInt8>] = []
-    var offset = 0
-    var step = UInt64(seed) | 1
-    while offset < client.count {
-        step = step &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let n = min(client.count - offset, Int(step >> 53) + 1)  // 1...2048 bytes.
-        pieces.append(client[offset..<offset + n])
-        offset += n
-    }
-    let split = run(pieces)
+    let split = run(seededPieces(client, seed: seed, pieceBits: 11))  // 1...2048 bytes.
     precondition(whole == split, "split changed the handshake outcome")
 }
 
