@@ -4,13 +4,7 @@ import TestSupport
 /// Runs the ffmpeg / ffprobe command-line tools for real-decoder tests.
 enum FFmpegCLI {
     /// Whether both tools are on the PATH (the tests are skipped otherwise).
-    static let available: Bool = ["ffmpeg", "ffprobe"].allSatisfy { path(of: $0) != nil }
-
-    /// Full path of `tool` from PATH.
-    static func path(of tool: String) -> String? {
-        let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return dirs.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static let available: Bool = ["ffmpeg", "ffprobe"].allSatisfy { ExternalTool.find($0) != nil }
 
     /// Runs `tool` with `arguments`, returning stdout; throws with stderr on a non-zero exit.
     @discardableResult

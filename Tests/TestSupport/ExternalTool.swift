@@ -7,11 +7,14 @@ import Foundation
 /// The real command-line peers the tests run (ffmpeg, ffprobe), scratch folders and loopback ports: one copy for
 /// every test target.
 public enum ExternalTool {
-    /// The tool's full path from PATH, else `/usr/bin/<tool>`.
-    public static func path(of tool: String) -> String {
+    /// The tool's full path from PATH; nil when it is not installed.
+    public static func find(_ tool: String) -> String? {
         let dirs = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return dirs.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) } ?? "/usr/bin/\(tool)"
+        return dirs.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+
+    /// The tool's full path from PATH, else `/usr/bin/<tool>`.
+    public static func path(of tool: String) -> String { find(tool) ?? "/usr/bin/\(tool)" }
 
     /// Runs `tool` to completion; its exit status, stdout and stderr.
     public static func runCapturing(
