@@ -32,10 +32,14 @@ public enum OriginRoutes {
                 HLSResponse(status: 200, contentType: "application/json", maxAge: 0, body: Array(body)))
         }
         router.get("/live/:key/:name") { request, context in
-            guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
+            let file = context.parameters.get("name") ?? ""
+            // A playlist asked for before its publisher arrived is held (fast start); a 404 would cost a retry.
+            let wait = file.hasSuffix(".m3u8") ? packager.configuration.startWait : .zero
+            guard let key = StreamKey(context.parameters.get("key") ?? ""),
+                let stream = await packager.stream(for: key, waitingUpTo: wait)
+            else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
             }
-            let file = context.parameters.get("name") ?? ""
             switch file {
             case "index.m3u8":
                 return OriginResponse.make(await stream.multivariantPlaylist())

@@ -59,6 +59,8 @@ struct LLHLSStreamState: Sendable {
     var framesDroppedBeforeStart = 0
     /// Skip video until the next IDR: at every session start, and after the hub dropped frames for us.
     var needsKeyframe = true
+    /// TARGETDURATION once the first video segment fixed it (+TargetDuration).
+    var decidedTargetDuration: Int?
 
     init(key: StreamKey, epoch: String, config: LLHLSConfiguration) {
         self.key = key
@@ -116,7 +118,7 @@ struct LLHLSStreamState: Sendable {
         if factory == nil {
             factory = MuxerFactory(
                 partTarget: MuxerFactory.partTarget(wanted: config.partTarget, frameRate: d.video?.frameRate),
-                segmentTarget: config.segmentTarget.secondsDouble, targetDuration: config.targetDurationSeconds)
+                segmentTarget: config.segmentTarget.secondsDouble, targetDuration: decidedTargetDuration ?? provisionalTargetDuration)
         }
         // A codec change mid-session is a new timeline for players: flush what the old parameters cut,
         // then DISCONTINUITY and a new init section.
@@ -265,6 +267,7 @@ struct LLHLSStreamState: Sendable {
             // The segment a boundary opens gets the next MSN once its first part closes; rungs start on it.
             let next = video?.rendition.nextMSN ?? PublishedRendition.firstMSN
             for (i, b) in boundaries.enumerated() { videoSegmentStarts.append((dts: b, msn: next + i)) }
+            decideTargetDurationIfNeeded()
             if videoSegmentStarts.count > 16 { videoSegmentStarts.removeFirst(videoSegmentStarts.count - 16) }
         }
     }

@@ -49,8 +49,9 @@ struct RenditionMuxer: Sendable {
     let partTarget: Int64
     /// Wanted segment length, in ticks.
     let segmentTarget: Int64
-    /// Hard cap so EXTINF never rounds above TARGETDURATION, in ticks.
-    let segmentLimit: Int64
+    /// Hard cap so EXTINF never rounds above TARGETDURATION, in ticks (lowered once the stream's TARGETDURATION is
+    /// decided from its first segment).
+    var segmentLimit: Int64
     /// Video cuts segments on sync samples; audio follows `boundaries` from video.
     let followsBoundaries: Bool
     /// Ladder rungs: cut only at a sync sample within this many ticks of a source boundary.

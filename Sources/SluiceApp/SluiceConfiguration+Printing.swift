@@ -70,6 +70,7 @@ extension SluiceConfiguration {
                 "window_segments": .int(hls.windowSegments),
                 "reconnect_grace_s": .int(Int(hls.reconnectGrace.components.seconds)),
                 "ended_retention_s": .int(Int(hls.endedRetention.components.seconds)),
+                "start_wait_s": .int(Int(hls.startWait.components.seconds)),
             ]),
             "transcode": m([
                 "enabled": .bool(transcode), "preset": .string(ladder.preset), "max_rungs": .int(ladder.maxRungs),

@@ -27,7 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "LL-HLS part target in milliseconds (default 200).")
     var partTargetMs: Int?
 
-    @Option(help: "Segment target in seconds (default 2).")
+    @Option(help: "Segment target in seconds (default 1).")
     var segmentTargetSeconds: Double?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

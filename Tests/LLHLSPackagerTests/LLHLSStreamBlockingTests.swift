@@ -197,7 +197,7 @@ struct LLHLSStreamBlockingTests {
         #expect(stream.blockedRequests == 0)
     }
 
-    /// The multivariant playlist waits for the tracks and HOLD-BACK worth of segments (the ladder's rungs exist by then).
+    /// The multivariant playlist waits for the tracks and the first complete segment of every rendition (fast start).
     @Test func multivariantWaitsForTheDescriptionAndFirstSegments() async throws {
         let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
         let d = try Fixtures.description()
