@@ -1,3 +1,4 @@
+import CodecFormats
 import Dispatch
 import FFmpegBridge
 import Foundation
@@ -13,12 +14,15 @@ final class LadderPipeline: Sendable {
     enum Input: Sendable {
         /// A source video access unit (AVCC).
         case accessUnit(MediaFrame)
+        /// A rung joining the running ladder (the source rendition of a long-GOP source); it starts at the next IDR.
+        case addRung(RungWorker)
         /// Drain decoder and encoders, then stop.
         case finish
     }
 
     /// The decoder's inbox; the hub reader offers and never waits.
     let queue: WorkQueue<Input>
+    /// The rungs the ladder started with (`add(_:)` hands the decoder thread more).
     let rungs: [RungWorker]
     private let source: VideoParameters
     private let logger: Logger
@@ -26,11 +30,14 @@ final class LadderPipeline: Sendable {
     private let decodeErrors = Atomic<Int>(0)
     /// Where decode latencies go, and the source stream they belong to.
     private let telemetry: (GatewayTelemetry, StreamKey)?
+    /// The source's keyframe cadence as the ladder starts (from the session's first keyframe): IDRs follow it.
+    private let cadence: KeyframeCadence?
 
     init(
         source: VideoParameters, rungs: [RungWorker], configuration: LadderConfiguration, logger: Logger,
-        telemetry: (GatewayTelemetry, StreamKey)? = nil
+        telemetry: (GatewayTelemetry, StreamKey)? = nil, cadence: KeyframeCadence? = nil
     ) {
+        self.cadence = cadence
         self.telemetry = telemetry
         self.source = source
         self.rungs = rungs
@@ -53,6 +60,12 @@ final class LadderPipeline: Sendable {
         thread.start()
     }
 
+    /// Starts `rung`'s thread and hands it to the decoder thread, which feeds it from the next IDR on.
+    func add(_ rung: RungWorker) {
+        rung.start(in: group)
+        queue.offer(.addRung(rung), force: true)
+    }
+
     /// Asks every thread to drain and waits until all have stopped (their last frames are published).
     func finish() async {
         queue.offer(.finish, force: true)
@@ -62,7 +75,8 @@ final class LadderPipeline: Sendable {
     }
 
     private func decodeLoop() {
-        var fanOut = LadderFanOut(rungCount: rungs.count)
+        var rungs = self.rungs
+        var fanOut = LadderFanOut(rungCount: rungs.count, cadence: cadence)
         let decoder: H264Decoder?
         do {
             decoder = try H264Decoder(avcC: source.decoderConfiguration)
@@ -76,13 +90,16 @@ final class LadderPipeline: Sendable {
                 guard let decoder else { continue }
                 fanOut.note(unit)
                 do {
-                    dispatch(try decoder.decode(unit), &fanOut)
+                    dispatch(try decoder.decode(unit), to: rungs, &fanOut)
                 } catch {
                     decodeErrors.add(1, ordering: .relaxed)
                     logger.debug("ladder decode error", metadata: ["error": "\(error)"])
                 }
+            case .addRung(let rung):
+                rungs.append(rung)
+                fanOut.addRung()
             case .finish:
-                if let decoder, let rest = try? decoder.flush() { dispatch(rest, &fanOut) }
+                if let decoder, let rest = try? decoder.flush() { dispatch(rest, to: rungs, &fanOut) }
                 for rung in rungs { rung.queue.offer(.finish, force: true) }
                 return
             }
@@ -90,7 +107,7 @@ final class LadderPipeline: Sendable {
     }
 
     /// Hands each picture to every rung that keeps up; a rung that overflowed waits for the next source keyframe.
-    private func dispatch(_ pictures: [DecodedPicture], _ fanOut: inout LadderFanOut) {
+    private func dispatch(_ pictures: [DecodedPicture], to rungs: [RungWorker], _ fanOut: inout LadderFanOut) {
         for picture in pictures {
             var (forceIDR, stamps) = fanOut.take(picture.pts.value)
             // Decode hop: the access unit left ingest → its picture left the decoder.

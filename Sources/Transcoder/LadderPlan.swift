@@ -40,6 +40,24 @@ public enum LadderPlan {
         return planned
     }
 
+    /// A rung at the source's own size (even), replacing the passthrough as the top rendition.
+    ///
+    /// Its bit rate keeps the bits per pixel of the highest configured rung (2800 kbps at 720p30 → 6300 kbps at
+    /// 1080p30), scaled by frame rate, between 1 and 12 Mbps. The name is `<height>p`, or `source` if a lower rung has it.
+    public static func sourceRung(source: VideoParameters, rungs: [LadderConfiguration.Rung]) -> PlannedRung {
+        let width = even(Double(source.width))
+        let height = even(Double(source.height))
+        let reference = rungs.max { $0.height < $1.height } ?? LadderConfiguration.defaultRungs[0]
+        let referencePixels = Double(reference.height * reference.height) * 16 / 9
+        let fps = min(max(source.frameRate ?? 30, 1), 120)
+        let scaled = Double(reference.videoBitRate.bitsPerSecond) * Double(width * height) / referencePixels * fps / 30
+        let bits = Int(min(max(scaled, 1_000_000), 12_000_000))
+        // Only a planned (lower) rung can own the name: a configured 720p rung is skipped for a 720p source.
+        let taken = rungs.contains { $0.name == "\(height)p" && $0.height < source.height }
+        let name = taken ? "source" : "\(height)p"
+        return PlannedRung(name: name, width: width, height: height, videoBitRate: BitRate(bitsPerSecond: bits))
+    }
+
     /// The nearest even integer (4:2:0 chroma needs even sizes), at least 2.
     static func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
 }
