@@ -35,16 +35,21 @@ FIRST_PLAYLIST_S = 9.0
 RECONNECT_AFTER_S = 10
 
 
-def obs_defaults_cmd(url: str, seconds: float) -> list[str]:
-    """OBS's x264 defaults: veryfast, keyint 250 ("auto"), B-frames, lookahead, no tune."""
+def obs_defaults_cmd(url: str, seconds: float, *, state_keyint: bool = True) -> list[str]:
+    """OBS's x264 defaults: veryfast, keyint 250 ("auto"), B-frames, lookahead, no tune.
+
+    `state_keyint=False` strips every SEI (filter_units), like an encoder that does not state its settings: the
+    gateway then sees the long GOP only when 2 s pass without a keyframe."""
+    strip = [] if state_keyint else ["-bsf:v", "filter_units=remove_types=6"]
     return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
             "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "250",
-            "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
+            "-pix_fmt", "yuv420p", *strip, "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
 
 
-def _run(name: str, seconds: float, follow_seconds: float, during=None) -> tuple[LiveRun, dict]:
+def _run(name: str, seconds: float, follow_seconds: float, during=None, state_keyint: bool = True
+         ) -> tuple[LiveRun, dict]:
     workdir = ARTIFACTS / name
     seen: dict = {}
 
@@ -55,7 +60,7 @@ def _run(name: str, seconds: float, follow_seconds: float, during=None) -> tuple
 
     def publisher(gw):
         seen["published_at"] = time.monotonic()
-        return obs_defaults_cmd(gw.rtmp_url(KEY), seconds)
+        return obs_defaults_cmd(gw.rtmp_url(KEY), seconds, state_keyint=state_keyint)
 
     run = live_run(workdir, KEY, publisher, follow_seconds=follow_seconds, min_variants=len(WANT), during=watch,
                    stop_gateway=False)
@@ -79,6 +84,11 @@ def _reconnect(gw, pubs, workdir: Path, published_at: float):
 @pytest.fixture(scope="module")
 def straight():
     return _run("long_gop", 40, 14)
+
+
+@pytest.fixture(scope="module")
+def unstated():
+    return _run("long_gop_unstated", 40, 14, state_keyint=False)
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +178,13 @@ def test_reconnect_after_ten_seconds_keeps_the_contract(reconnecting):
         return v.rule == "R3"
 
     assert_playlists_valid(run, excuse=at_the_stop)
+
+
+def test_an_encoder_that_does_not_state_its_keyint_is_caught_after_two_seconds(unstated):
+    """No settings SEI: the source rung joins the running ladder at the next grid point; players never see the
+    passthrough's keyframe-less segments."""
+    run, seen = unstated
+    assert "no keyframe for 2.0 s" in run.gateway.log(), run.gateway.log()[-2000:]
+    _check_renditions(run, "long_gop_unstated")
+    assert "video.m3u8" not in (seen.get("first") or ""), seen.get("first")
+    assert_playlists_valid(run)
