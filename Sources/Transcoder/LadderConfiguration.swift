@@ -44,7 +44,7 @@ public struct LadderConfiguration: Sendable, Hashable {
     public var segmentTarget: Duration = .seconds(2)
     /// x264 preset for every rung.
     public var preset: String = "veryfast"
-    /// x264 threads per rung; 0 lets x264 choose.
+    /// x264 threads per rung; 0 shares the machine's cores between the rungs by their pixels (`LadderPlan.encoderThreads`).
     public var encoderThreads: Int = 0
     /// Frames the hub buffers for the transcoder before it drops the oldest.
     public var readerCapacity: Int = 512

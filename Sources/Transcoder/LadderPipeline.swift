@@ -77,16 +77,16 @@ final class LadderPipeline: Sendable {
     private func decodeLoop() {
         var rungs = self.rungs
         var fanOut = LadderFanOut(rungCount: rungs.count, cadence: cadence)
-        let decoder: H264Decoder?
-        do {
-            decoder = try H264Decoder(avcC: source.decoderConfiguration)
-        } catch {
-            logger.error("ladder decoder failed to open", metadata: ["error": "\(error)"])
-            decoder = nil
-        }
+        // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
+        var decoder: H264Decoder?
+        var opened = false
         while true {
             switch queue.take() {
             case .accessUnit(let unit):
+                if !opened {
+                    opened = true
+                    decoder = openDecoder(firstAccessUnit: unit)
+                }
                 guard let decoder else { continue }
                 fanOut.note(unit)
                 do {
@@ -103,6 +103,22 @@ final class LadderPipeline: Sendable {
                 for rung in rungs { rung.queue.offer(.finish, force: true) }
                 return
             }
+        }
+    }
+
+    /// The source decoder, threaded for this source and machine (see `DecoderThreading.choose`).
+    private func openDecoder(firstAccessUnit unit: MediaFrame) -> H264Decoder? {
+        let slices = (try? H264.nalUnits(avcc: unit.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1
+        let threading = DecoderThreading.choose(
+            slicesPerPicture: slices, width: source.width, height: source.height, frameRate: source.frameRate,
+            cores: ProcessInfo.processInfo.activeProcessorCount)
+        do {
+            let decoder = try H264Decoder(avcC: source.decoderConfiguration, threading: threading)
+            logger.info("ladder decoder opened", metadata: ["threads": "\(threading)", "slices": "\(slices)"])
+            return decoder
+        } catch {
+            logger.error("ladder decoder failed to open", metadata: ["error": "\(error)"])
+            return nil
         }
     }
 

@@ -58,6 +58,16 @@ public enum LadderPlan {
         return PlannedRung(name: name, width: width, height: height, videoBitRate: BitRate(bitsPerSecond: bits))
     }
 
+    /// x264 threads for `rung` in a ladder of `all`: the cores shared in proportion to each rung's pixels, rounded
+    /// up, at least 1 (2 cores, 720p + 480p + 360p → 2, 1, 1). `configured` > 0 overrides (`encoderThreads`).
+    public static func encoderThreads(for rung: PlannedRung, in all: [PlannedRung], cores: Int, configured: Int = 0) -> Int {
+        if configured > 0 { return configured }
+        let total = all.reduce(0) { $0 + $1.width * $1.height }
+        guard total > 0, cores > 1 else { return 1 }
+        let share = Double(cores) * Double(rung.width * rung.height) / Double(total)
+        return min(cores, max(1, Int(share.rounded(.up))))
+    }
+
     /// The nearest even integer (4:2:0 chroma needs even sizes), at least 2.
     static func even(_ value: Double) -> Int { max(2, Int((value / 2).rounded()) * 2) }
 }

@@ -1,5 +1,6 @@
 import CodecFormats
 import FFmpegBridge
+import Foundation
 import Logging
 import MediaCore
 import StreamHub
@@ -179,7 +180,7 @@ public final class LadderTranscoder: Sendable {
         }
         var workers: [RungWorker] = []
         for rung in plan {
-            if let worker = await worker(for: rung, video, &state) { workers.append(worker) }
+            if let worker = await worker(for: rung, video, in: plan, &state) { workers.append(worker) }
         }
         let pipeline = LadderPipeline(
             source: video, rungs: workers, configuration: configuration, logger: logger,
@@ -203,7 +204,8 @@ public final class LadderTranscoder: Sendable {
         state.sourceRung = top
         logSourceRendition(top, because: evidence)
         if let pipeline = state.pipeline {
-            if let worker = await worker(for: top, video, &state) { pipeline.add(worker) }
+            let all = [top] + LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
+            if let worker = await worker(for: top, video, in: all, &state) { pipeline.add(worker) }
         } else {
             // No lower rung fits this source: the ladder starts at the next keyframe with the source rung alone.
             state.planned = false
@@ -225,7 +227,9 @@ public final class LadderTranscoder: Sendable {
     }
 
     /// A rung's worker with its publication and meter (nil if the derived key could not be claimed).
-    private func worker(for rung: PlannedRung, _ video: VideoParameters, _ state: inout RunState) async -> RungWorker? {
+    private func worker(
+        for rung: PlannedRung, _ video: VideoParameters, in ladder: [PlannedRung], _ state: inout RunState
+    ) async -> RungWorker? {
         guard let publication = await publication(for: rung.name, in: &state) else { return nil }
         let meter = meters.withLock { m in
             let meter = m[rung.name] ?? RungMeter(name: rung.name, width: rung.width, height: rung.height)
@@ -236,9 +240,12 @@ public final class LadderTranscoder: Sendable {
             $0.width = rung.width
             $0.height = rung.height
         }
+        let threads = LadderPlan.encoderThreads(
+            for: rung, in: ladder, cores: ProcessInfo.processInfo.activeProcessorCount,
+            configured: configuration.encoderThreads)
         return RungWorker(
             rung: rung, frameRate: video.frameRate, publication: publication, meter: meter,
-            configuration: configuration, logger: logger, telemetry: telemetry)
+            configuration: configuration, threads: threads, logger: logger, telemetry: telemetry)
     }
 
     /// The rung's publication, claiming the derived key on first use (retrying while a previous session lets go).
