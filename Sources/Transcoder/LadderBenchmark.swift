@@ -75,7 +75,7 @@ public enum LadderBenchmark {
                 avcC: video.decoderConfiguration,
                 threading: .choose(
                     slicesPerPicture: slices, width: video.width, height: video.height, frameRate: video.frameRate,
-                    cores: cores))
+                    cores: cores, encoders: plan.count))
             decoder = d
             encode(try d.decode(frame))
         }

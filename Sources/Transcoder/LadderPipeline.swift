@@ -111,7 +111,7 @@ final class LadderPipeline: Sendable {
         let slices = (try? H264.nalUnits(avcc: unit.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1
         let threading = DecoderThreading.choose(
             slicesPerPicture: slices, width: source.width, height: source.height, frameRate: source.frameRate,
-            cores: ProcessInfo.processInfo.activeProcessorCount)
+            cores: ProcessInfo.processInfo.activeProcessorCount, encoders: rungs.count)
         do {
             let decoder = try H264Decoder(avcC: source.decoderConfiguration, threading: threading)
             logger.info("ladder decoder opened", metadata: ["threads": "\(threading)", "slices": "\(slices)"])

@@ -11,7 +11,9 @@ import Transcoder
     @Test func slicedSourcesGetSliceThreadsAndOnlyHighRatesPayAPictureForFrameThreads() {
         #expect(DecoderThreading.choose(slicesPerPicture: 4, width: 1280, height: 720, frameRate: 30, cores: 2) == .slices(2))
         #expect(DecoderThreading.choose(slicesPerPicture: 3, width: 1280, height: 720, frameRate: 30, cores: 8) == .slices(3))
-        #expect(DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 60, cores: 2) == .frames(2))
+        #expect(DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 60, cores: 8, encoders: 4) == .frames(2))
+        // Two cores and three encoders: no core to spare for a second decoding thread.
+        #expect(DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 60, cores: 2, encoders: 3) == .single)
         #expect(DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 30, cores: 2) == .single)
         #expect(DecoderThreading.choose(slicesPerPicture: 4, width: 1920, height: 1080, frameRate: 60, cores: 1) == .single)
     }
