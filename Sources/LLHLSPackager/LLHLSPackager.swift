@@ -101,10 +101,17 @@ public final class LLHLSPackager: Sendable {
             case .description(let d):
                 stream.mutate { $0.apply(d) }
             case .frame(let f):
+                var longGOP: String?
                 stream.mutate { s in
                     if dropped { s.needsKeyframe = true }
                     s.apply(f, now: .now)
+                    if s.longGOPNotice != nil {
+                        s.longGOPNotice = nil
+                        longGOP = s.longGOPLogLine
+                    }
                 }
+                // Once per session: the streamer's setting, its cost, and what the viewers get instead.
+                if let longGOP { logger.warning("\(longGOP)", metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)"]) }
             case .ended:
                 break
             }

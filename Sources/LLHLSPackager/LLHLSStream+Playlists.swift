@@ -23,7 +23,7 @@ extension LLHLSStreamState {
     func mediaPlaylist(named name: String) -> MediaPlaylist? {
         guard let p = pipeline(named: name) else { return nil }
         // Rendition reports are an LL-HLS tag (§4.4.5.4): classic playlists carry none.
-        let reports = !config.lowLatency ? [] : pipelineNames.filter { $0 != name }.compactMap { other in
+        let reports = !config.lowLatency ? [] : listedRenditions.filter { $0 != name }.compactMap { other in
             pipeline(named: other)?.rendition.report(uri: "\(other).m3u8")
         }
         let ctx = PlaylistContext(

@@ -30,10 +30,11 @@ extension LLHLSStreamState {
     /// must be playable at once, so a rung without media is never advertised).
     func servedRenditions(now: ContinuousClock.Instant) -> [String]? {
         let lead = video == nil ? "audio" : "video"
-        if isEnded { return pipelineNames }
+        if isEnded { return listedRenditions }
         guard hasFirstMedia(lead), audio == nil || hasFirstMedia("audio") else { return nil }
-        let started = pipelineNames.filter { hasFirstMedia($0) }
-        if started.count == pipelineNames.count { return started }
+        let listed = listedRenditions
+        let started = listed.filter { hasFirstMedia($0) }
+        if started.count == listed.count { return started }
         let waited = leadFirstCompleted.map { now - $0 >= Self.rungStartLimit } ?? false
         return waited ? started : nil
     }

@@ -61,7 +61,10 @@ public struct GatewayApp: Sendable {
             .init(service: WHIPGatewayService(whip: whip, logger: logger)),
         ]
         if c.transcode {
-            let transcoder = TranscoderService(hub: hub, configuration: c.ladder, logger: logger, telemetry: telemetry)
+            // Rung IDRs for a long-GOP source follow the packager's segment target.
+            var ladder = c.ladder
+            ladder.segmentTarget = c.hls.segmentTarget
+            let transcoder = TranscoderService(hub: hub, configuration: ladder, logger: logger, telemetry: telemetry)
             services.append(.init(service: TranscoderGatewayService(transcoder: transcoder)))
         }
         if demo, let key = StreamKey(c.demoKey) {

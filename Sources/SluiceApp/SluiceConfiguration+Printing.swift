@@ -74,6 +74,7 @@ extension SluiceConfiguration {
             ]),
             "transcode": m([
                 "enabled": .bool(transcode), "preset": .string(ladder.preset), "max_rungs": .int(ladder.maxRungs),
+                "source_rendition": .string(ladder.sourceRendition.rawValue),
                 "rungs": .list(rungs),
             ]),
             "log": m(["level": .string(level(logLevel)), "format": .string(logFormat.rawValue)]),

@@ -98,6 +98,13 @@ extension SluiceConfiguration {
                 }
                 c.ladder.preset = preset
             }
+            if let top = try t.string("source_rendition") {
+                guard let policy = LadderConfiguration.SourceRendition(rawValue: top) else {
+                    let allowed = LadderConfiguration.SourceRendition.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ConfigurationError(key: "transcode.source_rendition", allowed: "one of \(allowed)", found: top)
+                }
+                c.ladder.sourceRendition = policy
+            }
             if let rungs = try t.list("rungs") {
                 c.ladder.rungs = try rungs.enumerated().map { i, item in
                     var rung = ConfigReader(values: item, prefix: "transcode.rungs[\(i)]")

@@ -59,6 +59,7 @@ struct StatsStream: Decodable {
     var framesDropped: Int?
     var renditions: [StatsRendition]?
     var webrtc: StatsWebRTC?
+    var notes: [String]?
 }
 
 /// A WHIP publisher's RTP receive counters (`/api/streams` `webrtc`), per media kind.
@@ -135,6 +136,7 @@ enum StatsScreen {
                 }
                 lines.append("  webrtc: \(w.sessions) session(s)  " + kinds.joined(separator: "  |  "))
             }
+            for note in s.notes ?? [] { lines.append("  note: \(note)") }
             lines.append("  hops: p50/p99 ms")
             lines.append("")
         }
