@@ -10,9 +10,12 @@ import Testing
 /// hold it back for longer than `rungStartLimit`, and a rung without media is never advertised.
 @Suite struct FastStartTests {
     static func ladder() throws -> LLHLSStreamState {
-        let d = try Fixtures.description()
-        var s = Fixtures.state(d)
-        s.applyRung("360p", description: try Fixtures.description(audio: false))
+        var s = Fixtures.state(try Fixtures.description())
+        // A rung smaller than the source (a source-size rung would replace the passthrough, see +LongGOP).
+        var rung = try Fixtures.video()
+        rung.width /= 2
+        rung.height /= 2
+        s.applyRung("360p", description: StreamDescription(video: rung, audio: nil))
         return s
     }
 
