@@ -1,3 +1,4 @@
+import PublishAuth
 import RTMPWire
 
 /// Tunables of the RTMP ingest, with defaults that suit OBS and FFmpeg publishers.

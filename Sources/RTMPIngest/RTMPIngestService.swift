@@ -1,10 +1,10 @@
 import Logging
 import NIOCore
 import NIOPosix
+import PublishAuth
 import ServiceLifecycle
 import StreamHub
 import Synchronization
-import Telemetry
 
 /// Accepts RTMP publishers (OBS, FFmpeg) and turns each publish into a hub publication.
 public struct RTMPIngestService: Service {
@@ -14,16 +14,14 @@ public struct RTMPIngestService: Service {
     private let logger: Logger
     private let configuration: RTMPIngestConfiguration
     private let onBound: @Sendable (Int) -> Void
-    private let telemetry: GatewayTelemetry?
     private let state = SharedState()
 
     /// Creates the service; `run()` binds `host:port` (port 0 picks a free port, reported via `onBound`).
     public init(
         host: String, port: Int, hub: StreamHub, logger: Logger,
         configuration: RTMPIngestConfiguration = RTMPIngestConfiguration(),
-        onBound: @escaping @Sendable (Int) -> Void = { _ in }, telemetry: GatewayTelemetry? = nil
+        onBound: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
-        self.telemetry = telemetry
         self.host = host
         self.port = port
         self.hub = hub
@@ -60,7 +58,7 @@ public struct RTMPIngestService: Service {
         let configuration = configuration
         let logger = logger
         let initializer = SessionInitializer(
-            hub: hub, configuration: configuration, logger: logger, telemetry: telemetry, sessions: sessions,
+            hub: hub, configuration: configuration, logger: logger, sessions: sessions,
             limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP))
         logger.info("RTMP publish auth: \(configuration.auth.summary)")
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

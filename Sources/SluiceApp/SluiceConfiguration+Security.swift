@@ -1,4 +1,5 @@
 import HTTPOrigin
+import PublishAuth
 import RTMPIngest
 
 /// Limits and auth that are not one listener's business: live streams at once and the origin's access rules.

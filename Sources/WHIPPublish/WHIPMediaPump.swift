@@ -1,7 +1,7 @@
 import CodecFormats
 import FFmpegBridge
 import MediaCore
-import RTMPPublish
+import MediaSources
 import Synchronization
 
 /// What the pump hands the publisher, in release order.

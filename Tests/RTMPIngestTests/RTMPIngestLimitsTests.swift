@@ -3,6 +3,7 @@ import MediaCore
 import NIOCore
 import NIOEmbedded
 import NIOPosix
+import PublishAuth
 import RTMPWire
 import StreamHub
 import Synchronization

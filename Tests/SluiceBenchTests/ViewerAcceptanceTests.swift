@@ -3,6 +3,7 @@ import FFmpegBridge
 import Foundation
 import Logging
 import MediaCore
+import MediaSources
 import RTMPPublish
 import SluiceApp
 import Testing
