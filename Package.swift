@@ -98,7 +98,8 @@ let package = Package(
             ], swiftSettings: strictSettings),
         // Publisher inputs and real-time pacing, shared by every publish protocol (RTMP, WHIP, SRT next).
         .target(
-            name: "MediaSources", dependencies: ["MediaCore", "FFmpegBridge"], swiftSettings: strictSettings),
+            name: "MediaSources", dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge"],
+            swiftSettings: strictSettings),
         .target(
             name: "RTMPPublish",
             dependencies: [
@@ -278,7 +279,9 @@ let package = Package(
         .testTarget(
             name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "MediaCore", "CodecFormats", "TestSupport"],
             swiftSettings: strictSettings),
-        .testTarget(name: "MediaSourcesTests", dependencies: ["MediaSources", "MediaCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MediaSourcesTests", dependencies: ["MediaSources", "MediaCore", "CodecFormats"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPPublishTests",
             dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "TestSupport"],

@@ -75,18 +75,11 @@ public func publish(
     return report
 }
 
-/// A video frame with the wall clock of its release as our capture-time SEI (DESIGN.md "Latency model").
-///
-/// The pacer's release is the capture instant of a real-time source; audio passes unchanged.
+/// A frame stamped with the wall clock of its release, the capture instant of a real-time source.
 private func stampCaptureClock(on frame: MediaFrame) throws(RTMPPublishError) -> MediaFrame {
-    guard frame.kind == .video else { return frame }
-    var stamped = frame
-    let now = WallTime.now()
     do {
-        stamped.data = try CaptureTimeSEI.inserting(capture: now, intoAVCC: frame.data)
+        return try CaptureClock.stamp(frame, at: WallTime.now())
     } catch {
         throw .malformedVideo(dts: frame.dts, error)
     }
-    stamped.stamps.capture = now
-    return stamped
 }
