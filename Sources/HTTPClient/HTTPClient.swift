@@ -28,6 +28,7 @@ public struct HTTPClient: Sendable {
     ) async throws(HTTPClientError) -> HTTPClientResponse {
         let name = url.description
         let timeout = timeout
+        let start = ContinuousClock.now
         let promise = group.next().makePromise(of: HTTPClientResponse.self)
         let channel: any Channel
         do {
@@ -60,7 +61,9 @@ public struct HTTPClient: Sendable {
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+        // One limit for the whole exchange: what connecting took is no longer available to the answer.
+        let remaining = max(.zero, timeout - (ContinuousClock.now - start))
+        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(remaining)) {
             // The collector fails the promise once; a second fail would be a NIO programming error.
             channel.pipeline.fireErrorCaught(HTTPClientError.timedOut(url: name, after: timeout))
         }
