@@ -26,11 +26,15 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private var peer = "unknown"
     private var peerIP: String?
     private var closing = false
-    private lazy var authorizer = PublishAuthorizer(configuration: configuration.auth)
+    private let authorizer: PublishAuthorizer
     /// `rtmp` or `rtmps`: the scheme in the publication's origin and the webhook's `protocol`.
     var transport = PublishTransport.rtmp
 
-    init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger) {
+    init(
+        hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger,
+        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
+    ) {
+        self.authorizer = authorizer
         self.hub = hub
         self.configuration = configuration
         self.logger = logger

@@ -9,6 +9,7 @@ struct SessionInitializer: Sendable {
     let hub: StreamHub
     let configuration: RTMPIngestConfiguration
     let logger: Logger
+    let authorizer: PublishAuthorizer
     let sessions: SessionRegistry
     let limiter: ConnectionLimiter
     /// Set on the RTMPS listener: TLS is unwrapped before the session handler sees a byte.
@@ -32,7 +33,7 @@ struct SessionInitializer: Sendable {
             let ops = channel.pipeline.syncOperations
             if let tls { try ops.addHandler(NIOSSLServerHandler(context: tls)) }
             try ops.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
-            let session = RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger)
+            let session = RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger, authorizer: authorizer)
             session.transport = tls == nil ? .rtmp : .rtmps
             try ops.addHandler(session)
             sessions.add(channel)

@@ -44,12 +44,13 @@ public struct GatewayApp: Sendable {
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
             readiness.markReady()
         }
+        // One publish authorizer for every ingest protocol.
+        let authorizer = PublishAuthorizer(configuration: c.security.publish)
         let transport = WebRTCTransportService(
             configuration: c.webrtcTransport, certificate: try DTLSCertificate(), logger: logger)
         let whip = WHIPIngestService(
             transport: transport, hub: hub, telemetry: telemetry, configuration: c.whipIngest, logger: logger)
         var originOptions = c.originOptions(readiness: readiness)
-        let authorizer = PublishAuthorizer(configuration: c.rtmp.auth)
         originOptions.routeGroups.append(
             WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) }))
         let origin = HTTPOriginService(
@@ -58,7 +59,7 @@ public struct GatewayApp: Sendable {
             ports.set(http: port)
         }
         let ingest = RTMPIngestService(host: c.bind, port: c.rtmpPort, hub: hub, logger: logger, configuration: c.rtmp,
-            onBound: { port in ports.set(rtmp: port) })
+            onBound: { port in ports.set(rtmp: port) }, authorizer: authorizer)
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),

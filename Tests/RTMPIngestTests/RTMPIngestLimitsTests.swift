@@ -76,9 +76,14 @@ struct RTMPIngestLimitsTests {
         var encoder = ChunkEncoder()
         var decoder = ChunkDecoder()
 
-        init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, ip: String = "127.0.0.1") throws {
+        init(
+            hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, ip: String = "127.0.0.1",
+            auth: PublishAuthConfiguration = PublishAuthConfiguration()
+        ) throws {
             try channel.pipeline.syncOperations.addHandler(
-                RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger))
+                RTMPSessionHandler(
+                    hub: hub, configuration: configuration, logger: logger,
+                    authorizer: PublishAuthorizer(configuration: auth)))
             try channel.connect(to: SocketAddress(ipAddress: ip, port: 40_000)).wait()
             try send([3] + [UInt8](repeating: 1, count: 1536))
             while try channel.readOutbound(as: ByteBuffer.self) != nil {}
@@ -116,9 +121,9 @@ struct RTMPIngestLimitsTests {
     @Test func publishWithoutAListedKeyGetsAnErrorStatusAndIsClosed() throws {
         let hub = StreamHub()
         let sink = LogSink()
-        var c = RTMPIngestConfiguration()
-        c.auth.keys = ["cam?s3cret"]
-        let client = try Client(hub: hub, configuration: c, logger: sink.logger)
+        var auth = PublishAuthConfiguration()
+        auth.keys = ["cam?s3cret"]
+        let client = try Client(hub: hub, configuration: RTMPIngestConfiguration(), logger: sink.logger, auth: auth)
         try client.connectAndPublish("cam?wrong")
         #expect(try client.statusCodes().last == "NetStream.Publish.Unauthorized")
         #expect(!client.channel.isActive)
@@ -131,9 +136,9 @@ struct RTMPIngestLimitsTests {
 
     @Test func publishWithAListedKeyStartsUnderTheNameWithoutItsSecret() throws {
         let hub = StreamHub()
-        var c = RTMPIngestConfiguration()
-        c.auth.keys = ["cam?s3cret"]
-        let client = try Client(hub: hub, configuration: c, logger: LogSink().logger)
+        var auth = PublishAuthConfiguration()
+        auth.keys = ["cam?s3cret"]
+        let client = try Client(hub: hub, configuration: RTMPIngestConfiguration(), logger: LogSink().logger, auth: auth)
         try client.connectAndPublish("cam?s3cret")
         #expect(try client.statusCodes().last == "NetStream.Publish.Start")
         #expect(hub.liveKeys.map(\.rawValue) == ["cam"])
