@@ -256,7 +256,7 @@ public final class LadderTranscoder: Sendable {
         let key = source.rendition(name)
         for attempt in 0..<30 {
             do {
-                let publication = try hub.publish(key: key, origin: "transcoder:\(source)")
+                let publication = try hub.publish(key: key, origin: "transcoder:\(source)", role: .derived)
                 state.publications[name] = publication
                 return publication
             } catch {

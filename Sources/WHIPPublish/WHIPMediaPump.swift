@@ -1,7 +1,7 @@
 import CodecFormats
 import FFmpegBridge
 import MediaCore
-import RTMPPublish
+import MediaSources
 import Synchronization
 
 /// What the pump hands the publisher, in release order.
@@ -60,14 +60,11 @@ final class WHIPMediaPump: @unchecked Sendable {
             let wall = WallTime.now()
             switch frame.kind {
             case .video:
-                var stamped = frame
                 do {
-                    stamped.data = try CaptureTimeSEI.inserting(capture: wall, intoAVCC: frame.data)
+                    emit(.frame(try CaptureClock.stamp(frame, at: wall), wall: wall))
                 } catch {
                     return emit(.ended(.malformedVideo(dts: frame.dts, reason: "\(error)")))
                 }
-                stamped.stamps.capture = wall
-                emit(.frame(stamped, wall: wall))
             case .audio:
                 guard let opus else { continue }
                 var input = frame

@@ -7,7 +7,9 @@ import SluiceApp
 /// `sluice serve`: the gateway.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Run the gateway: RTMP ingest, LL-HLS packaging, HTTP origin.")
+        commandName: "serve", abstract:
+            "Run the gateway: \(GatewayProtocols.list(GatewayProtocols.ingest)) ingest, ABR ladder, "
+            + "\(GatewayProtocols.list(GatewayProtocols.egress)) packaging, HTTP origin.")
 
     @Option(help: "YAML config file (default: Config/sluice.yaml when present).")
     var config: String?

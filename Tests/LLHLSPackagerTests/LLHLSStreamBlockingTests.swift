@@ -207,7 +207,8 @@ struct LLHLSStreamBlockingTests {
             $0.beginSession()
             $0.apply(d)
         }
-        try await Task.sleep(for: .milliseconds(50))
+        // Tracks alone do not release it: a second request with a short wait times out (503) meanwhile.
+        #expect(await stream.multivariantPlaylist(maxWait: .milliseconds(50)).status == 503)
         #expect(stream.blockedRequests == 1)
         stream.mutate { s in s.feed(Fixtures.av(seconds: 7)) }
         let r = await response

@@ -3,6 +3,7 @@ import FFmpegBridge
 import Foundation
 import Logging
 import MediaCore
+import MediaSources
 import RTMPPublish
 import SluiceApp
 import Testing
@@ -168,7 +169,14 @@ import TestSupport
     @Test func classicViewerStartsThreeSegmentsBehind() async throws {
         try await Self.withPublishingGateway(transcode: false, lowLatency: false, publishFor: .seconds(16)) { base in
             // Let three segments exist, as a player arriving at a running stream would find them.
-            try await Task.sleep(for: .seconds(7))
+            let probe = try HTTPFetcher(origin: HTTPURL(base + "/"))
+            for _ in 0..<300 {
+                let playlist = try? await probe.get("/live/bench/video.m3u8")
+                let segments = playlist.map { String(decoding: $0.body, as: UTF8.self).components(separatedBy: "#EXTINF").count - 1 }
+                if (segments ?? 0) >= 3 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            await probe.close()
             let viewer = ClassicHLSViewer(playlistURL: "\(base)/live/bench/index.m3u8", logger: Self.logger)
             let report = try await viewer.run(until: .now + .seconds(8))
             #expect(report.frames.count > 60)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -121,6 +122,13 @@ def test_index_lists_the_published_stream(live):
     assert row, f"/ does not list {KEY}\n{live['gw'].log()[-1500:]}"
     assert row["href"] == f"/watch/{KEY}", row
     assert "live" in row["text"] and "360p" in row["text"], row
+    # Resolution and bit rate are separate figures ("640×360 · 0.81 Mb/s"), not run together.
+    rungs = d.execute_script(
+        f"return [...document.querySelectorAll('tr[data-key=\"{KEY}\"] .rungs > span')].map(s => s.innerText);")
+    assert any(re.search(r"\d+×\d+ · [\d.]+ [kM]b/s", r) for r in rungs), rungs
+    # The OBS server URL names the port this gateway's RTMP ingest really listens on.
+    rtmp = d.execute_script("return document.getElementById('rtmp').textContent;")
+    assert rtmp.endswith(f":{live['gw'].rtmp_port}/live"), rtmp
     p50 = float(row["ingest"].split("/")[0])
     assert p50 >= 0, row
     print(f"index row: {row['text']}")
