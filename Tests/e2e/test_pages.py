@@ -194,13 +194,15 @@ def test_pages_escape_and_reject_bad_keys(live):
 EDGE_JS = ("const e = document.getElementById('edge'), r = document.getElementById('speed');"
            " const v = document.getElementById('video');"
            " return {edge: window.sluicePlayer && window.sluicePlayer.edge, rate: r ? Number(r.dataset.rate) : null,"
+           " jumps: r ? Number(r.dataset.jumps) : 0, why: document.getElementById('speed-why').textContent,"
            " shown: r && r.textContent, t: v.currentTime, waiting: v.readyState < 3};")
 
 
 def test_watch_catches_up_after_a_stall(live):
-    """The publisher freezes 3 s (SIGSTOP), then sends its backlog: the player stalls and falls behind; the watch
-    page's hls.js (maxLiveSyncPlaybackRate 1.5) plays faster, shows it, and is back near its old distance from the
-    live edge. Runs last: it freezes the module's publisher."""
+    """The publisher freezes 3 s (SIGSTOP), then sends its backlog: the player stalls and falls ~2 s further behind.
+    hls.js alone (maxLiveSyncPlaybackRate 1.5) speeds up only within one TARGETDURATION of its target and would stay
+    behind for good (seen: 3.3 s for the rest of the run); the watch page jumps to the live position, says so, and is
+    back near its old distance from the edge. Runs last: it freezes the module's publisher."""
     d = live["driver"]
     d.get(f"{live['base']}/watch/{KEY}")
     s = _wait(d, PLAYER_JS, lambda s: s["t"] > 3 or s["err"], 30)
@@ -214,24 +216,29 @@ def test_watch_catches_up_after_a_stall(live):
     assert before, "no hls.latency reading"
     baseline = statistics.median(before)
     pub = live["pub"].proc
+    jumps0 = d.execute_script(EDGE_JS)["jumps"]
     pub.send_signal(signal.SIGSTOP)
+    frozen, start = True, time.monotonic()
+    trace, caught_up = [], None
     try:
-        time.sleep(3)
+        # After the backlog the player is far behind; it must jump back to live, say so, and stay near its old distance.
+        while time.monotonic() < start + 28:
+            if frozen and time.monotonic() >= start + 3:
+                pub.send_signal(signal.SIGCONT)
+                frozen = False
+            e = d.execute_script(EDGE_JS)
+            trace.append((round(time.monotonic() - start, 2), e["edge"], e["rate"], e["shown"], e["jumps"] - jumps0, e["why"]))
+            if not frozen and e["jumps"] > jumps0 and e["edge"] is not None and e["edge"] < baseline + 0.6:
+                caught_up = e
+                break
+            time.sleep(0.2)
     finally:
-        pub.send_signal(signal.SIGCONT)
-    # After the burst the player is far behind; it must speed up, say so, and come back.
-    trace, end, caught_up = [], time.monotonic() + 25, None
-    while time.monotonic() < end:
-        e = d.execute_script(EDGE_JS)
-        trace.append((round(time.monotonic(), 2), e["edge"], e["rate"], e["shown"]))
-        if any(r and r > 1 for _, _, r, _ in trace) and e["edge"] is not None and e["edge"] < baseline + 0.6:
-            caught_up = e
-            break
-        time.sleep(0.25)
+        if frozen:
+            pub.send_signal(signal.SIGCONT)
     _shot(live, "watch-catch-up")
     peak = max((x[1] for x in trace if x[1] is not None), default=None)
     print(f"catch-up: baseline {baseline:.2f} s behind the edge, peak {peak}, trace {trace[:6]} ... {trace[-3:]}")
     assert peak is not None and peak > baseline + 1, f"the freeze did not put the player behind: {trace}"
-    assert any(r and r > 1 for _, _, r, _ in trace), f"the page never played faster than 1x: {trace}"
-    assert any(s and s != "1×" for _, _, _, s in trace), f"the page never showed its speed: {trace}"
+    assert any(x[4] for x in trace), f"the page never jumped to live: {trace}"
+    assert any(x[5] for x in trace), f"the page never said it caught up: {trace}"
     assert caught_up, f"not back within 0.6 s of the {baseline:.2f} s baseline in 25 s: {trace[-8:]}"
