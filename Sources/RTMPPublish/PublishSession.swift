@@ -63,13 +63,14 @@ public func publish(
     return report
 }
 
-/// A video frame with the wall clock of its release as our capture-time SEI (DESIGN.md "Latency model").
+/// A video frame with its capture clock as our capture-time SEI (DESIGN.md "Latency model").
 ///
-/// The pacer's release is the capture instant of a real-time source; audio passes unchanged.
+/// A source that makes its pictures (the test pattern) stamped each one as it was made, before encoding; for a
+/// recording the pacer's release is the capture instant. Audio passes unchanged.
 private func stampCaptureClock(on frame: MediaFrame) throws(RTMPPublishError) -> MediaFrame {
     guard frame.kind == .video else { return frame }
     var stamped = frame
-    let now = WallTime.now()
+    let now = frame.stamps.capture ?? WallTime.now()
     do {
         stamped.data = try CaptureTimeSEI.inserting(capture: now, intoAVCC: frame.data)
     } catch {

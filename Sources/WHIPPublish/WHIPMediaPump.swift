@@ -12,8 +12,9 @@ enum WHIPPumpOutput: Sendable {
     case ended(WHIPPublishError?)
 }
 
-/// Reads the source in real time (`PublishPacer`, like `sluice publish` to RTMP), stamps each video frame's release
-/// as its capture clock (SEI, DESIGN.md "Latency model") and turns audio into 20 ms Opus frames.
+/// Reads the source in real time (`PublishPacer`, like `sluice publish` to RTMP), writes each video frame's capture
+/// clock as SEI (when the test pattern made the picture, else its release; DESIGN.md "Latency model") and turns
+/// audio into 20 ms Opus frames.
 ///
 /// Owns the non-Sendable source: one task runs it, and keyframe requests reach it through an atomic flag.
 final class WHIPMediaPump: @unchecked Sendable {
@@ -61,12 +62,14 @@ final class WHIPMediaPump: @unchecked Sendable {
             switch frame.kind {
             case .video:
                 var stamped = frame
+                // The test pattern stamped its pictures as they were made (before encoding); a recording has no stamp.
+                let capture = frame.stamps.capture ?? wall
                 do {
-                    stamped.data = try CaptureTimeSEI.inserting(capture: wall, intoAVCC: frame.data)
+                    stamped.data = try CaptureTimeSEI.inserting(capture: capture, intoAVCC: frame.data)
                 } catch {
                     return emit(.ended(.malformedVideo(dts: frame.dts, reason: "\(error)")))
                 }
-                stamped.stamps.capture = wall
+                stamped.stamps.capture = capture
                 emit(.frame(stamped, wall: wall))
             case .audio:
                 guard let opus else { continue }
