@@ -49,6 +49,9 @@ public struct ScenarioResult: Sendable, Codable, Equatable {
     /// its first frame (a stream that is not up yet answers 404).
     public var fatalErrors = 0
     public var startupErrors = 0
+    /// Real player: errors at or after the publisher stopped (the stream is gone); in `errorCount`, not in the
+    /// level load, fatal or startup counts.
+    public var afterEndErrors = 0
     /// Errors of any kind (HTTP, media, player events), all counted.
     public var errorCount = 0
     /// HTTP requests the model viewers made.

@@ -25,6 +25,9 @@ public struct BenchOptions: Sendable {
     public var modelViewers = 4
     /// The hls.js chunk (`make hlsjs`); nil looks in .build/hlsjs/ beside the executable and the working folder.
     public var hlsjsPath: String?
+    /// Where to write each real-player run's raw trace (`<scenario>-<player>.json`: every presented frame and
+    /// event), for checking the figures independently; nil writes nothing.
+    public var traceDirectory: String?
     /// Size of the published test pattern.
     public var sourceWidth = 1280
     public var sourceHeight = 720
@@ -209,9 +212,12 @@ public struct BenchRunner: Sendable {
             try? await clock.sleep(until: start + warmUp)
             browser.join()
             try? await clock.sleep(until: start + duration + Self.tail)
-            let trace = await browser.finish()
+            var trace = await browser.finish()
+            trace.publishStart = Double(publishStart.nanosecondsSince1970) / 1e6
+            if let dir = options.traceDirectory { try Self.write(trace, to: "\(dir)/\(scenario.id)-\(watch.player).json") }
             if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
-            result.apply(PlayerFigures(trace, publishStart: Double(publishStart.nanosecondsSince1970) / 1e6))
+            let publishEnd = Double(publishStart.advanced(by: duration).nanosecondsSince1970) / 1e6
+            result.apply(PlayerFigures(trace, publishStart: trace.publishStart ?? 0, publishEnd: publishEnd))
             return result
         }
         if clock.now < start + warmUp {
@@ -224,6 +230,19 @@ public struct BenchRunner: Sendable {
         if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
         result.apply(reports)
         return result
+    }
+
+    /// Writes a real player's trace as JSON.
+    private static func write(_ trace: PlayerTrace, to path: String) throws(BenchError) {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try encoder.encode(trace).write(to: url)
+        } catch {
+            throw .writeFailed(path: path, reason: "\(error)")
+        }
     }
 
     /// The model viewers, each joining at `from` plus its own random offset within `joinSpread`.
@@ -352,6 +371,7 @@ extension ScenarioResult {
         levelLoadErrors = f.levelLoadErrors
         fatalErrors = f.fatalErrors
         startupErrors = f.startupErrors
+        afterEndErrors = f.afterEndErrors
         errorCount = f.errors
         errors = f.errorSamples
     }

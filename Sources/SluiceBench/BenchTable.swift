@@ -19,7 +19,8 @@ public enum BenchTable {
         "publish->playable: publish start -> first part (classic: segment) listed; publish->1st frame: publish start "
             + "-> first frame a real player presented",
         "join->1st frame: viewer opened on the running stream -> its first frame (model: median over its viewers)",
-        "errors: all (level load errors, fatal errors, errors before the first frame)",
+        "errors: all (before the publisher stopped: level load errors, fatal errors, errors before the first frame; "
+            + "then errors after it stopped); stalls: waiting events after the first frame (their summed ms)",
     ]
 
     /// The cells of one row after the scenario name and player.
@@ -31,7 +32,8 @@ public enum BenchTable {
         }
         let stalls = r.player == .model ? "\(r.stalls)" : "\(r.stalls) (\(ms(r.stalledMs)))"
         let errors = r.player == .model
-            ? "\(r.errorCount)" : "\(r.errorCount) (\(r.levelLoadErrors), \(r.fatalErrors), \(r.startupErrors))"
+            ? "\(r.errorCount)"
+            : "\(r.errorCount) (\(r.levelLoadErrors), \(r.fatalErrors), \(r.startupErrors), \(r.afterEndErrors))"
         return GatewayHops.order.map { cell(r.hops[$0]) } + [
             cell(r.downloaded), cell(r.glass), r.publishToPlayableMs.map(ms) ?? "-", r.publishToFirstFrameMs.map(ms) ?? "-",
             r.joinToFirstFrameMs.map(ms) ?? "-", "\(r.frames)", stalls, r.player == .model ? "-" : "\(r.renditionSwitches)",

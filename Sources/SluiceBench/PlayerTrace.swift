@@ -1,6 +1,6 @@
 /// What the bench player page (Pages/bench-player.html) posted: every presented frame with the capture clock read
 /// from its pixels, and every player event. Times are wall-clock milliseconds since the Unix epoch.
-struct PlayerTrace: Sendable, Equatable {
+struct PlayerTrace: Sendable, Equatable, Codable {
     /// One `requestVideoFrameCallback`: a frame the browser presented.
     struct Frame: Sendable, Equatable, Codable {
         /// 1 started with the publisher, 2 joined the running stream.
@@ -9,6 +9,8 @@ struct PlayerTrace: Sendable, Equatable {
         var capture: Double?
         /// When the browser expected to show it (`performance.timeOrigin + expectedDisplayTime`).
         var shown: Double
+        /// When the page's callback ran for it (kept in the trace file to check `shown` against).
+        var callback: Double?
         /// Picture height, i.e. the rendition presented.
         var height: Int
         /// The browser's count of presented frames so far (gaps are frames shown without a callback).
@@ -36,6 +38,9 @@ struct PlayerTrace: Sendable, Equatable {
     var events: [Event] = []
     /// Set once the final batch arrived.
     var complete = false
+
+    /// When the publisher started (ms since the epoch), set by the bench for the trace file.
+    var publishStart: Double?
 
     /// Adds one batch.
     mutating func add(_ batch: Batch) {
@@ -76,8 +81,12 @@ struct PlayerFigures: Sendable, Equatable {
     /// The first error messages, for reading.
     var errorSamples: [String] = []
 
-    /// The figures of `trace` for a publisher started at `publishStart` (ms since the epoch).
-    init(_ trace: PlayerTrace, publishStart: Double) {
+    /// Errors at or after the publisher stopped (the stream is gone: playlists answer 503 or 404); counted here
+    /// and in `errors`, not in the other counts. Stalls after the publisher stopped are not stalls.
+    var afterEndErrors = 0
+
+    /// The figures of `trace` for a publisher that ran from `publishStart` to `publishEnd` (ms since the epoch).
+    init(_ trace: PlayerTrace, publishStart: Double, publishEnd: Double = .infinity) {
         let main = trace.frames.filter { $0.viewer == 1 }
         presented = main.count
         unreadable = main.filter { $0.capture == nil }.count
@@ -93,7 +102,9 @@ struct PlayerFigures: Sendable, Equatable {
         for (a, b) in zip(main, main.dropFirst()) where a.height != b.height { renditionSwitches += 1 }
         for f in main where !heights.contains(f.height) { heights.append(f.height) }
         if let firstShown {
-            let waits = trace.events.filter { $0.viewer == 1 && $0.type == "waiting" && $0.at > firstShown }
+            let waits = trace.events.filter {
+                $0.viewer == 1 && $0.type == "waiting" && $0.at > firstShown && $0.at < publishEnd
+            }
             stalls = waits.count
             for w in waits {
                 let resumed = trace.events.first { $0.viewer == 1 && $0.type == "playing" && $0.at >= w.at }?.at
@@ -101,13 +112,15 @@ struct PlayerFigures: Sendable, Equatable {
                 if let end = [resumed, nextFrame].compactMap({ $0 }).min() { stalledMs += end - w.at }
             }
         }
-        let errorEvents = trace.events.filter { ["error", "fatal", "pageError"].contains($0.type) }
-        errors = errorEvents.count
+        let allErrors = trace.events.filter { ["error", "fatal", "pageError"].contains($0.type) }
+        errors = allErrors.count
+        afterEndErrors = allErrors.filter { $0.at >= publishEnd }.count
+        let errorEvents = allErrors.filter { $0.at < publishEnd }
         fatalErrors = errorEvents.filter { $0.type == "fatal" }.count
         levelLoadErrors = errorEvents.filter { e in
             e.detail.map { $0.contains("levelLoadError") || $0.contains("levelLoadTimeOut") } ?? false
         }.count
         startupErrors = errorEvents.filter { $0.viewer == 1 && $0.at < (firstShown ?? .infinity) }.count
-        errorSamples = errorEvents.prefix(10).map { "viewer \($0.viewer) \($0.type): \($0.detail ?? "")" }
+        errorSamples = allErrors.prefix(10).map { "viewer \($0.viewer) \($0.type): \($0.detail ?? "")" }
     }
 }

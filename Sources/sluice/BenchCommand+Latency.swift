@@ -34,6 +34,9 @@ struct LatencyBenchOptions: ParsableArguments {
     @Option(help: "Model viewers per scenario, each joining at a random phase.")
     var modelViewers = 4
 
+    @Option(help: "With --player hlsjs|native: write each run's raw trace (every presented frame and player event) as JSON into this folder.")
+    var playerTrace: String?
+
     /// Latency scenarios publish this long when --duration is not given (the viewer then watches >= 20 s).
     static let defaultDuration = 30.0
 
@@ -80,6 +83,7 @@ struct LatencyBenchOptions: ParsableArguments {
         guard modelViewers > 0 else { throw ValidationError("--model-viewers must be positive") }
         options.modelViewers = modelViewers
         options.hlsjsPath = hlsjs
+        options.traceDirectory = playerTrace
         var logger = Logger(label: "sluice-bench")
         logger.logLevel = .error
         let runner = BenchRunner(options: options, logger: logger)

@@ -90,7 +90,7 @@ struct BenchOutputTests {
         #expect(rows[1].hasPrefix("rtmp-llhls") && rows[1].contains("0.5/1.0/2.0") && rows[1].contains("820/900/990"))
         #expect(rows[1].contains("6100") && rows[1].contains("420"))
         #expect(rows[2].hasPrefix("rtmp-llhls") && rows[2].contains(" hlsjs ") && rows[2].contains("960/1100/1300"))
-        #expect(rows[2].contains("980") && rows[2].contains("640") && rows[2].contains("2 (350)") && rows[2].contains("5 (1, 3, 3)"))
+        #expect(rows[2].contains("980") && rows[2].contains("640") && rows[2].contains("2 (350)") && rows[2].contains("5 (1, 3, 3, 0)"))
         #expect(rows[3].contains("skipped: WHIP <not yet> & later"))
         #expect(BenchTable.markdown(Self.report()).contains(
             "| `rtmp-llhls` | model | 0.5/1.0/2.0 | - | - | 150/190/200 | - | 300/350/400 | 820/900/990 | 6100 | - | 420 |"))

@@ -86,6 +86,22 @@ import Testing
         #expect(f.errorSamples.count == 4 && f.errorSamples[0].contains("manifestLoadError"))
     }
 
+    @Test func errorsAndStallsAfterThePublisherStoppedAreCountedApart() {
+        let start = Self.publishStart + 1_000
+        let end = start + 1_000
+        let frames = Self.frames(viewer: 1, from: start, count: 40, behind: 700)
+        let events = [
+            Event(viewer: 1, at: start + 500, type: "error", detail: "networkError/levelLoadError 404 x"),
+            Event(viewer: 1, at: end + 10, type: "error", detail: "networkError/levelLoadError 503 x"),
+            Event(viewer: 1, at: end + 20, type: "fatal", detail: "networkError/levelLoadError 503 x"),
+            Event(viewer: 1, at: end + 30, type: "waiting"),
+        ]
+        let f = PlayerFigures(Self.trace(frames: frames, events: events), publishStart: Self.publishStart, publishEnd: end)
+        #expect(f.errors == 3 && f.afterEndErrors == 2)
+        #expect(f.levelLoadErrors == 1 && f.fatalErrors == 0 && f.stalls == 0)
+        #expect(f.errorSamples.count == 3)
+    }
+
     @Test func noFramesMeansNoGlassAndNoFirstFrame() {
         let f = PlayerFigures(
             Self.trace(frames: [], events: [Event(viewer: 1, at: Self.publishStart + 10, type: "fatal", detail: "x")]),

@@ -71,9 +71,10 @@ def test_first_frames_are_measured_from_publish_and_from_join(report, player):
 @pytest.mark.parametrize("player", ["hlsjs", "native"])
 def test_errors_are_counted_not_dropped(report, player):
     s = rows(report, player)
-    for key in ("errorCount", "levelLoadErrors", "fatalErrors", "startupErrors", "stalls", "renditionSwitches"):
+    for key in ("errorCount", "levelLoadErrors", "fatalErrors", "startupErrors", "afterEndErrors", "stalls",
+                "renditionSwitches"):
         assert isinstance(s[key], int) and s[key] >= 0, (key, s)
-    assert s["errorCount"] >= s["levelLoadErrors"] + s["fatalErrors"], s
+    assert s["errorCount"] >= s["levelLoadErrors"] + s["fatalErrors"] + s["afterEndErrors"], s
     assert s["errorCount"] >= s["startupErrors"], s
     assert len(s["errors"]) == min(10, s["errorCount"]), s
 
