@@ -174,13 +174,17 @@ let package = Package(
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish", "WHIPPublish",
                 "Telemetry", "HTTPClient",
+                // The transcode-only bench runs the ladder's own pieces over a file.
+                "FFmpegBridge", "Transcoder",
                 // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
                 "StreamHub", "LLHLSPackager", "HTTPOrigin",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ], swiftSettings: strictSettings),
+            ],
+            // The real-player page (`sluice bench --player hlsjs|native`), compiled into the binary.
+            resources: [.embedInCode("Pages/bench-player.html")], swiftSettings: strictSettings),
         .executableTarget(
             name: "sluice",
             dependencies: [

@@ -1,9 +1,12 @@
 import CFFmpeg
+import CodecFormats
+import MediaCore
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Draws the test picture into YUV 4:2:0 planes: colour bars, a moving box and a binary frame counter.
+/// Draws the test picture into YUV 4:2:0 planes: colour bars, a moving box, a binary frame counter and the
+/// capture clock as `PixelClockCode` cells across the top.
 struct PatternPainter {
     let width: Int
     let height: Int
@@ -31,8 +34,8 @@ struct PatternPainter {
         barRows = rows
     }
 
-    /// Paints frame number `index` into `frame` (already allocated as YUV420P of this size).
-    func paint(index: Int64, into frame: UnsafeMutablePointer<AVFrame>) {
+    /// Paints frame number `index`, made at `clock`, into `frame` (already allocated as YUV420P of this size).
+    func paint(index: Int64, clock: WallTime, into frame: UnsafeMutablePointer<AVFrame>) {
         let planes = [frame.pointee.data.0!, frame.pointee.data.1!, frame.pointee.data.2!]
         let strides = [Int(frame.pointee.linesize.0), Int(frame.pointee.linesize.1), Int(frame.pointee.linesize.2)]
         for plane in 0..<3 {
@@ -53,6 +56,23 @@ struct PatternPainter {
             let on = (index >> Int64(Self.counterBits - 1 - bit)) & 1 == 1
             fill(planes, strides, x: bit * cell, y: height - cell - (cell / 2 & ~1), w: cell, h: cell,
                  yuv: on ? (235, 128, 128) : (16, 128, 128))
+        }
+        paintClock(clock, planes, strides)
+    }
+
+    /// The clock cells over the top rows: full-swing luma, neutral chroma, exact fractional cell edges.
+    private func paintClock(_ clock: WallTime, _ planes: [UnsafeMutablePointer<UInt8>], _ strides: [Int]) {
+        let cells = PixelClockCode.cells(for: clock)
+        let bandRows = PixelClockCode.span(PixelClockCode.rows - 1, of: PixelClockCode.heightDivisor, extent: height)
+            .upperBound
+        for (i, white) in cells.enumerated() {
+            let xs = PixelClockCode.span(i % PixelClockCode.columns, of: PixelClockCode.columns, extent: width)
+            let ys = PixelClockCode.span(i / PixelClockCode.columns, of: PixelClockCode.heightDivisor, extent: height)
+            for row in ys { memset(planes[0] + row * strides[0] + xs.lowerBound, white ? 235 : 16, xs.count) }
+        }
+        for row in 0..<((bandRows + 1) / 2) {
+            memset(planes[1] + row * strides[1], 128, (width + 1) / 2)
+            memset(planes[2] + row * strides[2], 128, (width + 1) / 2)
         }
     }
 

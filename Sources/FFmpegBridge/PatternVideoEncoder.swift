@@ -11,7 +11,7 @@ final class PatternVideoEncoder {
     private let frameLimit: Int64?
     private var nextIndex: Int64 = 0
     private var flushed = false
-    /// Wall clock at which each picture (by pts) was drawn, for `HopStamps.capture`.
+    /// Wall clock at which each picture (by pts) was drawn, for `HopStamps.capture` (and so the publishers' SEI).
     private var captureTimes: [Int64: WallTime] = [:]
     /// The AVCDecoderConfigurationRecord built from the encoder's global header.
     let decoderConfiguration: [UInt8]
@@ -73,12 +73,14 @@ final class PatternVideoEncoder {
             return out
         }
         try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable(video)")
-        painter.paint(index: nextIndex, into: frame.pointer)
+        // The capture clock is taken as the picture is made, before encoding, and drawn into it as well.
+        let made = WallTime.now()
+        painter.paint(index: nextIndex, clock: made, into: frame.pointer)
         frame.pointer.pointee.pts = nextIndex
         // libx264 turns a forced I picture into an IDR (closed GOP).
         frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         forceKeyframe = false
-        captureTimes[nextIndex] = WallTime.now()
+        captureTimes[nextIndex] = made
         nextIndex += 1
         try context.send(frame)
         return try drain()

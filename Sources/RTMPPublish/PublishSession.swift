@@ -75,10 +75,11 @@ public func publish(
     return report
 }
 
-/// A frame stamped with the wall clock of its release, the capture instant of a real-time source.
+/// A frame stamped with its capture clock (DESIGN.md "Latency model"): a source that makes its pictures (the test
+/// pattern) stamped each one as it was made, before encoding; for a recording the pacer's release is the capture instant.
 private func stampCaptureClock(on frame: MediaFrame) throws(RTMPPublishError) -> MediaFrame {
     do {
-        return try CaptureClock.stamp(frame, at: WallTime.now())
+        return try CaptureClock.stamp(frame, at: frame.stamps.capture ?? WallTime.now())
     } catch {
         throw .malformedVideo(dts: frame.dts, error)
     }

@@ -24,6 +24,14 @@ public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     case gatewayFailed(String)
     /// The nginx-rtmp anchor could not be set up or started (`reason`).
     case anchorFailed(String)
+    /// An external tool (`ffmpeg`) could not start (`status` -1) or exited with `status`; `output` is its stderr tail.
+    case toolFailed(tool: String, status: Int32, output: String)
+    /// Our ladder could not run over `path`.
+    case transcodeFailed(path: String, reason: String)
+    /// The headless browser of a real-player run could not be started or lost (`reason`).
+    case browserFailed(String)
+    /// hls.js is not where the bench serves it from; `path` is where it was looked for.
+    case hlsjsMissing(path: String)
 
     public var description: String {
         switch self {
@@ -39,6 +47,12 @@ public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .writeFailed(let path, let reason): "writing \(path) failed: \(reason)"
         case .gatewayFailed(let reason): "gateway: \(reason)"
         case .anchorFailed(let reason): "nginx-rtmp anchor: \(reason)"
+        case .toolFailed(let tool, let status, let output): "\(tool) failed (\(status)): \(output)"
+        case .transcodeFailed(let path, let reason): "ladder over \(path) failed: \(reason)"
+        case .browserFailed(let reason): "headless browser: \(reason)"
+        case .hlsjsMissing(let path):
+            "hls.js not found at \(path); run `make hlsjs` (extracts it from the PyPI wheel gradio==6.31.0) "
+                + "or pass --hlsjs PATH"
         }
     }
 }

@@ -1,38 +1,69 @@
 import Foundation
 
-/// What one scenario measured; the row of the table, an entry of `--json`, a bar of `--svg`.
+/// What one scenario measured with one player; the row of the table, an entry of `--json`, a bar of `--svg`.
+///
+/// Every capture time is the publisher's clock taken when the test pattern made the picture, before encoding.
 public struct ScenarioResult: Sendable, Codable, Equatable {
     /// Scenario name (`rtmp-llhls-ladder`).
     public var id: String
     /// One-line description.
     public var title: String
+    /// Who watched: the bench's model viewers, hls.js or Chromium's native player.
+    public var player: PlayerKind = .model
     /// Set when the scenario did not run or failed; the numbers are then absent.
     public var skipped: String?
-    /// The rendition the viewer followed (`video`, `480p`; `index` for nginx).
+    /// What was played: the model's rendition (`video`, `480p`; the key for nginx), or the URL a browser opened.
     public var rendition: String?
-    /// Gateway hops by name (`ingest`, `decode`, `encode`, `package`, `deliver`, and the gateway's `available`).
+    /// Gateway hops by name (`ingest`, `decode`, `encode`, `package`, `deliver`), from the gateway's own clocks.
     public var hops: [String: LatencyPercentiles] = [:]
-    /// Capture → frame downloadable by the viewer (its part or segment fully received).
-    public var available: LatencyPercentiles?
-    /// Capture → the frame shown by a player that behaves like the viewer (hls.js low-latency or classic).
-    public var player: LatencyPercentiles?
-    /// Publish start → first playable part (or segment) listed in the media playlist, milliseconds.
-    public var ttffPublishMs: Double?
-    /// Viewer join → first frame displayed, milliseconds.
-    public var ttffJoinMs: Double?
-    /// Frames the viewer received with a capture time.
+    /// Model viewers that watched (each joined at its own random phase).
+    public var viewers = 0
+    /// Capture → the frame's part or segment fully downloaded by a model viewer (frames captured after it joined).
+    public var downloaded: LatencyPercentiles?
+    /// Glass to glass: capture → frame shown. Real players: presented by the browser, clock read from the pixels;
+    /// model: the instant the player model shows it, clock read from the SEI.
+    public var glass: LatencyPercentiles?
+    /// Publish start → the media playlist first lists a part (segment for classic HLS), polled by the bench.
+    public var publishToPlayableMs: Double?
+    /// Publish start → the first frame a real player presented (the page was loaded and told to play when the
+    /// publisher started).
+    public var publishToFirstFrameMs: Double?
+    /// Viewer join on a running stream → its first frame shown: a second real player opened on the running
+    /// stream; for the model, the median over its viewers of the modelled first display.
+    public var joinToFirstFrameMs: Double?
+    /// Frames with a capture time: received by the model viewers, or presented by the real player.
     public var frames = 0
-    /// Viewer stalls (waited for media it should have had).
+    /// Real player: frames presented whose pixel clock could not be read, and frames presented without a callback.
+    public var unreadableFrames = 0
+    public var missedFrames = 0
+    /// Stalls (real: `waiting` events after the first frame; model: the next frame had not arrived) and their
+    /// summed length.
     public var stalls = 0
-    /// HTTP requests the viewer made.
+    public var stalledMs = 0.0
+    /// Real player: changes of the presented picture height, and the heights presented in first-seen order.
+    public var renditionSwitches = 0
+    public var heights: [Int] = []
+    /// Real player (hls.js): media playlist load errors and timeouts.
+    public var levelLoadErrors = 0
+    /// Real player: fatal errors (the page then restarts the player), and how many errors of any kind came before
+    /// its first frame (a stream that is not up yet answers 404).
+    public var fatalErrors = 0
+    public var startupErrors = 0
+    /// Real player: errors at or after the publisher stopped (the stream is gone); in `errorCount`, not in the
+    /// level load, fatal or startup counts.
+    public var afterEndErrors = 0
+    /// Errors of any kind (HTTP, media, player events), all counted.
+    public var errorCount = 0
+    /// HTTP requests the model viewers made.
     public var requests = 0
-    /// Viewer and gateway errors worth reading.
+    /// The first errors, to read.
     public var errors: [String] = []
 
-    /// An empty result for `scenario`.
-    public init(scenario: BenchScenario) {
+    /// An empty result for `scenario`, watched by `player`.
+    public init(scenario: BenchScenario, player: PlayerKind = .model) {
         id = scenario.id
         title = scenario.title
+        self.player = player
     }
 }
 
@@ -44,6 +75,11 @@ public struct BenchReport: Sendable, Codable, Equatable {
     public var machine: String
     /// Publishing time per scenario, seconds.
     public var durationSeconds: Double
+    /// The published test pattern (`1280x720@30, GOP 30, no B-frames`).
+    public var source: String = ""
+    /// `uptime`'s load averages (1, 5, 15 min) when the run started and ended: the machine may be shared.
+    public var loadBefore: [Double] = []
+    public var loadAfter: [Double] = []
     /// The command line.
     public var command: String
     /// One result per scenario asked for, in order.
@@ -63,6 +99,12 @@ public struct BenchReport: Sendable, Codable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return Array(try encoder.encode(self)) + [0x0A]
+    }
+
+    /// The 1, 5 and 15 minute load averages (`/proc/loadavg`).
+    public static func loadAverage() -> [Double] {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").prefix(3).compactMap { Double($0) }
     }
 
     /// The machine this runs on, in one line: kernel, CPU model and count.

@@ -20,6 +20,18 @@ public struct BenchOptions: Sendable {
     public var rtmp: String?
     /// The command line, recorded in the report.
     public var command: String
+    /// Who watches each scenario, in turn (each player gets its own publish run).
+    public var players: [PlayerKind] = [.model]
+    /// Model viewers per scenario, each joining at a random phase after the warm-up.
+    public var modelViewers = 4
+    /// The hls.js chunk (`make hlsjs`); nil looks in .build/hlsjs/ beside the executable and the working folder.
+    public var hlsjsPath: String?
+    /// Where to write each real-player run's raw trace (`<scenario>-<player>.json`: every presented frame and
+    /// event), for checking the figures independently; nil writes nothing.
+    public var traceDirectory: String?
+    /// Size of the published test pattern.
+    public var sourceWidth = 1280
+    public var sourceHeight = 720
 
     /// Options for `scenarios`.
     public init(scenarios: [BenchScenario], command: String) {
@@ -31,8 +43,12 @@ public struct BenchOptions: Sendable {
 /// Runs the latency scenarios one after the other: a gateway (embedded, external, or nginx-rtmp), the test
 /// pattern published in real time with its capture clock in SEI, a viewer from the moment the stream is playable.
 public struct BenchRunner: Sendable {
-    /// The 1280x720@30 test pattern, 1 s GOP, no B-frames, with a 440 Hz AAC tone.
-    static let source = PublishInput.testPattern(width: 1280, height: 720, fps: 30, gopFrames: 30, bFrames: 0)
+    /// The test pattern at 30 fps, 1 s GOP, no B-frames, with a 440 Hz AAC tone.
+    var source: PublishInput {
+        .testPattern(width: options.sourceWidth, height: options.sourceHeight, fps: 30, gopFrames: 30, bFrames: 0)
+    }
+    /// Model viewers join within this long after the warm-up, each at a random instant (random part phase).
+    static let joinSpread: Duration = .seconds(2)
     /// Publishing time before the viewer joins (at most half the run): three 2 s segments and some.
     static let warmUp: Duration = .seconds(8)
     /// How long the viewer keeps watching after the publisher stopped (the last parts still arrive).
@@ -48,20 +64,26 @@ public struct BenchRunner: Sendable {
         self.logger = logger
     }
 
-    /// Runs every scenario; failures become results with `skipped` set, so one broken path never hides the rest.
+    /// Runs every scenario with every player; failures become results with `skipped` set, so one broken path
+    /// never hides the rest.
     public func run() async -> BenchReport {
         let date = WallTime.now().iso8601
+        let loadBefore = BenchReport.loadAverage()
         var results: [ScenarioResult] = []
-        for (i, scenario) in options.scenarios.enumerated() {
-            var result = ScenarioResult(scenario: scenario)
-            let tag = "[\(i + 1)/\(options.scenarios.count)] \(scenario.id)"
+        let runs = options.scenarios.flatMap { s in options.players.map { (s, $0) } }
+        var hlsjs: Result<[UInt8], BenchError>?
+        if options.players.contains(.hlsjs) { hlsjs = HLSJSChunk.load(options.hlsjsPath) }
+        for (i, (scenario, player)) in runs.enumerated() {
+            var result = ScenarioResult(scenario: scenario, player: player)
+            let tag = "[\(i + 1)/\(runs.count)] \(scenario.id) \(player)"
             if let why = scenario.unavailableReason {
                 result.skipped = why
                 progress.finish("\(tag): skipped, \(why)")
             } else {
                 do {
-                    result = try await run(scenario, tag: tag)
-                    progress.finish("\(tag): done" + (result.player.map { ", player glass p50 \(BenchTable.ms($0.p50Ms)) ms" } ?? ""))
+                    let chunk = try player == .hlsjs ? hlsjs?.get() : nil
+                    result = try await run(scenario, player: player, hlsjs: chunk, tag: tag)
+                    progress.finish("\(tag): done" + (result.glass.map { ", glass p50 \(BenchTable.ms($0.p50Ms)) ms" } ?? ""))
                 } catch {
                     result.skipped = "failed: \(error)"
                     progress.finish("\(tag): failed, \(error)")
@@ -69,22 +91,28 @@ public struct BenchRunner: Sendable {
             }
             results.append(result)
         }
-        return BenchReport(
+        var report = BenchReport(
             date: date, machine: BenchReport.describeMachine(), durationSeconds: options.duration.milliseconds / 1000,
             command: options.command, scenarios: results)
+        report.source = "\(source)"
+        report.loadBefore = loadBefore
+        report.loadAfter = BenchReport.loadAverage()
+        return report
     }
 
     /// One scenario from gateway start to gateway stop.
-    func run(_ scenario: BenchScenario, tag: String) async throws(BenchError) -> ScenarioResult {
+    func run(_ scenario: BenchScenario, player: PlayerKind, hlsjs: [UInt8]?, tag: String) async throws(BenchError)
+        -> ScenarioResult
+    {
         let key = "bench-\(scenario.id)-\(UInt32.random(in: 0...UInt32.max))"
         switch scenario.path {
-        case .nginxRTMP:
-            let anchor = try NginxRTMPAnchor()
+        case .nginxRTMP(let fragment):
+            let anchor = try NginxRTMPAnchor(fragment: .seconds(fragment))
             defer { anchor.stop() }
             try await anchor.waitUntilReady()
-            var result = try await measure(
-                scenario, tag: tag, publishURL: anchor.rtmpURL(key: key), playlistURL: anchor.playlistURL(key: key))
-            result.rendition = "\(key).m3u8"
+            let watch = Watch(player: player, hlsjs: hlsjs, media: anchor.playlistURL(key: key), entry: anchor.playlistURL(key: key))
+            var result = try await measure(scenario, watch, tag: tag, publishURL: anchor.rtmpURL(key: key))
+            result.rendition = player == .model ? "\(key).m3u8" : watch.entry
             return result
         case .sluice(_, _, let rendition), .whip(_, let rendition):
             var lowLatency = true
@@ -115,10 +143,12 @@ public struct BenchRunner: Sendable {
                 rtmpBase = gateway.rtmpBase
             }
             do {
+                let watch = Watch(
+                    player: player, hlsjs: hlsjs, media: "\(httpBase)/live/\(key)/\(rendition).m3u8",
+                    entry: "\(httpBase)/live/\(key)/index.m3u8")
                 var result = try await measure(
-                    scenario, tag: tag, publishURL: overWHIP ? "\(httpBase)/whip/\(key)" : "\(rtmpBase)/\(key)",
-                    playlistURL: "\(httpBase)/live/\(key)/\(rendition).m3u8")
-                result.rendition = rendition
+                    scenario, watch, tag: tag, publishURL: overWHIP ? "\(httpBase)/whip/\(key)" : "\(rtmpBase)/\(key)")
+                result.rendition = player == .model ? rendition : watch.entry
                 result.hops = try await gatewayHops(httpBase: httpBase, key: key, rendition: rendition)
                 await embedded?.stop()
                 return result
@@ -129,17 +159,34 @@ public struct BenchRunner: Sendable {
         }
     }
 
-    /// Publishes for the run's duration, measures when the playlist first lists media, and watches from then on.
+    /// Who watches and what: the media playlist the model follows, the URL a browser opens (multivariant for Sluice).
+    struct Watch {
+        var player: PlayerKind
+        var hlsjs: [UInt8]?
+        var media: String
+        var entry: String
+    }
+
+    /// Publishes for the run's duration and watches: model viewers from the warm-up on, or a real player from the
+    /// publish start (plus a second one joining after the warm-up).
     private func measure(
-        _ scenario: BenchScenario, tag: String, publishURL: String, playlistURL: String
+        _ scenario: BenchScenario, _ watch: Watch, tag: String, publishURL: String
     ) async throws(BenchError) -> ScenarioResult {
         let clock = ContinuousClock()
-        let start = clock.now
         let duration = options.duration
-        let publisher = Task { () -> Result<Void, BenchPublishFailure> in
-            await Self.publish(to: publishURL, duration: duration, logger: logger)
+        let phase = Mutex("starting")
+        var browser: RealPlayerSession?
+        if watch.player.isBrowser {
+            phase.withLock { $0 = "starting headless Chromium" }
+            browser = try await RealPlayerSession.open(player: watch.player, hlsjs: watch.hlsjs, url: watch.entry)
         }
-        let phase = Mutex("waiting for the first playable playlist")
+        let start = clock.now
+        let publishStart = WallTime.now()
+        browser?.go()
+        let source = self.source
+        let publisher = Task { () -> Result<Void, BenchPublishFailure> in
+            await Self.publish(source, to: publishURL, duration: duration, logger: logger)
+        }
         let ticker = Task {
             while !Task.isCancelled {
                 let elapsed = Int((clock.now - start).milliseconds / 1000)
@@ -148,36 +195,98 @@ public struct BenchRunner: Sendable {
             }
         }
         defer { ticker.cancel() }
-        var result = ScenarioResult(scenario: scenario)
-        let playable = await firstPlayable(playlistURL, lowLatency: scenario.lowLatencyViewer, until: start + duration + .seconds(10))
+        var result = ScenarioResult(scenario: scenario, player: watch.player)
+        phase.withLock { $0 = "waiting for the first playable playlist" }
+        let playable = await firstPlayable(watch.media, lowLatency: scenario.lowLatencyViewer, until: start + duration + .seconds(10))
         guard let playable else {
             publisher.cancel()
+            await browser?.close()
             if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
-            throw .badPlaylist(url: playlistURL, reason: "no media listed within the run")
+            throw .badPlaylist(url: watch.media, reason: "no media listed within the run")
         }
-        result.ttffPublishMs = (playable - start).milliseconds
+        result.publishToPlayableMs = (playable - start).milliseconds
         // Viewers join a running stream: one that joined the very first segment of a short playlist (nginx lists
         // it at once, Sluice holds it for HOLD-BACK) would sit closer to the edge than any later viewer.
         let warmUp = min(Self.warmUp, duration / 2)
+        if let browser {
+            phase.withLock { $0 = "\(watch.player) playing" }
+            try? await clock.sleep(until: start + warmUp)
+            browser.join()
+            try? await clock.sleep(until: start + duration + Self.tail)
+            var trace = await browser.finish()
+            trace.publishStart = Double(publishStart.nanosecondsSince1970) / 1e6
+            if let dir = options.traceDirectory { try Self.write(trace, to: "\(dir)/\(scenario.id)-\(watch.player).json") }
+            if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
+            let publishEnd = Double(publishStart.advanced(by: duration).nanosecondsSince1970) / 1e6
+            result.apply(PlayerFigures(trace, publishStart: trace.publishStart ?? 0, publishEnd: publishEnd))
+            return result
+        }
         if clock.now < start + warmUp {
             phase.withLock { $0 = "warming up" }
             try? await clock.sleep(until: start + warmUp)
         }
-        phase.withLock { $0 = "viewer watching \(scenario.lowLatencyViewer ? "(LL-HLS)" : "(classic)")" }
+        phase.withLock { $0 = "\(options.modelViewers) model viewers watching \(scenario.lowLatencyViewer ? "(LL-HLS)" : "(classic)")" }
         let deadline = start + duration + Self.tail
-        let report =
-            scenario.lowLatencyViewer
-            ? try await LLHLSViewer(playlistURL: playlistURL, logger: logger)
-                .run(until: deadline, publisherEnds: start + duration)
-            : try await ClassicHLSViewer(playlistURL: playlistURL, logger: logger).run(until: deadline)
+        let reports = try await watchWithModels(scenario, url: watch.media, from: start + warmUp, until: deadline, publisherEnds: start + duration)
         if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
-        result.apply(report)
+        result.apply(reports)
         return result
+    }
+
+    /// Writes a real player's trace as JSON.
+    private static func write(_ trace: PlayerTrace, to path: String) throws(BenchError) {
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try encoder.encode(trace).write(to: url)
+        } catch {
+            throw .writeFailed(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The model viewers, each joining at `from` plus its own random offset within `joinSpread`.
+    private func watchWithModels(
+        _ scenario: BenchScenario, url: String, from: ContinuousClock.Instant, until deadline: ContinuousClock.Instant,
+        publisherEnds: ContinuousClock.Instant
+    ) async throws(BenchError) -> [ViewerReport] {
+        let logger = self.logger
+        let spread = Self.joinSpread.milliseconds
+        let results = await withTaskGroup(of: Result<ViewerReport, BenchError>.self) { group in
+            for _ in 0..<max(1, options.modelViewers) {
+                let join = from + .milliseconds(Double.random(in: 0..<spread))
+                group.addTask {
+                    try? await ContinuousClock().sleep(until: join)
+                    do throws(BenchError) {
+                        return .success(
+                            scenario.lowLatencyViewer
+                                ? try await LLHLSViewer(playlistURL: url, logger: logger).run(until: deadline, publisherEnds: publisherEnds)
+                                : try await ClassicHLSViewer(playlistURL: url, logger: logger).run(until: deadline))
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+            }
+            var all: [Result<ViewerReport, BenchError>] = []
+            for await r in group { all.append(r) }
+            return all
+        }
+        var reports: [ViewerReport] = []
+        for r in results {
+            switch r {
+            case .success(let report): reports.append(report)
+            case .failure(let error): throw error
+            }
+        }
+        return reports
     }
 
     /// Publishes the test pattern with its capture clock in SEI: RTMP through librtmp, or WHIP through our own
     /// publisher (same source, audio as Opus) when the URL is an `http://…/whip/KEY` endpoint.
-    static func publish(to url: String, duration: Duration, logger: Logger) async -> Result<Void, BenchPublishFailure> {
+    static func publish(
+        _ source: PublishInput, to url: String, duration: Duration, logger: Logger
+    ) async -> Result<Void, BenchPublishFailure> {
         if url.hasPrefix("http://") {
             do throws(WHIPPublishError) {
                 var quiet = logger
@@ -231,17 +340,41 @@ public struct BenchRunner: Sendable {
 }
 
 extension ScenarioResult {
-    /// Fills the viewer figures. "available" counts frames captured after the viewer joined: the backlog it
-    /// fetched on joining was downloadable long before it asked.
-    mutating func apply(_ report: ViewerReport) {
-        let live = report.frames.filter { $0.capture >= report.joinedAt }
-        available = LatencyPercentiles(samples: live.map { $0.available.duration(since: $0.capture) })
-        player = LatencyPercentiles(samples: report.playerLatencies)
-        ttffJoinMs = report.firstFrameAt.map { $0.duration(since: report.joinedAt).milliseconds }
-        frames = report.frames.count
-        stalls = report.stalls
-        requests = report.requests
-        errors = Array(report.errors.prefix(10))
+    /// Fills the model viewers' figures. "downloaded" counts frames captured after each viewer joined: the backlog
+    /// it fetched on joining was downloadable long before it asked.
+    mutating func apply(_ reports: [ViewerReport]) {
+        viewers = reports.count
+        let live = reports.flatMap { r in r.frames.filter { $0.capture >= r.joinedAt } }
+        downloaded = LatencyPercentiles(samples: live.map { $0.available.duration(since: $0.capture) })
+        glass = LatencyPercentiles(samples: reports.flatMap(\.playerLatencies))
+        let joins = reports.compactMap { r in r.firstFrameAt.map { $0.duration(since: r.joinedAt) } }
+        joinToFirstFrameMs = LatencyPercentiles(samples: joins)?.p50Ms
+        frames = reports.map(\.frames.count).reduce(0, +)
+        stalls = reports.map(\.stalls).reduce(0, +)
+        requests = reports.map(\.requests).reduce(0, +)
+        let all = reports.flatMap(\.errors)
+        errorCount = all.count
+        errors = Array(all.prefix(10))
+    }
+
+    /// Fills a real player's figures.
+    mutating func apply(_ f: PlayerFigures) {
+        glass = f.glass
+        frames = f.glass?.count ?? 0
+        unreadableFrames = f.unreadable
+        missedFrames = f.missed
+        publishToFirstFrameMs = f.publishToFirstFrameMs
+        joinToFirstFrameMs = f.joinToFirstFrameMs
+        stalls = f.stalls
+        stalledMs = f.stalledMs
+        renditionSwitches = f.renditionSwitches
+        heights = f.heights
+        levelLoadErrors = f.levelLoadErrors
+        fatalErrors = f.fatalErrors
+        startupErrors = f.startupErrors
+        afterEndErrors = f.afterEndErrors
+        errorCount = f.errors
+        errors = f.errorSamples
     }
 }
 

@@ -1,8 +1,8 @@
 /// The comparison as a hand-written SVG: one stacked horizontal bar per scenario, a colour per hop, ms axis.
 ///
-/// Each bar stacks p50s: the gateway hops, then what is left of "available" (publisher encode, network, HTTP
-/// fetch), then the player's buffer up to player glass-to-glass p50. Medians do not add exactly; the bar's end
-/// is the measured player p50 and the whisker its p90.
+/// Each bar stacks p50s: the gateway hops, then what is left of "capture->downloaded" (publisher encode, network,
+/// HTTP fetch), then the player's buffer up to glass-to-glass p50. Medians do not add exactly; the bar's end is the
+/// measured glass p50 and the whisker its p90. Real players have no download figure: their bar is glass alone.
 public enum BenchSVG {
     /// One stacked piece: legend name and colour.
     struct Piece {
@@ -16,8 +16,8 @@ public enum BenchSVG {
         "encode": Piece(name: "encode", colour: "#e15759"),
         "package": Piece(name: "package", colour: "#76b7b2"),
         "deliver": Piece(name: "deliver", colour: "#59a14f"),
-        "upstream": Piece(name: "publisher encode + network + fetch (rest of available)", colour: "#edc948"),
-        "player": Piece(name: "player buffer (available -> shown)", colour: "#b07aa1"),
+        "upstream": Piece(name: "publisher encode + network + fetch (rest of capture->downloaded)", colour: "#edc948"),
+        "player": Piece(name: "player (downloaded -> shown)", colour: "#b07aa1"),
     ]
     static let stackOrder = GatewayHops.order + ["upstream", "player"]
 
@@ -30,11 +30,11 @@ public enum BenchSVG {
             out.append((hop, p))
             sum += p
         }
-        if let a = r.available?.p50Ms, a > sum {
+        if let a = r.downloaded?.p50Ms, a > sum {
             out.append(("upstream", a - sum))
             sum = a
         }
-        if let g = r.player?.p50Ms, g > sum { out.append(("player", g - sum)) }
+        if let g = r.glass?.p50Ms, g > sum { out.append(("player", g - sum)) }
         return out
     }
 
@@ -54,7 +54,7 @@ public enum BenchSVG {
         let barHeight = 26.0
         let rowGap = 20.0
         let plot = width - left - right
-        let maxMs = max(1000, rows.map { max($0.player?.p90Ms ?? 0, $0.available?.p50Ms ?? 0) }.max() ?? 0) * 1.05
+        let maxMs = max(1000, rows.map { max($0.glass?.p90Ms ?? 0, $0.downloaded?.p50Ms ?? 0) }.max() ?? 0) * 1.05
         let step = tickStep(maxMs)
         let axisEnd = (maxMs / step).rounded(.up) * step
         let x = { (ms: Double) -> Double in left + plot * ms / axisEnd }
@@ -68,7 +68,7 @@ public enum BenchSVG {
                 + "viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">")
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>")
         s.append("<text x=\"\(f(left))\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
-            + "sluice bench: where glass-to-glass latency goes (p50 per hop, whisker = player p90)</text>")
+            + "sluice bench: where glass-to-glass latency goes (p50 per hop, whisker = glass p90)</text>")
         s.append("<text x=\"\(f(left))\" y=\"40\" fill=\"#555\">\(escape("\(report.date) · \(report.machine) · \(Int(report.durationSeconds)) s per scenario"))</text>")
         // Axis and grid.
         var t = 0.0
@@ -83,6 +83,8 @@ public enum BenchSVG {
         for (i, r) in rows.enumerated() {
             let y = top + Double(i) * (barHeight + rowGap)
             s.append("<text x=\"\(f(left - 8))\" y=\"\(f(y + barHeight / 2 + 4))\" text-anchor=\"end\">\(escape(r.id))</text>")
+            s.append("<text x=\"\(f(left - 8))\" y=\"\(f(y + barHeight / 2 + 17))\" text-anchor=\"end\" fill=\"#777\" "
+                + "font-size=\"10\">\(escape(r.player.rawValue))</text>")
             if let why = r.skipped {
                 s.append("<text x=\"\(f(left + 6))\" y=\"\(f(y + barHeight / 2 + 4))\" fill=\"#888\" font-style=\"italic\">"
                     + "\(escape("not run: \(why)"))</text>")
@@ -95,7 +97,7 @@ public enum BenchSVG {
                     + "height=\"\(f(barHeight))\" fill=\"\(piece.colour)\"><title>\(escape("\(seg.key): \(BenchTable.ms(seg.ms)) ms"))</title></rect>")
                 start += seg.ms
             }
-            if let p = r.player {
+            if let p = r.glass {
                 let cy = y + barHeight / 2
                 s.append("<line x1=\"\(f(x(p.p50Ms)))\" y1=\"\(f(cy))\" x2=\"\(f(x(p.p90Ms)))\" y2=\"\(f(cy))\" stroke=\"#222\"/>")
                 s.append("<line x1=\"\(f(x(p.p90Ms)))\" y1=\"\(f(y + 6))\" x2=\"\(f(x(p.p90Ms)))\" y2=\"\(f(y + barHeight - 6))\" stroke=\"#222\"/>")

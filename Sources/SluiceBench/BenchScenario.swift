@@ -4,8 +4,9 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     public enum Path: Sendable, Equatable {
         /// RTMP into the embedded (or `--gateway`) Sluice; the viewer follows `rendition`.
         case sluice(lowLatency: Bool, transcode: Bool, rendition: String)
-        /// RTMP into nginx with libnginx-mod-rtmp writing classic HLS (MPEG-TS segments): the outside anchor.
-        case nginxRTMP
+        /// RTMP into nginx with libnginx-mod-rtmp writing classic HLS (MPEG-TS segments of `fragmentSeconds`):
+        /// the outside anchor.
+        case nginxRTMP(fragmentSeconds: Int)
         /// WHIP (our own publisher: H.264 + Opus over WebRTC) into the embedded (or `--gateway`) Sluice; the viewer
         /// follows `rendition`.
         case whip(transcode: Bool, rendition: String)
@@ -40,7 +41,10 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
             path: .sluice(lowLatency: false, transcode: false, rendition: "video")),
         BenchScenario(
             id: "nginx-rtmp-hls", title: "RTMP -> nginx-rtmp classic HLS (2 s fragments, MPEG-TS, player 3 behind)",
-            path: .nginxRTMP),
+            path: .nginxRTMP(fragmentSeconds: 2)),
+        BenchScenario(
+            id: "nginx-rtmp-hls-1s", title: "RTMP -> nginx-rtmp classic HLS (1 s fragments, MPEG-TS, player 3 behind)",
+            path: .nginxRTMP(fragmentSeconds: 1)),
         BenchScenario(
             id: "whip-llhls", title: "WHIP -> LL-HLS, passthrough video, Opus -> AAC (200 ms parts, 2 s segments)",
             path: .whip(transcode: false, rendition: "video")),

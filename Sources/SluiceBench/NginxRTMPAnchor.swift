@@ -108,6 +108,9 @@ final class NginxRTMPAnchor {
                     location /hls/ {
                         alias \(prefix)/hls/;
                         add_header Cache-Control no-cache;
+                        # The real-player page is another origin: hls.js fetches with CORS, native <video> too
+                        # (crossorigin, so the page may read the pixels).
+                        add_header Access-Control-Allow-Origin * always;
                     }
                 }
             }

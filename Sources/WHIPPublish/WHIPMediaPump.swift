@@ -12,8 +12,9 @@ enum WHIPPumpOutput: Sendable {
     case ended(WHIPPublishError?)
 }
 
-/// Reads the source in real time (`PublishPacer`, like `sluice publish` to RTMP), stamps each video frame's release
-/// as its capture clock (SEI, DESIGN.md "Latency model") and turns audio into 20 ms Opus frames.
+/// Reads the source in real time (`PublishPacer`, like `sluice publish` to RTMP), writes each video frame's capture
+/// clock as SEI (when the test pattern made the picture, else its release; DESIGN.md "Latency model") and turns
+/// audio into 20 ms Opus frames.
 ///
 /// Owns the non-Sendable source: one task runs it, and keyframe requests reach it through an atomic flag.
 final class WHIPMediaPump: @unchecked Sendable {
@@ -61,7 +62,8 @@ final class WHIPMediaPump: @unchecked Sendable {
             switch frame.kind {
             case .video:
                 do {
-                    emit(.frame(try CaptureClock.stamp(frame, at: wall), wall: wall))
+                    // The test pattern stamped its pictures as they were made (before encoding); a recording has no stamp.
+                    emit(.frame(try CaptureClock.stamp(frame, at: frame.stamps.capture ?? wall), wall: wall))
                 } catch {
                     return emit(.ended(.malformedVideo(dts: frame.dts, reason: "\(error)")))
                 }

@@ -4,7 +4,8 @@ import Logging
 import SluiceBench
 import Synchronization
 
-/// `sluice bench [--scenarios a,b] [--duration S] [--json F] [--svg F] [--gateway URL --rtmp URL]`: the latency scenarios.
+/// `sluice bench [--scenarios a,b] [--player model,hlsjs,native] [--duration S] [--json F] [--svg F]
+/// [--gateway URL --rtmp URL]`: the latency scenarios; this parses options, SluiceBench does the work.
 struct LatencyBenchOptions: ParsableArguments {
     @Option(help: "Comma-separated latency scenarios (default: every available one). See --list-scenarios.")
     var scenarios: String?
@@ -20,6 +21,21 @@ struct LatencyBenchOptions: ParsableArguments {
 
     @Option(help: "With --gateway (latency scenarios): the gateway's RTMP application URL (default rtmp://HOST:1935/live).")
     var rtmp: String?
+
+    @Option(help: "Who watches, comma-separated: model (the bench's own viewers, default), hlsjs (hls.js in headless Chromium), native (Chromium's <video>).")
+    var player = "model"
+
+    @Option(help: "With --player hlsjs: the hls.js chunk (default .build/hlsjs/hls-chunk.js; `make hlsjs` writes it).")
+    var hlsjs: String?
+
+    @Option(help: "Size of the published test pattern, WIDTHxHEIGHT.")
+    var source = "1280x720"
+
+    @Option(help: "Model viewers per scenario, each joining at a random phase.")
+    var modelViewers = 4
+
+    @Option(help: "With --player hlsjs|native: write each run's raw trace (every presented frame and player event) as JSON into this folder.")
+    var playerTrace: String?
 
     /// Latency scenarios publish this long when --duration is not given (the viewer then watches >= 20 s).
     static let defaultDuration = 30.0
@@ -53,6 +69,21 @@ struct LatencyBenchOptions: ParsableArguments {
             options.gateway = "http://\(host):\(u.port ?? 80)"
         }
         options.rtmp = rtmp
+        options.players = try player.split(separator: ",").map { name in
+            guard let p = PlayerKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("--player: unknown player '\(name)'; known: \(PlayerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return p
+        }
+        let size = source.split(separator: "x").compactMap { Int($0) }
+        guard size.count == 2, size[0] >= 64, size[1] >= 64, size[0] % 2 == 0, size[1] % 2 == 0 else {
+            throw ValidationError("--source: expected WIDTHxHEIGHT with even sides, e.g. 854x480")
+        }
+        (options.sourceWidth, options.sourceHeight) = (size[0], size[1])
+        guard modelViewers > 0 else { throw ValidationError("--model-viewers must be positive") }
+        options.modelViewers = modelViewers
+        options.hlsjsPath = hlsjs
+        options.traceDirectory = playerTrace
         var logger = Logger(label: "sluice-bench")
         logger.logLevel = .error
         let runner = BenchRunner(options: options, logger: logger)

@@ -62,23 +62,40 @@ struct BenchOutputTests {
         var ll = ScenarioResult(scenario: BenchScenario.named("rtmp-llhls")!)
         ll.hops = ["ingest": LatencyPercentiles(count: 9, p50Ms: 0.5, p90Ms: 1, p99Ms: 2),
                    "package": LatencyPercentiles(count: 9, p50Ms: 150, p90Ms: 190, p99Ms: 200)]
-        ll.available = LatencyPercentiles(count: 9, p50Ms: 300, p90Ms: 350, p99Ms: 400)
-        ll.player = LatencyPercentiles(count: 9, p50Ms: 820, p90Ms: 900, p99Ms: 990)
-        ll.ttffPublishMs = 6_100
-        ll.ttffJoinMs = 420
+        ll.downloaded = LatencyPercentiles(count: 9, p50Ms: 300, p90Ms: 350, p99Ms: 400)
+        ll.glass = LatencyPercentiles(count: 9, p50Ms: 820, p90Ms: 900, p99Ms: 990)
+        ll.publishToPlayableMs = 6_100
+        ll.joinToFirstFrameMs = 420
+        var hlsjs = ScenarioResult(scenario: BenchScenario.named("rtmp-llhls")!, player: .hlsjs)
+        hlsjs.glass = LatencyPercentiles(count: 800, p50Ms: 960, p90Ms: 1_100, p99Ms: 1_300)
+        hlsjs.publishToFirstFrameMs = 980
+        hlsjs.joinToFirstFrameMs = 640
+        hlsjs.stalls = 2
+        hlsjs.stalledMs = 350
+        hlsjs.renditionSwitches = 1
+        hlsjs.errorCount = 5
+        hlsjs.levelLoadErrors = 1
+        hlsjs.fatalErrors = 3
+        hlsjs.startupErrors = 3
         var whip = ScenarioResult(scenario: BenchScenario.named("whip-llhls")!)
         whip.skipped = "WHIP <not yet> & later"
-        return BenchReport(date: "2026-11-22T04:00:00.000Z", machine: "test", durationSeconds: 30, command: "sluice bench", scenarios: [ll, whip])
+        return BenchReport(date: "2026-11-22T04:00:00.000Z", machine: "test", durationSeconds: 30, command: "sluice bench", scenarios: [ll, hlsjs, whip])
     }
 
     @Test func tableRowsCarryP50P90P99AndSkipReasons() {
         let text = BenchTable.text(Self.report())
         let rows = text.split(separator: "\n")
-        #expect(rows[0].hasPrefix("scenario") && rows[0].contains("player glass"))
+        #expect(rows[0].hasPrefix("scenario") && rows[0].contains("glass capture->shown"))
+        #expect(rows[0].contains("capture->downloaded") && !rows[0].contains("available"))
         #expect(rows[1].hasPrefix("rtmp-llhls") && rows[1].contains("0.5/1.0/2.0") && rows[1].contains("820/900/990"))
         #expect(rows[1].contains("6100") && rows[1].contains("420"))
-        #expect(rows[2].contains("skipped: WHIP <not yet> & later"))
-        #expect(BenchTable.markdown(Self.report()).contains("| `rtmp-llhls` | 0.5/1.0/2.0 | - | - | 150/190/200 | - | 300/350/400 | 820/900/990 |"))
+        #expect(rows[2].hasPrefix("rtmp-llhls") && rows[2].contains(" hlsjs ") && rows[2].contains("960/1100/1300"))
+        #expect(rows[2].contains("980") && rows[2].contains("640") && rows[2].contains("2 (350)") && rows[2].contains("5 (1, 3, 3, 0)"))
+        #expect(rows[3].contains("skipped: WHIP <not yet> & later"))
+        #expect(BenchTable.markdown(Self.report()).contains(
+            "| `rtmp-llhls` | model | 0.5/1.0/2.0 | - | - | 150/190/200 | - | 300/350/400 | 820/900/990 | 6100 | - | 420 |"))
+        // The legend says what each column measures, and no longer that the download figure holds encode time.
+        #expect(text.contains("before encoding") && text.contains("publisher encode + network + gateway + fetch"))
     }
 
     @Test func jsonRoundTrips() throws {
@@ -91,10 +108,12 @@ struct BenchOutputTests {
         let parser = XMLParser(data: Data(svg.utf8))
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
         #expect(svg.contains("not run: WHIP &lt;not yet&gt; &amp; later"))
-        // ingest, package, the rest of available (300 - 150.5), then the player buffer (820 - 300).
+        // ingest, package, the rest of capture->downloaded (300 - 150.5), then the player (820 - 300).
         let pieces = BenchSVG.segments(Self.report().scenarios[0])
         #expect(pieces.map(\.key) == ["ingest", "package", "upstream", "player"])
         #expect(abs(pieces.reduce(0) { $0 + $1.ms } - 820) < 0.001)
+        // A real player has no download figure: its bar is its glass p50 alone.
+        #expect(BenchSVG.segments(Self.report().scenarios[1]).map(\.key) == ["player"])
     }
 
     @Test func nginxConfigurationLoadsTheModuleAndWritesTwoSecondFragments() {
@@ -104,6 +123,8 @@ struct BenchOutputTests {
         for line in ["listen 127.0.0.1:1;", "listen 127.0.0.1:2;", "hls on;", "hls_path /tmp/x/hls;", "hls_fragment 2s;", "alias /tmp/x/hls/;"] {
             #expect(conf.contains(line), "\(line)")
         }
+        // The real-player page is another origin.
+        #expect(conf.contains("add_header Access-Control-Allow-Origin * always;"))
     }
 
     @Test func everyScenarioHasAUniqueNameAndWhipRunsWithLowLatencyViewers() {

@@ -2,8 +2,9 @@
 
 hls.js reaches us inside the PyPI wheel `gradio==6.31.0` (npm is unreachable): its templates hold an ES
 module chunk containing hls.js; that chunk exports a helper `(video, url) -> Hls instance` and the
-instance's `constructor` is the Hls class. The chunk is extracted into .build/ at test time and served
-by a local http.server next to the test page (another origin than the gateway); it is never committed.
+instance's `constructor` is the Hls class. hlsjs.py (`make hlsjs`, shared with `sluice bench --player
+hlsjs`) extracts it into .build/hlsjs/; the test serves it with a local http.server next to the test page
+(another origin than the gateway); it is never committed.
 
 Stall policy (per forced switch): at most one `waiting`, over within MAX_WAIT_S (0.5 s), and no
 BUFFER_STALLED_ERROR except the one hls.js 1.6 raises together with such a `waiting` (its gap
@@ -25,18 +26,16 @@ import functools
 import http.server
 import os
 import shutil
-import subprocess
-import sys
 import threading
 import time
-import zipfile
 from pathlib import Path
 
 import pytest
 
+import hlsjs
 import laddercheck as lc
 from follower import wait_for_multivariant
-from procs import ARTIFACTS, REPO, free_port
+from procs import ARTIFACTS, free_port
 
 KEY = "e2e-hlsjs-ladder"
 PUBLISH_SECONDS = 60  # killed at teardown; long enough for retried switch windows
@@ -45,8 +44,6 @@ MAX_WAIT_S = 0.5
 # at PART-HOLD-BACK starves whatever the gateway does: such a switch window is retried, not judged.
 MIN_EDGE_RATE = 0.9
 WATCH_S = 3.0  # playback observed after each LEVEL_SWITCHED
-GRADIO = "gradio==6.31.0"
-CACHE = REPO / ".build" / "e2e-cache" / "gradio"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 
@@ -98,37 +95,11 @@ STATE_JS = ("const v = document.getElementById('v'); const h = window.hls;"
 
 
 def _extract_hlsjs() -> Path:
-    """The ES-module chunk of the gradio wheel that contains hls.js (cached under .build/e2e-cache)."""
-    out = CACHE / "hls-chunk.js"
-    if out.exists():
-        return out
-    CACHE.mkdir(parents=True, exist_ok=True)
-    wheels = sorted(CACHE.glob("gradio-6.31.0-*.whl"))
-    if not wheels:
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--disable-pip-version-check",
-               "--retries", "1", "--timeout", "15", GRADIO, "-d", str(CACHE)]
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-            why = (r.stderr or r.stdout).strip()[-300:]
-        except subprocess.TimeoutExpired:
-            r, why = None, "pip download timed out after 300 s"
-        wheels = sorted(CACHE.glob("gradio-6.31.0-*.whl"))
-        if r is None or r.returncode != 0 or not wheels:
-            pytest.skip(f"hls.js comes from the PyPI wheel {GRADIO}, which could not be downloaded "
-                        f"(no network to PyPI?): {why}")
-    with zipfile.ZipFile(wheels[0]) as z:
-        found = []
-        for name in z.namelist():
-            if "/templates/" in name and name.endswith(".js"):
-                data = z.read(name)
-                if b"lowLatencyMode" in data and b"export{" in data:
-                    found.append((name, data))
-    # The browser build (frontend/assets) before the server-side one.
-    found.sort(key=lambda x: ("/frontend/" not in x[0], x[0]))
-    assert found, f"no ES-module chunk containing lowLatencyMode under templates/ in {wheels[0].name}"
-    out.write_bytes(found[0][1])
-    (CACHE / "hls-chunk.source").write_text(found[0][0] + "\n")
-    return out
+    """The ES-module chunk of the gradio wheel that contains hls.js (hlsjs.py: .build/hlsjs/, `make hlsjs`)."""
+    try:
+        return hlsjs.extract()
+    except hlsjs.Unavailable as e:
+        pytest.skip(str(e))
 
 
 @pytest.fixture

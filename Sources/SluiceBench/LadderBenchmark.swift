@@ -2,6 +2,7 @@ import CodecFormats
 import FFmpegBridge
 import Foundation
 import MediaCore
+import Transcoder
 
 /// What one offline ladder run over a file cost.
 public struct LadderBenchmarkResult: Sendable {

@@ -1,0 +1,98 @@
+"""`sluice bench --player hlsjs,native`: real players in headless Chromium read the capture clock painted into
+the pictures and report glass-to-glass per presented frame, publish -> first frame, join -> first frame,
+stalls, switches and every error counted (the bench's own page server, hls.js from `make hlsjs`)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+import hlsjs
+from procs import ARTIFACTS, SLUICE
+
+OUT = ARTIFACTS / "bench-players"
+SECONDS = 15
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def report():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("chromium is not installed")
+    try:
+        chunk = hlsjs.extract()
+    except hlsjs.Unavailable as e:
+        pytest.skip(str(e))
+    OUT.mkdir(parents=True, exist_ok=True)
+    out = OUT / "out.json"
+    out.unlink(missing_ok=True)
+    # A small source keeps the debug build's publisher, gateway and browser within the 2 cores.
+    cmd = [str(SLUICE), "bench", "--scenarios", "rtmp-llhls", "--player", "hlsjs,native", "--source", "640x360",
+           "--duration", str(SECONDS), "--hlsjs", str(chunk), "--json", str(out)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
+    (OUT / "stdout.txt").write_text(p.stdout)
+    (OUT / "stderr.txt").write_text(p.stderr)
+    assert p.returncode == 0, f"sluice bench exited {p.returncode}\n{p.stdout[-3000:]}\n{p.stderr[-2000:]}"
+    return p.stdout, json.loads(out.read_text())
+
+
+def rows(report, player):
+    found = [s for s in report[1]["scenarios"] if s["player"] == player]
+    assert len(found) == 1, report[1]["scenarios"]
+    s = found[0]
+    assert "skipped" not in s, s
+    return s
+
+
+@pytest.mark.parametrize("player", ["hlsjs", "native"])
+def test_real_player_presents_frames_with_a_readable_pixel_clock(report, player):
+    s = rows(report, player)
+    g = s["glass"]
+    # Frames the browser presented, each with the capture clock read from its pixels, not from the gateway.
+    assert g["count"] >= 60, s
+    assert 0 < g["p50Ms"] <= g["p90Ms"] <= g["p99Ms"] < 10_000, s
+    assert s["frames"] == g["count"]
+    assert s["unreadableFrames"] <= 0.1 * (s["frames"] + s["unreadableFrames"]), s
+    assert s["heights"] == [360], s  # passthrough: one rendition
+
+
+@pytest.mark.parametrize("player", ["hlsjs", "native"])
+def test_first_frames_are_measured_from_publish_and_from_join(report, player):
+    s = rows(report, player)
+    assert 0 < s["publishToFirstFrameMs"] < SECONDS * 1000, s
+    assert 0 < s["joinToFirstFrameMs"] < 10_000, s
+    # The first frame shown comes no earlier than the stream could be played at all.
+    assert s["publishToFirstFrameMs"] >= s["publishToPlayableMs"] * 0.5, s
+
+
+@pytest.mark.parametrize("player", ["hlsjs", "native"])
+def test_errors_are_counted_not_dropped(report, player):
+    s = rows(report, player)
+    for key in ("errorCount", "levelLoadErrors", "fatalErrors", "startupErrors", "afterEndErrors", "stalls",
+                "renditionSwitches"):
+        assert isinstance(s[key], int) and s[key] >= 0, (key, s)
+    assert s["errorCount"] >= s["levelLoadErrors"] + s["fatalErrors"] + s["afterEndErrors"], s
+    assert s["errorCount"] >= s["startupErrors"], s
+    assert len(s["errors"]) == min(10, s["errorCount"]), s
+
+
+def test_table_names_the_player_and_what_each_column_measures(report):
+    stdout, _ = report
+    lines = stdout.splitlines()
+    header = next(line for line in lines if line.startswith("scenario"))
+    for column in ("player", "glass capture->shown", "publish->1st frame", "join->1st frame", "stalls", "errors"):
+        assert column in header, header
+    assert any(line.split()[:2] == ["rtmp-llhls", "hlsjs"] for line in lines), stdout
+    assert any(line.split()[:2] == ["rtmp-llhls", "native"] for line in lines), stdout
+    assert "before encoding" in stdout
+
+
+def test_missing_hlsjs_fails_with_how_to_get_it(tmp_path):
+    cmd = [str(SLUICE), "bench", "--scenarios", "rtmp-llhls", "--player", "hlsjs", "--duration", "5",
+           "--hlsjs", str(tmp_path / "absent.js")]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0, p.stdout
+    assert "make hlsjs" in p.stdout + p.stderr, p.stdout + p.stderr
