@@ -183,9 +183,9 @@ import TestSupport
             #expect(report.errors.isEmpty, "\(report.errors)")
             let player = report.playerLatencies.sorted()
             let playerP50 = try #require(player.isEmpty ? nil : player[player.count / 2])
-            print("classic HLS 2 s segments: player p50 \(playerP50)")
-            // Three 2 s segments behind the edge, plus the segment being written: well above LL-HLS.
-            #expect(playerP50 > .seconds(4) && playerP50 < .seconds(12))
+            print("classic HLS 1 s segments: player p50 \(playerP50)")
+            // Three segments (1 s: this publisher's GOP) behind the edge, plus the one being written: above LL-HLS.
+            #expect(playerP50 > .seconds(2.5) && playerP50 < .seconds(8))
         }
     }
 }
