@@ -34,6 +34,8 @@ public struct KeyframeCadence: Sendable {
     /// Half a frame, 90 kHz ticks: a grid point takes the frame nearest to it.
     public let halfFrame: Int64
     private let frameRate: Double?
+    /// Whether the encoder's stated `keyint` predicts the keyframes (false when the ingest requests them itself).
+    private let trustsEncoderSettings: Bool
     /// Time of the first frame observed (the grid's zero).
     public private(set) var origin: Int64?
     private var lastKeyframe: Int64?
@@ -49,7 +51,9 @@ public struct KeyframeCadence: Sendable {
     public static func gridTarget(forSegmentTarget target: Duration) -> Duration { max(target, .seconds(2)) }
 
     /// A cadence for a segment target and the source's nominal frame rate (nil: 30 fps assumed for half a frame).
-    public init(target: Duration, frameRate: Double?) {
+    /// `trustsEncoderSettings` false ignores the encoder's stated keyint (an ingest that requests keyframes, WHIP).
+    public init(target: Duration, frameRate: Double?, trustsEncoderSettings: Bool = true) {
+        self.trustsEncoderSettings = trustsEncoderSettings
         self.target = Int64((target.secondsDouble * 90_000).rounded())
         let fps = frameRate.flatMap { $0 > 1 && $0 < 241 ? $0 : nil }
         self.frameRate = fps
@@ -61,7 +65,7 @@ public struct KeyframeCadence: Sendable {
         if origin == nil { origin = time }
         guard longGOP == nil else { return nil }
         var found: Evidence?
-        if isKeyframe, lastKeyframe == nil, let keyint = X264SettingsSEI.keyframeInterval(inAVCC: data) {
+        if trustsEncoderSettings, isKeyframe, lastKeyframe == nil, let keyint = X264SettingsSEI.keyframeInterval(inAVCC: data) {
             // Without a stated rate assume 60 fps: the shortest interval that keyint could mean.
             let seconds = keyint == Int.max ? Double.infinity : Double(keyint) / (frameRate ?? 60)
             if seconds * 90_000 > Double(target + halfFrame) { found = .encoderSettings(keyint: keyint, seconds: seconds) }

@@ -52,6 +52,16 @@ import Testing
         #expect(short.observe(time: 0, isKeyframe: true, data: Self.idr(settings: text)) == nil)
     }
 
+    /// WHIP asks the browser for a keyframe every segment target (PLI): the encoder's own keyint=250 says nothing.
+    @Test func anIngestThatRequestsKeyframesIgnoresTheStatedInterval() {
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30, trustsEncoderSettings: false)
+        for n in 0..<300 {
+            let data = n == 0 ? Self.idr(settings: Self.x264Text()) : []
+            let found = c.observe(time: Self.t(n), isKeyframe: n % 30 == 0, data: data)
+            #expect(found == nil && !c.opensSegment(at: Self.t(n)), "frame \(n)")
+        }
+    }
+
     /// Frame n at 30 fps in 90 kHz ticks, rounded to milliseconds as RTMP sends it.
     static func t(_ n: Int) -> Int64 { Int64((Double(n) / 30 * 1000).rounded()) * 90 }
 
