@@ -35,18 +35,28 @@ public final class LLHLSPackager: Sendable {
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.maintain() }
+            // Rungs announced before their source (the hub replays live keys in any order to a late subscriber, and
+            // the services start together): subscribed at once, packaged once the source is attached.
+            var early: [StreamKey: [(rung: String, reader: StreamReader)]] = [:]
             for await note in hub.announcements() {
                 if let rung = note.key.renditionName {
                     // A transcoded rung joins its source's stream as one more rendition.
-                    guard let stream = stream(for: note.key.sourceKey), !stream.isEnded,
-                        let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048)
-                    else { continue }
-                    group.addTask { await self.consumeRung(rung, reader, into: stream) }
+                    let source = stream(for: note.key.sourceKey)
+                    if let source, source.isEnded { continue }
+                    guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
+                    guard let source else {
+                        early[note.key.sourceKey, default: []].append((rung, reader))
+                        continue
+                    }
+                    group.addTask { await self.consumeRung(rung, reader, into: source) }
                     continue
                 }
                 guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
                 let stream = attach(note)
                 group.addTask { await self.consume(reader, into: stream, note: note) }
+                for (rung, rungReader) in early.removeValue(forKey: note.key) ?? [] {
+                    group.addTask { await self.consumeRung(rung, rungReader, into: stream) }
+                }
             }
             group.cancelAll()
         }

@@ -274,7 +274,9 @@ struct LLHLSStreamState: Sendable {
             // The segment a boundary opens gets the next MSN once its first part closes; rungs start on it.
             let next = video?.rendition.nextMSN ?? PublishedRendition.firstMSN
             for (i, b) in boundaries.enumerated() { videoSegmentStarts.append((dts: b, msn: next + i)) }
-            if videoSegmentStarts.count > 16 { videoSegmentStarts.removeFirst(videoSegmentStarts.count - 16) }
+            // A starved rung may trail the source by its queues (hub reader 512 frames ≈ 17 s at 30 fps): keep enough
+            // starts that its next IDR still finds its segment, or the rung would never rejoin.
+            if videoSegmentStarts.count > 64 { videoSegmentStarts.removeFirst(videoSegmentStarts.count - 64) }
         }
     }
 

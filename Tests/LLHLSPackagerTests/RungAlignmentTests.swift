@@ -33,4 +33,24 @@ import Testing
             #expect(source[msn]![5], "MSN \(msn): the mid-segment GOP start opens part 5")
         }
     }
+
+    /// A starved rung trails the source by its queues (up to the transcoder's 512-frame hub reader): its IDRs must
+    /// still find the source segments they belong to, or it would never rejoin while it trails that far.
+    @Test func aRungTwentySegmentsBehindStillStartsOnItsSegment() throws {
+        let d = try Fixtures.description(audio: false)
+        var config = LLHLSConfiguration()
+        config.segmentTarget = .seconds(1)
+        var s = Fixtures.state(d, config: config)
+        s.applyRung("360p", description: d)
+        let frames = Fixtures.av(seconds: 24, gop: 30, audio: false, millisecond: true)
+        // The source runs 20 s (20 segments) ahead of the rung.
+        let lag = 600
+        for (i, frame) in frames.enumerated() {
+            s.apply(frame, now: .now)
+            if i >= lag { s.applyRung("360p", frame: frames[i - lag], now: .now) }
+        }
+        let rung = try #require(s.rungs["360p"]).rendition
+        #expect(rung.segments.first?.msn == PublishedRendition.firstMSN, "rung starts at MSN \(rung.segments.first?.msn ?? -1)")
+        #expect(rung.segments.allSatisfy { $0.gapDuration == nil })
+    }
 }
