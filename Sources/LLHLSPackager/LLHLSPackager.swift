@@ -126,11 +126,14 @@ public final class LLHLSPackager: Sendable {
         // A transcoder still draining the previous publisher's session must not write into the next one.
         let session = stream.state.withLock { $0.publisherSession }
         var dropCount = DropCount()
+        var reportedLagging = false
         while let event = await reader.next() {
             let dropped = reader.takeDropFlag()
             if dropped { dropCount.report(reader, stream: stream.key, rendition: rung, to: telemetry) }
+            var lagging = reportedLagging
             stream.mutate { s in
                 guard s.publisherSession == session else { return }
+                defer { lagging = s.laggingRungs.contains(rung) }
                 switch event {
                 case .description(let d):
                     s.applyRung(rung, description: d)
@@ -139,6 +142,15 @@ public final class LLHLSPackager: Sendable {
                     s.applyRung(rung, frame: f, now: .now)
                 case .ended:
                     break
+                }
+            }
+            if lagging != reportedLagging {
+                reportedLagging = lagging
+                let meta: Logger.Metadata = ["stream": "\(stream.key)", "rung": "\(rung)"]
+                if lagging {
+                    logger.warning("rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it", metadata: meta)
+                } else {
+                    logger.info("rung caught up with the source: renditions listed in step again", metadata: meta)
                 }
             }
         }

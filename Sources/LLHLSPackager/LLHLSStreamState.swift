@@ -37,6 +37,8 @@ struct LLHLSStreamState: Sendable {
     var producedEnd: [String: Int64] = [:]
     /// Rungs currently fed by a transcoder (a rung awaiting its first IDR does not hold others back).
     var activeRungs: Set<String> = []
+    /// Active rungs trailing the source by more than `lagLimit` parts: listed as they come, without holding the others.
+    var laggingRungs: Set<String> = []
     /// Where the source video's recent segments start (stream ticks at 90 kHz) and their MSNs.
     var videoSegmentStarts: [(dts: Int64, msn: Int)] = []
     var description: StreamDescription?
@@ -106,6 +108,7 @@ struct LLHLSStreamState: Sendable {
         lastVideoDTS = nil
         rungsAwaitingKeyframe = Set(rungs.keys)
         activeRungs = []
+        laggingRungs = []
         for name in pipelineNames {
             guard var p = pipeline(named: name) else { continue }
             p.rendition.pendingDiscontinuity = true
