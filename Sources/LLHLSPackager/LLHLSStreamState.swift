@@ -37,7 +37,7 @@ struct LLHLSStreamState: Sendable {
     var producedEnd: [String: Int64] = [:]
     /// Rungs currently fed by a transcoder (a rung awaiting its first IDR does not hold others back).
     var activeRungs: Set<String> = []
-    /// Active rungs trailing the source by more than `lagLimit` parts: listed as they come, without holding the others.
+    /// Active rungs trailing the source by more than `lagLimit`: listed as they come, without holding the others.
     var laggingRungs: Set<String> = []
     /// Where the source video's recent segments start (stream ticks at 90 kHz) and their MSNs.
     var videoSegmentStarts: [(dts: Int64, msn: Int)] = []

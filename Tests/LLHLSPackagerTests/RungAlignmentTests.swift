@@ -53,4 +53,20 @@ import Testing
         #expect(rung.segments.first?.msn == PublishedRendition.firstMSN, "rung starts at MSN \(rung.segments.first?.msn ?? -1)")
         #expect(rung.segments.allSatisfy { $0.gapDuration == nil })
     }
+
+    /// A rung whose encoder stops keeping up holds the source back by at most `lagLimit` of media, not 1.5 s per part.
+    @Test func aRungThatStopsKeepingUpNoLongerHoldsTheSource() throws {
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d)
+        s.applyRung("360p", description: d)
+        let now = ContinuousClock.now
+        for (i, frame) in Fixtures.av(seconds: 6, gop: 30, audio: false, millisecond: true).enumerated() {
+            // Every call at the same instant: no part waits out the 1.5 s hold.
+            s.apply(frame, now: now)
+            if i < 45 { s.applyRung("360p", frame: frame, now: now) }
+        }
+        let listed = try #require(s.rendition(.video).lastPartEndSeconds)
+        #expect(listed > 5.5, "the source listed only up to \(listed) s")
+        #expect(s.laggingRungs == ["360p"] && s.activeRungs.contains("360p"))
+    }
 }
