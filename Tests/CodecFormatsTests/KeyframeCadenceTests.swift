@@ -65,7 +65,7 @@ import Testing
     /// Frame n at 30 fps in 90 kHz ticks, rounded to milliseconds as RTMP sends it.
     static func t(_ n: Int) -> Int64 { Int64((Double(n) / 30 * 1000).rounded()) * 90 }
 
-    @Test func withoutSettingsALongGOPIsSeenHalfAFramePastTheTargetAndCutThere() {
+    @Test func withoutSettingsALongGOPIsSeen150msPastTheTargetAndCutThere() {
         var c = KeyframeCadence(target: .seconds(2), frameRate: 30)
         var cuts: [Int] = []
         var foundAt: Int?
@@ -73,15 +73,16 @@ import Testing
             if c.observe(time: Self.t(n), isKeyframe: n % 250 == 0, data: []) != nil { foundAt = n }
             if c.opensSegment(at: Self.t(n)) { cuts.append(n) }
         }
-        // Frame 61 is the first one past 2 s + half a frame without a keyframe; then every 60 frames on the grid.
-        #expect(foundAt == 61)
-        #expect(cuts == [61, 120, 180, 240, 300, 360])
+        // Frame 65 (2.167 s) is the first one 150 ms past 2 s without a keyframe; then every 60 frames on the grid.
+        #expect(foundAt == 65)
+        #expect(cuts == [65, 120, 180, 240, 300, 360])
     }
 
-    @Test func aKeyframeEveryTwoSecondsIsNotALongGOP() {
+    /// WHIP asks for a keyframe every segment target; it comes a round trip and an encode later (here 2.1 s apart).
+    @Test func keyframesEveryTwoSecondsOrALittleLaterAreNotALongGOP() {
         var c = KeyframeCadence(target: .seconds(2), frameRate: 30)
-        for n in 0..<600 {
-            let found = c.observe(time: Self.t(n), isKeyframe: n % 60 == 0, data: [])
+        for n in 0..<630 {
+            let found = c.observe(time: Self.t(n), isKeyframe: n % 63 == 0, data: [])
             let cut = c.opensSegment(at: Self.t(n))
             #expect(found == nil && !cut, "frame \(n)")
         }
