@@ -4,6 +4,7 @@ import Logging
 import MediaCore
 import RTMPPublish
 import SluiceApp
+import Transcoder
 import Synchronization
 import WHIPPublish
 
@@ -113,7 +114,9 @@ public struct BenchRunner: Sendable {
             var result = try await measure(scenario, watch, tag: tag, publishURL: anchor.rtmpURL(key: key))
             result.rendition = player == .model ? "\(key).m3u8" : watch.entry
             return result
-        case .sluice(_, _, let rendition), .whip(_, let rendition):
+        case .sluice(_, _, let named), .whip(_, let named):
+            // The model follows the top transcoded rung: 480p for a 720p source, 360p for an 854x480 one.
+            let rendition = named == "video" ? named : Self.topRung(below: options.sourceHeight) ?? named
             var lowLatency = true
             var transcode = false
             var overWHIP = false
@@ -230,6 +233,11 @@ public struct BenchRunner: Sendable {
         if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
         result.apply(reports)
         return result
+    }
+
+    /// The name of the default ladder's highest rung below `height` (LadderPlan never upscales).
+    static func topRung(below height: Int) -> String? {
+        LadderConfiguration().rungs.filter { $0.height < height }.max { $0.height < $1.height }?.name
     }
 
     /// Writes a real player's trace as JSON.
