@@ -1,5 +1,6 @@
 # Sluice build and CI entry points. Works on a fresh Debian 12 with Swift installed.
-# `make test` is what CI runs (through .ci/run): Debian + Python deps, Swift build, unit tests, e2e.
+# `make lint` then `make test` is what CI runs (through .ci/run): style and warnings, then Debian + Python deps,
+# Swift build, unit tests, e2e.
 
 SWIFT ?= swift
 PYTHON ?= python3
@@ -127,7 +128,9 @@ SOAK_VIEWERS ?= 200
 soak: build
 	$(PYTHON) Tests/e2e/soak.py --seconds $(SOAK_SECONDS) --viewers $(SOAK_VIEWERS)
 
+# Style (.swift-format, as swift-nio: 120 columns, ordered imports) and a build with every warning an error.
 lint:
+	$(SWIFT) format lint --strict --recursive Sources Tests
 	$(SWIFT) build --scratch-path $(LINT_SCRATCH) -Xswiftc -warnings-as-errors
 
 clean:

@@ -47,13 +47,23 @@ let package = Package(
         .target(name: "RTMPWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "FMP4", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaCore"], swiftSettings: strictSettings),
-        .target(name: "WebRTCWire", dependencies: ["MediaCore", "CodecFormats", "COpenSSL"], swiftSettings: strictSettings),
+        .target(name: "WebRTCWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
 
         // L2: engines.
         .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
         .target(
             name: "FFmpegBridge", dependencies: ["MediaCore", "CodecFormats", "CFFmpeg"],
             swiftSettings: strictSettings),
+
+        // The one HTTP/1.1 client (and URL parser) of WHIP signaling, the publish webhook, `sluice stats`.
+        .target(
+            name: "HTTPClient",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ], swiftSettings: strictSettings),
 
         .target(
             name: "Telemetry",
@@ -74,30 +84,35 @@ let package = Package(
             ], swiftSettings: strictSettings),
 
         // L3: features.
+        // Who may publish (key list, signed keys, webhook, anonymous rule), for every ingest protocol.
+        .target(name: "PublishAuth", dependencies: ["MediaCore", "HTTPClient"], swiftSettings: strictSettings),
         .target(
             name: "RTMPIngest",
             dependencies: [
-                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "Telemetry",
+                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "PublishAuth",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ], swiftSettings: strictSettings),
+        // Publisher inputs and real-time pacing, shared by every publish protocol (RTMP, WHIP, SRT next).
+        .target(
+            name: "MediaSources", dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge"],
+            swiftSettings: strictSettings),
         .target(
             name: "RTMPPublish",
             dependencies: [
-                "MediaCore", "RTMPWire", "CodecFormats", "FFmpegBridge", "CRTMP",
+                "MediaCore", "RTMPWire", "CodecFormats", "FFmpegBridge", "MediaSources", "CRTMP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
         .target(
             name: "WHIPPublish",
             dependencies: [
-                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "FFmpegBridge", "RTMPPublish",
+                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "FFmpegBridge", "MediaSources", "HTTPClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .target(
@@ -127,7 +142,7 @@ let package = Package(
         .target(
             name: "HTTPOrigin",
             dependencies: [
-                "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry", "WHIPIngest",
+                "MediaCore", "LLHLSPackager", "HLSPlaylist", "Telemetry",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -148,7 +163,7 @@ let package = Package(
             name: "SluiceApp",
             dependencies: [
                 "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder", "Telemetry",
-                "WHIPIngest", "WebRTCTransport", "WebRTCWire",
+                "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -157,7 +172,8 @@ let package = Package(
         .target(
             name: "SluiceBench",
             dependencies: [
-                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "RTMPPublish", "WHIPPublish", "Telemetry",
+                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish", "WHIPPublish",
+                "Telemetry", "HTTPClient",
                 // The transcode-only bench runs the ladder's own pieces over a file.
                 "FFmpegBridge", "Transcoder",
                 // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
@@ -172,7 +188,8 @@ let package = Package(
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceApp", "SluiceBench", "RTMPPublish", "WHIPPublish", "MediaCore", "LLHLSPackager", "Transcoder",
+                "SluiceApp", "SluiceBench", "MediaSources", "RTMPPublish", "WHIPPublish", "MediaCore", "LLHLSPackager",
+                "Transcoder", "HTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
@@ -210,17 +227,25 @@ let package = Package(
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
-                "RTMPPublish", "HLSPlaylist", "TestSupport",
+                "MediaSources", "RTMPPublish", "HLSPlaylist", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "PublishAuthTests",
+            dependencies: [
+                "PublishAuth", "MediaCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPIngestTests",
             dependencies: [
-                "RTMPIngest", "RTMPWire", "StreamHub", "MediaCore",
+                "RTMPIngest", "RTMPWire", "StreamHub", "MediaCore", "PublishAuth",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -247,12 +272,23 @@ let package = Package(
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
-                "WHIPIngest", "WebRTCTransport", "TestSupport",
+                "WHIPIngest", "WebRTCTransport", "TestSupport", "HTTPOrigin", "PublishAuth", "StreamHub",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "RTMPPublish", "MediaCore", "RTMPWire", "CodecFormats", "TestSupport"],
+            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "MediaCore", "CodecFormats", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "MediaSourcesTests", dependencies: ["MediaSources", "MediaCore", "CodecFormats"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "RTMPPublishTests",
+            dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "TranscoderTests", dependencies: ["Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport"],

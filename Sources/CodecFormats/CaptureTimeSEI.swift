@@ -132,7 +132,7 @@ public enum CaptureTimeSEI {
     }
 
     /// payloadType/payloadSize coding (D.1.1): a run of 0xFF bytes adds 255 each, then a last byte; nil if cut.
-    private static func readCodedValue(_ rbsp: [UInt8], at i: inout Int) -> Int? {
+    static func readCodedValue(_ rbsp: [UInt8], at i: inout Int) -> Int? {
         var value = 0
         while i < rbsp.count, rbsp[i] == 0xFF {
             value += 255

@@ -181,17 +181,14 @@ final class AudioReencoder {
     }
 
     private func drainEncoder() throws(FFmpegError) -> [MediaFrame] {
-        var out: [MediaFrame] = []
-        while try encoder.receive(into: packet) {
-            defer { packet.unref() }
+        try encoder.drain(into: packet) { packet in
             let value: Int64
             switch outputTime {
             case .packetDTS: value = packet.pointer.pointee.dts
             case .packetPTS(let padding): value = packet.pointer.pointee.pts + padding
             }
             let dts = MediaTime(value: value, timescale: sampleRate)
-            out.append(MediaFrame(kind: .audio, dts: dts, isKeyframe: true, data: packet.bytes, stamps: latestStamps))
+            return MediaFrame(kind: .audio, dts: dts, isKeyframe: true, data: packet.bytes, stamps: latestStamps)
         }
-        return out
     }
 }

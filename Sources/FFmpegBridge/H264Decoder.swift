@@ -7,14 +7,26 @@ public final class H264Decoder {
     private let frame: Frame
     private let nopts = swift_AV_NOPTS_VALUE()
 
+    /// How this decoder was opened.
+    public let threading: DecoderThreading
+
     /// Opens libavcodec's H.264 decoder with an AVCDecoderConfigurationRecord as extradata.
-    public init(avcC: [UInt8]) throws(FFmpegError) {
+    public init(avcC: [UInt8], threading: DecoderThreading = .single) throws(FFmpegError) {
+        self.threading = threading
         context = try DecoderContext(
             codecID: AV_CODEC_ID_H264, extradata: avcC, packetTimeBase: AVRational(num: 1, den: 90_000)
         ) { ctx in
-            // Frame threads add one picture of delay per thread; slice threads add none.
-            ctx.pointee.thread_type = FF_THREAD_SLICE
-            ctx.pointee.thread_count = 1
+            switch threading {
+            case .single:
+                ctx.pointee.thread_type = FF_THREAD_SLICE
+                ctx.pointee.thread_count = 1
+            case .slices(let n):
+                ctx.pointee.thread_type = FF_THREAD_SLICE
+                ctx.pointee.thread_count = Int32(max(1, n))
+            case .frames(let n):
+                ctx.pointee.thread_type = FF_THREAD_FRAME
+                ctx.pointee.thread_count = Int32(max(1, n))
+            }
         }
         frame = try Frame()
     }

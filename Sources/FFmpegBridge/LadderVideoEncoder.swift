@@ -108,17 +108,13 @@ public final class LadderVideoEncoder {
     }
 
     private func drain() throws(FFmpegError) -> [MediaFrame] {
-        var out: [MediaFrame] = []
-        while try context.receive(into: packet) {
-            defer { packet.unref() }
+        try context.drain(into: packet) { packet in
             let p = packet.pointer.pointee
             let dts = MediaTime(value: p.dts, timescale: 90_000)
             let pts = MediaTime(value: p.pts, timescale: 90_000)
-            out.append(
-                MediaFrame(
-                    kind: .video, dts: dts, compositionOffset: pts - dts, isKeyframe: packet.isKeyframe,
-                    data: H264Packaging.avcc(fromAnnexB: packet.bytes)))
+            return MediaFrame(
+                kind: .video, dts: dts, compositionOffset: pts - dts, isKeyframe: packet.isKeyframe,
+                data: H264Packaging.avcc(fromAnnexB: packet.bytes))
         }
-        return out
     }
 }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import MediaCore
 
 /// Owns an `AVPacket`; freed on deinit.
 final class Packet {
@@ -88,6 +89,17 @@ final class CodecContext {
         if ret == swift_AVERROR_EAGAIN() || ret == swift_AVERROR_EOF() { return false }
         try check(ret, "avcodec_receive_packet(\(codecName))")
         return true
+    }
+
+    /// Every packet the encoder has ready, each made a frame by `frame` before `packet` is reused: the one
+    /// receive loop of the video, audio and pattern encoders.
+    func drain(into packet: Packet, _ frame: (Packet) -> MediaFrame) throws(FFmpegError) -> [MediaFrame] {
+        var out: [MediaFrame] = []
+        while try receive(into: packet) {
+            defer { packet.unref() }
+            out.append(frame(packet))
+        }
+        return out
     }
 }
 

@@ -87,18 +87,14 @@ final class PatternVideoEncoder {
     }
 
     private func drain() throws(FFmpegError) -> [MediaFrame] {
-        var out: [MediaFrame] = []
-        while try context.receive(into: packet) {
-            defer { packet.unref() }
+        try context.drain(into: packet) { packet in
             let p = packet.pointer.pointee
             let dts = MediaTime(value: p.dts, timescale: fps).converted(to: 90_000)
             let pts = MediaTime(value: p.pts, timescale: fps).converted(to: 90_000)
             let data = H264Packaging.avcc(fromAnnexB: packet.bytes)
-            out.append(
-                MediaFrame(
-                    kind: .video, dts: dts, compositionOffset: pts - dts, isKeyframe: packet.isKeyframe, data: data,
-                    stamps: HopStamps(capture: captureTimes.removeValue(forKey: p.pts))))
+            return MediaFrame(
+                kind: .video, dts: dts, compositionOffset: pts - dts, isKeyframe: packet.isKeyframe, data: data,
+                stamps: HopStamps(capture: captureTimes.removeValue(forKey: p.pts)))
         }
-        return out
     }
 }

@@ -83,16 +83,12 @@ final class ToneAudioEncoder {
     }
 
     private func drain() throws(FFmpegError) -> [MediaFrame] {
-        var out: [MediaFrame] = []
-        while try context.receive(into: packet) {
-            defer { packet.unref() }
+        try context.drain(into: packet) { packet in
             let p = packet.pointer.pointee
             let dts = MediaTime(value: p.dts, timescale: sampleRate)
             // The priming packet (negative pts) matches no generated frame; it is stamped when it comes out.
             let capture = captureTimes.removeValue(forKey: p.pts) ?? WallTime.now()
-            out.append(
-                MediaFrame(kind: .audio, dts: dts, isKeyframe: true, data: packet.bytes, stamps: HopStamps(capture: capture)))
+            return MediaFrame(kind: .audio, dts: dts, isKeyframe: true, data: packet.bytes, stamps: HopStamps(capture: capture))
         }
-        return out
     }
 }

@@ -1,6 +1,5 @@
-import WHIPIngest
-
-/// How the origin listens and what its pages load: HTTP/2, TLS files, the hls.js URL, readiness.
+/// How the origin listens, what its pages load and which features add routes: HTTP/2, TLS files, the hls.js URL,
+/// readiness.
 public struct HTTPOriginOptions: Sendable {
     /// Also speak HTTP/2: ALPN `h2` over TLS, h2c by prior knowledge (RFC 9113 §3.3) on a plaintext port.
     public var http2: Bool = true
@@ -13,10 +12,10 @@ public struct HTTPOriginOptions: Sendable {
     /// Viewer tokens and blocking-request limits.
     public var access = OriginAccess()
 
-    /// WebRTC ingest behind `POST /whip/{key}`; nil answers 503.
-    public var whip: WHIPIngestService?
-    /// Decides each WHIP POST (bearer token, key, peer); nil allows every publish (router tests).
-    public var whipAuthorizer: WHIPAuthorizer?
+    /// Values the pages show that only the app knows, e.g. `rtmpPort` for the OBS server URL on `/`.
+    public var pageValues: [String: String] = [:]
+    /// Routes features add (WHIP's `/whip/…` from the app): the origin serves them without knowing the feature.
+    public var routeGroups: [OriginRouteGroup] = []
 
     /// The defaults: HTTP/1.1 + h2c, no TLS, hls.js from jsDelivr.
     public init() {}

@@ -7,7 +7,7 @@ extension OriginRoutes {
     /// `/` (streams), `/watch/{key}` (player), `/publish` (WHIP from the camera), `/dashboard` (hop latency charts)
     /// and their shared CSS/JS.
     static func addPageRoutes(to router: Router<OriginRequestContext>, options: HTTPOriginOptions) {
-        let config = PageTemplate(hlsjsURL: options.hlsjsURL)
+        let config = PageTemplate(hlsjsURL: options.hlsjsURL, values: options.pageValues)
         router.get("/") { _, _ in
             PageTemplate.response(config.render(PackageResources.index_html, key: nil), type: "text/html; charset=utf-8")
         }
@@ -37,9 +37,11 @@ extension OriginRoutes {
 /// Server-side values for the pages: `{{CONFIG}}` becomes a JSON object safe inside `<script>`, `{{KEY}}` HTML text.
 struct PageTemplate: Sendable {
     let hlsjsURL: String
+    var values: [String: String] = [:]
 
     func render(_ page: [UInt8], key: String?) -> [UInt8] {
-        var values: [String: String] = ["hlsjsUrl": hlsjsURL]
+        var values = values
+        values["hlsjsUrl"] = hlsjsURL
         if let key { values["key"] = key }
         let json = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         let text = String(decoding: page, as: UTF8.self)

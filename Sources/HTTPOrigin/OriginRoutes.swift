@@ -6,7 +6,8 @@ import Logging
 import MediaCore
 
 /// The origin's URL space: `/live/{key}/index.m3u8`, `/live/{key}/{video|audio}.m3u8`,
-/// `/live/{key}/{epoch}/{video|audio}/{init-N.mp4|MSN.m4s|MSN.PART.m4s}`, `/healthz`, `/api/streams`.
+/// `/live/{key}/{epoch}/{video|audio}/{init-N.mp4|MSN.m4s|MSN.PART.m4s}`, `/healthz`, `/api/streams`, plus the
+/// routes features contribute (`HTTPOriginOptions.routeGroups`).
 public enum OriginRoutes {
     /// Builds the router over a packager.
     public static func router(packager: LLHLSPackager, options: HTTPOriginOptions = .init()) -> Router<OriginRequestContext> {
@@ -14,7 +15,7 @@ public enum OriginRoutes {
         let router = Router(context: OriginRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
         router.middlewares.add(AccessLogMiddleware())
-        router.middlewares.add(PreflightMiddleware())
+        router.middlewares.add(PreflightMiddleware(groups: options.routeGroups))
         addAccessControl(to: router, access: options.access)
         addTelemetry(to: router, packager: packager)
         router.get("/healthz") { _, _ in
@@ -22,7 +23,7 @@ public enum OriginRoutes {
         }
         addOpsRoutes(to: router, readiness: options.readiness)
         addPageRoutes(to: router, options: options)
-        addWHIPRoutes(to: router, whip: options.whip, authorize: options.whipAuthorizer)
+        addContributedRoutes(to: router, groups: options.routeGroups)
         router.get("/api/streams") { _, _ in
             let summaries = packager.streams.map { $0.summary() }
             let encoder = JSONEncoder()
@@ -32,10 +33,14 @@ public enum OriginRoutes {
                 HLSResponse(status: 200, contentType: "application/json", maxAge: 0, body: Array(body)))
         }
         router.get("/live/:key/:name") { request, context in
-            guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
+            let file = context.parameters.get("name") ?? ""
+            // A playlist asked for before its publisher arrived is held (fast start); a 404 would cost a retry.
+            let wait = file.hasSuffix(".m3u8") ? packager.configuration.startWait : .zero
+            guard let key = StreamKey(context.parameters.get("key") ?? ""),
+                let stream = await packager.stream(for: key, waitingUpTo: wait)
+            else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
             }
-            let file = context.parameters.get("name") ?? ""
             switch file {
             case "index.m3u8":
                 return OriginResponse.make(await stream.multivariantPlaylist())

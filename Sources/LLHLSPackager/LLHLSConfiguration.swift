@@ -6,14 +6,18 @@ public struct LLHLSConfiguration: Sendable, Equatable {
     public var partTarget: Duration = .milliseconds(200)
     /// Low-latency HLS (parts, preload hints, blocking reload); false serves classic HLS: complete segments only.
     public var lowLatency: Bool = true
-    /// Segments are cut at the first keyframe once this long; EXT-X-TARGETDURATION is its ceiling.
-    public var segmentTarget: Duration = .seconds(2)
+    /// Segments are cut at the first keyframe once this long. 1 s puts players without LL-HLS (Chromium native,
+    /// VLC, TVs: they start HOLD-BACK = 3 × TARGETDURATION back) near nginx-rtmp's 1 s fragments; a source with a
+    /// longer keyframe interval raises TARGETDURATION to its first GOP, at most 2 s (+TargetDuration).
+    public var segmentTarget: Duration = .seconds(1)
     /// Complete segments listed in each media playlist (Apple asks for ≥ 6).
     public var windowSegments: Int = 10
     /// Segments kept downloadable after leaving the playlist (≥ 3 × TARGETDURATION, [S §6.2.2]).
     public var retainedSegmentsAfterWindow: Int = 3
     /// How long a stream stays live, without ENDLIST, waiting for its publisher to reconnect.
     public var reconnectGrace: Duration = .seconds(10)
+    /// How long a playlist request for a stream key that is not live yet waits for its publisher.
+    public var startWait: Duration = .seconds(8)
     /// How long an ended stream's playlists and media stay served after ENDLIST.
     public var endedRetention: Duration = .seconds(60)
 

@@ -11,6 +11,8 @@ public final class LLHLSPackager: Sendable {
     private let hub: StreamHub
     private let logger: Logger
     private let streamsByKey = Mutex<[StreamKey: LLHLSStream]>([:])
+    /// Fires when a stream key starts being packaged (wakes playlist requests that arrived before the publisher).
+    private let arrivals = ChangeSignal()
     /// Where package/available hops, published parts and reader drops are counted.
     public let telemetry: GatewayTelemetry
 
@@ -27,6 +29,18 @@ public final class LLHLSPackager: Sendable {
 
     /// The stream served under `key`, live or recently ended.
     public func stream(for key: StreamKey) -> LLHLSStream? { streamsByKey.withLock { $0[key] } }
+
+    /// The stream served under `key`, waiting up to `limit` for a publisher that has not arrived yet: a viewer who
+    /// opens the page first gets the playlist the moment the stream starts instead of a 404 and a retry.
+    public func stream(for key: StreamKey, waitingUpTo limit: Duration) async -> LLHLSStream? {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let seen = arrivals.version
+            if let s = stream(for: key) { return s }
+            if ContinuousClock.now >= deadline || Task.isCancelled { return nil }
+            await arrivals.wait(after: seen, until: deadline)
+        }
+    }
 
     /// All streams served, sorted by key.
     public var streams: [LLHLSStream] { streamsByKey.withLock { $0.values.sorted { $0.key < $1.key } } }
@@ -71,6 +85,7 @@ public final class LLHLSPackager: Sendable {
             return (s, true)
         }
         stream.mutate { $0.beginSession() }
+        if isNew { arrivals.fire() }
         logger.info(
             isNew ? "packaging new stream" : "publisher reconnected; continuing with a discontinuity",
             metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)", "peer": "\(note.origin)"])
@@ -86,10 +101,17 @@ public final class LLHLSPackager: Sendable {
             case .description(let d):
                 stream.mutate { $0.apply(d) }
             case .frame(let f):
+                var longGOP: String?
                 stream.mutate { s in
                     if dropped { s.needsKeyframe = true }
                     s.apply(f, now: .now)
+                    if s.longGOPNotice != nil {
+                        s.longGOPNotice = nil
+                        longGOP = s.longGOPLogLine
+                    }
                 }
+                // Once per session: the streamer's setting, its cost, and what the viewers get instead.
+                if let longGOP { logger.warning("\(longGOP)", metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)"]) }
             case .ended:
                 break
             }

@@ -4,9 +4,6 @@ import HLSPlaylist
 import MediaCore
 
 extension LLHLSStreamState {
-    /// TARGETDURATION.
-    var targetDuration: Int { config.targetDurationSeconds }
-
     /// SERVER-CONTROL, identical for every rendition (checklist M4); classic HLS has none.
     var serverControl: ServerControl? {
         guard config.lowLatency else { return nil }
@@ -26,7 +23,7 @@ extension LLHLSStreamState {
     func mediaPlaylist(named name: String) -> MediaPlaylist? {
         guard let p = pipeline(named: name) else { return nil }
         // Rendition reports are an LL-HLS tag (§4.4.5.4): classic playlists carry none.
-        let reports = !config.lowLatency ? [] : pipelineNames.filter { $0 != name }.compactMap { other in
+        let reports = !config.lowLatency ? [] : listedRenditions.filter { $0 != name }.compactMap { other in
             pipeline(named: other)?.rendition.report(uri: "\(other).m3u8")
         }
         let ctx = PlaylistContext(
@@ -37,12 +34,11 @@ extension LLHLSStreamState {
         return p.rendition.playlist(ctx)
     }
 
-    /// The multivariant playlist; nil until the tracks are known.
-    func multivariantPlaylist() -> MultivariantPlaylist? {
-        guard let d = description, d.video != nil || d.audio != nil else { return nil }
-        // Served with the first media playlist (HOLD-BACK worth of segments), by when the ladder's rungs exist.
-        let lead = (video ?? audio)?.rendition.segments.lazy.filter(\.complete).count ?? 0
-        guard lead >= Self.segmentsBeforeFirstPlaylist || isEnded else { return nil }
+    /// The multivariant playlist; nil until every rendition has its first part (+FastStart).
+    func multivariantPlaylist(now: ContinuousClock.Instant = .now) -> MultivariantPlaylist? {
+        guard let d = description, d.video != nil || d.audio != nil, let served = servedRenditions(now: now) else {
+            return nil
+        }
         var audioRenditions: [AudioRendition] = []
         var codecs: [String] = []
         let audioPeak = audio?.rendition.peakBitRate ?? 0
@@ -53,7 +49,7 @@ extension LLHLSStreamState {
         if d.video != nil {
             var variants: [VariantStream] = []
             var independent = true
-            for name in pipelineNames where name != "audio" {
+            for name in served where name != "audio" {
                 guard let p = pipeline(named: name), case .video(let v) = p.parameters else { continue }
                 codecs = [v.codecString] + (d.audio.map { [$0.codecString] } ?? [])
                 let peak = p.rendition.peakBitRate + audioPeak

@@ -11,9 +11,6 @@ enum BlockDecision: Equatable {
 }
 
 extension LLHLSStreamState {
-    /// Complete segments a non-blocking playlist request waits for (HOLD-BACK is 3 × TARGETDURATION).
-    static let segmentsBeforeFirstPlaylist = 3
-
     /// Decides a playlist request against what is published; `wait` carries the longest sensible hold.
     func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision { decide(named: kind.rawValue, request) }
 
@@ -25,10 +22,8 @@ extension LLHLSStreamState {
         let r = p.rendition
         let pt = partTargetSeconds
         guard let m = request.msn else {
-            // A first load holds until HOLD-BACK worth of segments exists: a player starting 3 × TD back
-            // needs them, and Chromium's native HLS quits on a shorter live playlist.
-            let complete = r.segments.lazy.filter(\.complete).count
-            return complete >= Self.segmentsBeforeFirstPlaylist ? .ready : .wait(until: .seconds(Double(targetDuration) * 4))
+            // Fast start: a first load is answered once the rendition has a part to start on (+FastStart).
+            return hasFirstMedia(name) ? .ready : .wait(until: .seconds(Double(targetDuration) * 4))
         }
         // Classic HLS advertises no CAN-BLOCK-RELOAD, so a delivery directive is a client error.
         if !config.lowLatency { return .badRequest("_HLS_msn: blocking reload is off (hls.low_latency: false)") }
@@ -61,13 +56,15 @@ extension LLHLSStream {
         let td = targetDuration
         while true {
             let seen = signal.version
-            if let text = state.withLock({ $0.multivariantPlaylist()?.render() }) {
+            let now = ContinuousClock.now
+            if let text = state.withLock({ $0.multivariantPlaylist(now: now)?.render() }) {
                 return HLSResponse(status: 200, contentType: HLSResponse.playlistType, maxAge: max(1, td / 2), body: Array(text.utf8))
             }
             if ContinuousClock.now >= deadline || Task.isCancelled {
                 return .error(503, "stream \(key) has not sent its tracks yet", maxAge: 1)
             }
-            await signal.wait(after: seen, until: deadline)
+            // Re-checked at least every 100 ms: the rung start limit passes without any publication to wake us.
+            await signal.wait(after: seen, until: min(deadline, now + .milliseconds(100)))
         }
     }
 

@@ -1,3 +1,4 @@
+import CodecFormats
 import FMP4
 import HLSPlaylist
 import MediaCore
@@ -59,6 +60,14 @@ struct LLHLSStreamState: Sendable {
     var framesDroppedBeforeStart = 0
     /// Skip video until the next IDR: at every session start, and after the hub dropped frames for us.
     var needsKeyframe = true
+    /// TARGETDURATION once the first video segment fixed it (+TargetDuration).
+    var decidedTargetDuration: Int?
+    /// This session's source keyframes, and the segment grid once they are too far apart (see +LongGOP).
+    var cadence: KeyframeCadence?
+    /// Why the source's segments do not follow its keyframes, once any session had a long GOP (sticky, for stats).
+    var longGOP: KeyframeCadence.Evidence?
+    /// A long GOP found and not yet logged (the packager logs it once per session).
+    var longGOPNotice: KeyframeCadence.Evidence?
 
     init(key: StreamKey, epoch: String, config: LLHLSConfiguration) {
         self.key = key
@@ -93,6 +102,7 @@ struct LLHLSStreamState: Sendable {
         }
         timeline.restart(at: end)
         needsKeyframe = true
+        cadence = nil
         sessionIndex += 1
         framesSinceRestart = 0
         lastVideoDTS = nil
@@ -116,7 +126,7 @@ struct LLHLSStreamState: Sendable {
         if factory == nil {
             factory = MuxerFactory(
                 partTarget: MuxerFactory.partTarget(wanted: config.partTarget, frameRate: d.video?.frameRate),
-                segmentTarget: config.segmentTarget.secondsDouble, targetDuration: config.targetDurationSeconds)
+                segmentTarget: config.segmentTarget.secondsDouble, targetDuration: decidedTargetDuration ?? provisionalTargetDuration)
         }
         // A codec change mid-session is a new timeline for players: flush what the old parameters cut,
         // then DISCONTINUITY and a new init section.
@@ -240,6 +250,7 @@ struct LLHLSStreamState: Sendable {
         }
         var dts = ticks
         framesSinceRestart += 1
+        let opensSegment = name == "video" && followSourceCadence(frame, dts: dts, muxer: &p.muxer)
         if case .audio(let a) = p.parameters {
             // AAC frames are exactly samplesPerFrame long; absorb RTMP's millisecond rounding.
             if let expected = p.expectedNextDTS, abs(expected - dts) <= Int64(a.samplesPerFrame / 2) { dts = expected }
@@ -249,7 +260,7 @@ struct LLHLSStreamState: Sendable {
         let cto = Int32(clamping: frame.compositionOffset.converted(to: p.timescale).value)
         let sample = TrackSample(
             dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.readyForPackaging,
-            capture: frame.stamps.capture)
+            capture: frame.stamps.capture, opensSegment: opensSegment)
         let parts = p.muxer.push(sample)
         let boundaries = p.muxer.takeDecidedBoundaries()
         setPipeline(named: name, p)
@@ -265,6 +276,7 @@ struct LLHLSStreamState: Sendable {
             // The segment a boundary opens gets the next MSN once its first part closes; rungs start on it.
             let next = video?.rendition.nextMSN ?? PublishedRendition.firstMSN
             for (i, b) in boundaries.enumerated() { videoSegmentStarts.append((dts: b, msn: next + i)) }
+            decideTargetDurationIfNeeded()
             if videoSegmentStarts.count > 16 { videoSegmentStarts.removeFirst(videoSegmentStarts.count - 16) }
         }
     }

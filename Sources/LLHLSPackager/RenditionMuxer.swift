@@ -15,6 +15,8 @@ struct TrackSample: Sendable {
     var ingested: ContinuousClock.Instant?
     /// Publisher capture clock (SEI), for the available hop.
     var capture: WallTime? = nil
+    /// A long-GOP source's grid puts a segment start here (see `KeyframeCadence`), keyframe or not.
+    var opensSegment = false
 }
 
 /// A finished part as the muxer emits it.
@@ -49,12 +51,15 @@ struct RenditionMuxer: Sendable {
     let partTarget: Int64
     /// Wanted segment length, in ticks.
     let segmentTarget: Int64
-    /// Hard cap so EXTINF never rounds above TARGETDURATION, in ticks.
-    let segmentLimit: Int64
+    /// Hard cap so EXTINF never rounds above TARGETDURATION, in ticks (lowered once the stream's TARGETDURATION is
+    /// decided from its first segment).
+    var segmentLimit: Int64
     /// Video cuts segments on sync samples; audio follows `boundaries` from video.
     let followsBoundaries: Bool
     /// Ladder rungs: cut only at a sync sample within this many ticks of a source boundary.
     let syncBoundaryTolerance: Int64?
+    /// The source's keyframe interval exceeds the segment target: cut where samples say `opensSegment`, not at keyframes.
+    var gridCuts = false
 
     private var pending: TrackSample?
     private(set) var lastDuration: Int64 = 0
@@ -148,6 +153,9 @@ struct RenditionMuxer: Sendable {
                 if let b = boundaries.first, s.dts + duration / 2 >= b {
                     newSegment = true
                 }
+            } else if gridCuts {
+                // The grid is segment-target apart; the limit only guards against a grid that never came.
+                newSegment = s.opensSegment || segLength + duration > segmentLimit
             } else if s.isSync && segLength >= segmentTarget - duration / 2 {
                 newSegment = true
             } else if s.isSync, let gop = gopEstimate, segLength + gop > segmentLimit {

@@ -48,6 +48,8 @@ public struct StreamSummary: Sendable, Codable {
     public var renditions: [RenditionSummary] = []
     /// RTP receive, loss and repair counts per kind when the publisher came over WebRTC (WHIP); nil otherwise.
     public var webrtc: WebRTCStreamTelemetry?
+    /// Why the stream is not packaged as asked, one sentence each (e.g. a keyframe interval above the segment target).
+    public var notes: [String] = []
 }
 
 /// One rendition of a stream in `/api/streams`.
@@ -114,6 +116,7 @@ extension LLHLSStream {
             summary.renditions = s.pipelineNames.compactMap { name in
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }
+            summary.notes = [s.longGOPNote].compactMap { $0 }
             summary.framesDropped = t?.renditions.values.reduce(0) { $0 + $1.totalFramesDropped } ?? 0
             return summary
         }

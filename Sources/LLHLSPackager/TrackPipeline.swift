@@ -34,11 +34,15 @@ struct MuxerFactory: Sendable {
 
     func make(kind: MediaKind, timescale: Int32, followsBoundaries: Bool) -> RenditionMuxer {
         let ts = Double(timescale)
-        // EXTINF rounds to nearest: stay below TARGETDURATION + 0.5 s (RFC 8216bis §4.4.3.1).
-        let limit = (Double(targetDuration) + 0.45) * ts
         return RenditionMuxer(
             trackID: 1, timescale: Int64(timescale), partTarget: Int64((partTarget * ts).rounded(.down)),
-            segmentTarget: Int64(segmentTarget * ts), segmentLimit: Int64(limit), followsBoundaries: followsBoundaries)
+            segmentTarget: Int64(segmentTarget * ts), segmentLimit: Self.segmentLimit(targetDuration: targetDuration, timescale: timescale),
+            followsBoundaries: followsBoundaries)
+    }
+
+    /// Longest segment in ticks: EXTINF rounds to nearest, so stay below TARGETDURATION + 0.5 s (RFC 8216bis §4.4.3.1).
+    static func segmentLimit(targetDuration: Int, timescale: Int32) -> Int64 {
+        Int64((Double(targetDuration) + 0.45) * Double(timescale))
     }
 
     /// Snaps the wanted part duration to whole frames of the source, rounded up to the next millisecond plus one (jitter of RTMP's ms timestamps).

@@ -1,10 +1,8 @@
-import COpenSSL
-
 /// RFC 2104 HMAC with FIPS 180-4 SHA-256 (OpenSSL), for signed stream keys and viewer tokens.
 public enum HMACSHA256 {
     /// HMAC-SHA256 of `message` under `key` (32 bytes).
     public static func authenticationCode(for message: some Collection<UInt8>, key: some Collection<UInt8>) -> [UInt8] {
-        OpenSSLDigest.hmac(EVP_sha256(), message: Array(message), key: Array(key))
+        MessageDigest.hmac(.sha256, message: Array(message), key: Array(key))
     }
 
     /// HMAC-SHA256 of the UTF-8 of `message` under the UTF-8 of `secret`, as lowercase hex.
@@ -27,5 +25,5 @@ public enum HMACSHA256 {
 /// FIPS 180-4 §6.2: SHA-256 (OpenSSL).
 public enum SHA256 {
     /// The 32-byte digest of `message`.
-    public static func hash(_ message: [UInt8]) -> [UInt8] { OpenSSLDigest.digest(EVP_sha256(), message: message) }
+    public static func hash(_ message: [UInt8]) -> [UInt8] { MessageDigest.hash(.sha256, message) }
 }

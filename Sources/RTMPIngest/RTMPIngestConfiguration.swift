@@ -22,8 +22,6 @@ public struct RTMPIngestConfiguration: Sendable {
     public var maxAMF0Depth: Int = 32
     /// Most concurrent connections from one IP address; 0 means unlimited.
     public var maxSessionsPerIP: Int = 8
-    /// Who may publish.
-    public var auth = PublishAuthConfiguration()
     /// The RTMPS listener; nil keeps RTMPS off.
     public var tls: RTMPTLSConfiguration?
 

@@ -1,10 +1,10 @@
 import Logging
 import NIOCore
 import NIOPosix
+import PublishAuth
 import ServiceLifecycle
 import StreamHub
 import Synchronization
-import Telemetry
 
 /// Accepts RTMP publishers (OBS, FFmpeg) and turns each publish into a hub publication.
 public struct RTMPIngestService: Service {
@@ -14,22 +14,25 @@ public struct RTMPIngestService: Service {
     private let logger: Logger
     private let configuration: RTMPIngestConfiguration
     private let onBound: @Sendable (Int) -> Void
-    private let telemetry: GatewayTelemetry?
+    /// Decides each publish (shared with the other ingest protocols).
+    private let authorizer: PublishAuthorizer
     private let state = SharedState()
 
-    /// Creates the service; `run()` binds `host:port` (port 0 picks a free port, reported via `onBound`).
+    /// Creates the service; `run()` binds `host:port` (port 0 picks a free port, reported via `onBound`). Without an
+    /// `authorizer`, the default rules apply: any key from loopback peers.
     public init(
         host: String, port: Int, hub: StreamHub, logger: Logger,
         configuration: RTMPIngestConfiguration = RTMPIngestConfiguration(),
-        onBound: @escaping @Sendable (Int) -> Void = { _ in }, telemetry: GatewayTelemetry? = nil
+        onBound: @escaping @Sendable (Int) -> Void = { _ in },
+        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
     ) {
-        self.telemetry = telemetry
         self.host = host
         self.port = port
         self.hub = hub
         self.logger = logger
         self.configuration = configuration
         self.onBound = onBound
+        self.authorizer = authorizer
     }
 
     /// The port actually bound, once `run()` is listening.
@@ -60,9 +63,9 @@ public struct RTMPIngestService: Service {
         let configuration = configuration
         let logger = logger
         let initializer = SessionInitializer(
-            hub: hub, configuration: configuration, logger: logger, telemetry: telemetry, sessions: sessions,
+            hub: hub, configuration: configuration, logger: logger, authorizer: authorizer, sessions: sessions,
             limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP))
-        logger.info("RTMP publish auth: \(configuration.auth.summary)")
+        logger.info("RTMP publish auth: \(authorizer.configuration.summary)")
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

@@ -1,10 +1,10 @@
 import CodecFormats
 import Logging
 import MediaCore
+import PublishAuth
 import NIOCore
 import RTMPWire
 import StreamHub
-import Telemetry
 
 /// One RTMP connection: handshake, chunk decoding, the session state machine and the hub publication.
 final class RTMPSessionHandler: ChannelInboundHandler {
@@ -14,7 +14,6 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private let hub: StreamHub
     private let configuration: RTMPIngestConfiguration
     private let logger: Logger
-    private let telemetry: GatewayTelemetry?
     private var handshake = RTMPHandshake()
     private var handshakeComplete = false
     private var decoder: ChunkDecoder
@@ -27,12 +26,15 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private var peer = "unknown"
     private var peerIP: String?
     private var closing = false
-    private lazy var authorizer = PublishAuthorizer(configuration: configuration.auth)
+    private let authorizer: PublishAuthorizer
     /// `rtmp` or `rtmps`: the scheme in the publication's origin and the webhook's `protocol`.
-    var transport = "rtmp"
+    var transport = PublishTransport.rtmp
 
-    init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, telemetry: GatewayTelemetry? = nil) {
-        self.telemetry = telemetry
+    init(
+        hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger,
+        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
+    ) {
+        self.authorizer = authorizer
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
@@ -152,8 +154,10 @@ final class RTMPSessionHandler: ChannelInboundHandler {
 
     /// Local rules answer at once; a webhook answers later, back on this channel's event loop.
     private func authorize(_ key: StreamKey, context: ChannelHandlerContext) {
-        let request = PublishAuthRequest(
-            key: key, name: machine.publishName ?? key.rawValue, peerIP: peerIP, transport: transport)
+        // The name's query is the credential: `cam1?s3cret` publishes `cam1` presenting `s3cret`.
+        let name = machine.publishName ?? key.rawValue
+        let credential = name.firstIndex(of: "?").map { String(name[name.index(after: $0)...]) }
+        let request = PublishAuthRequest(key: key, credential: credential, peerIP: peerIP, transport: transport)
         let now = WallTime.now().nanosecondsSince1970 / 1_000_000_000
         if let decision = authorizer.localDecision(request, now: now) {
             authorized(decision, key: key, context: context)
@@ -201,11 +205,6 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             case .frame(var f):
                 // The publisher's capture clock rides in an SEI (bench, CaptureTimeSEI); it feeds the available hop.
                 if f.kind == .video, f.stamps.capture == nil { f.stamps.capture = CaptureTimeSEI.captureTime(inAVCC: f.data) }
-                if let telemetry {
-                    let rendition = f.kind.rawValue
-                    telemetry.record(.ingest, from: f.stamps.firstByte, to: f.stamps.ingested, stream: publication.key, rendition: rendition)
-                    telemetry.countIngested(stream: publication.key, rendition: rendition, bytes: f.data.count)
-                }
                 publication.send(f)
             }
         }

@@ -1,15 +1,15 @@
 import Logging
 import NIOCore
 import NIOSSL
+import PublishAuth
 import StreamHub
-import Telemetry
 
 /// Sets up each accepted connection: the per-IP session limit, then idle timeout and the session handler.
 struct SessionInitializer: Sendable {
     let hub: StreamHub
     let configuration: RTMPIngestConfiguration
     let logger: Logger
-    let telemetry: GatewayTelemetry?
+    let authorizer: PublishAuthorizer
     let sessions: SessionRegistry
     let limiter: ConnectionLimiter
     /// Set on the RTMPS listener: TLS is unwrapped before the session handler sees a byte.
@@ -33,8 +33,8 @@ struct SessionInitializer: Sendable {
             let ops = channel.pipeline.syncOperations
             if let tls { try ops.addHandler(NIOSSLServerHandler(context: tls)) }
             try ops.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
-            let session = RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger, telemetry: telemetry)
-            session.transport = tls == nil ? "rtmp" : "rtmps"
+            let session = RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger, authorizer: authorizer)
+            session.transport = tls == nil ? .rtmp : .rtmps
             try ops.addHandler(session)
             sessions.add(channel)
         }

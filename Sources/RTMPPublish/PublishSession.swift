@@ -2,6 +2,7 @@ import CodecFormats
 import FFmpegBridge
 import Logging
 import MediaCore
+import MediaSources
 
 /// What a publish run sent.
 public struct PublishReport: Sendable, Equatable {
@@ -16,6 +17,17 @@ public struct PublishReport: Sendable, Equatable {
 
     /// All frames written.
     public var frames: Int { videoFrames + audioFrames }
+}
+
+/// Opens `input`, tells `announce` its tracks, and publishes it to `url` in real time.
+public func publish(
+    input: PublishInput, to url: String, loop: Bool = false, duration: Duration? = nil, logger: Logger? = nil,
+    announce: (StreamDescription) -> Void = { _ in }
+) async throws(RTMPPublishError) -> PublishReport {
+    let source: any MediaSource
+    do { source = try input.open(duration: duration) } catch { throw .source(error) }
+    announce(source.streamDescription)
+    return try await publish(source: source, to: url, loop: loop, duration: duration, logger: logger)
 }
 
 /// Publishes a source to an RTMP URL in real time (like `ffmpeg -re`); returns when the source ends,
@@ -63,19 +75,12 @@ public func publish(
     return report
 }
 
-/// A video frame with its capture clock as our capture-time SEI (DESIGN.md "Latency model").
-///
-/// A source that makes its pictures (the test pattern) stamped each one as it was made, before encoding; for a
-/// recording the pacer's release is the capture instant. Audio passes unchanged.
+/// A frame stamped with its capture clock (DESIGN.md "Latency model"): a source that makes its pictures (the test
+/// pattern) stamped each one as it was made, before encoding; for a recording the pacer's release is the capture instant.
 private func stampCaptureClock(on frame: MediaFrame) throws(RTMPPublishError) -> MediaFrame {
-    guard frame.kind == .video else { return frame }
-    var stamped = frame
-    let now = frame.stamps.capture ?? WallTime.now()
     do {
-        stamped.data = try CaptureTimeSEI.inserting(capture: now, intoAVCC: frame.data)
+        return try CaptureClock.stamp(frame, at: frame.stamps.capture ?? WallTime.now())
     } catch {
         throw .malformedVideo(dts: frame.dts, error)
     }
-    stamped.stamps.capture = now
-    return stamped
 }

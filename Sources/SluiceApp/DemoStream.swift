@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// x264 runs on its own thread so encoding never occupies a NIO event loop or a cooperative-pool thread.
 public func runDemoStream(hub: StreamHub, key: StreamKey, logger: Logger) async throws {
-    let publication = try hub.publish(key: key, origin: "demo")
+    let publication = try hub.publish(key: key, origin: "demo", role: .derived)
     defer { publication.end() }
     let stop = DemoStopFlag()
     logger.info("demo stream started", metadata: ["stream": "\(key)"])

@@ -2,6 +2,7 @@ import HTTPOrigin
 import LLHLSPackager
 import Logging
 import MediaCore
+import PublishAuth
 import RTMPIngest
 import ServiceLifecycle
 import StreamHub
@@ -35,33 +36,40 @@ public struct GatewayApp: Sendable {
     /// Runs until SIGTERM/SIGINT; playlists end with ENDLIST before the origin closes.
     public func run() async throws {
         let c = configuration
-        let hub = StreamHub(maxStreams: c.security.maxStreams)
+        let telemetry = telemetry
+        // Every ingest's frames enter the hub through one publication path: recorded there once.
+        let hub = StreamHub(maxStreams: c.security.maxStreams, onIngest: { telemetry.recordIngest($1, stream: $0) })
         let packager = LLHLSPackager(hub: hub, configuration: c.hls, logger: logger, telemetry: telemetry)
         let readiness = OriginReadiness()
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
             readiness.markReady()
         }
+        // One publish authorizer for every ingest protocol.
+        let authorizer = PublishAuthorizer(configuration: c.security.publish)
         let transport = WebRTCTransportService(
             configuration: c.webrtcTransport, certificate: try DTLSCertificate(), logger: logger)
         let whip = WHIPIngestService(
             transport: transport, hub: hub, telemetry: telemetry, configuration: c.whipIngest, logger: logger)
         var originOptions = c.originOptions(readiness: readiness)
-        originOptions.whip = whip
-        originOptions.whipAuthorizer = PublishAuthorizer(configuration: c.rtmp.auth).whipAuthorizer()
+        originOptions.routeGroups.append(
+            WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) }))
         let origin = HTTPOriginService(
             packager: packager, host: c.bind, port: c.httpPort, logger: logger, options: originOptions
         ) { port in
             ports.set(http: port)
         }
         let ingest = RTMPIngestService(host: c.bind, port: c.rtmpPort, hub: hub, logger: logger, configuration: c.rtmp,
-            onBound: { port in ports.set(rtmp: port) }, telemetry: telemetry)
+            onBound: { port in ports.set(rtmp: port) }, authorizer: authorizer)
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
             .init(service: WHIPGatewayService(whip: whip, logger: logger)),
         ]
         if c.transcode {
-            let transcoder = TranscoderService(hub: hub, configuration: c.ladder, logger: logger, telemetry: telemetry)
+            // Rung IDRs for a long-GOP source follow the packager's segment target.
+            var ladder = c.ladder
+            ladder.segmentTarget = c.hls.segmentTarget
+            let transcoder = TranscoderService(hub: hub, configuration: ladder, logger: logger, telemetry: telemetry)
             services.append(.init(service: TranscoderGatewayService(transcoder: transcoder)))
         }
         if demo, let key = StreamKey(c.demoKey) {
@@ -106,8 +114,9 @@ final class BoundPorts: Sendable {
         onReady()
         let host = bind == "0.0.0.0" || bind == "::" ? "127.0.0.1" : bind
         var lines = [
-            "Sluice is up.",
+            "Sluice is up: \(GatewayProtocols.summary).",
             "  OBS / FFmpeg server:  rtmp://\(host):\(r)/live   (stream key: any name, e.g. mystream)",
+            "  WHIP (OBS 30+, web):  \(scheme)://\(host):\(h)/whip/<stream key>",
             "  Watch (LL-HLS):       \(scheme)://\(host):\(h)/live/<stream key>/index.m3u8",
             "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /publish, /dashboard",
         ]

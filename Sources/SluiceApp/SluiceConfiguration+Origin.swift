@@ -28,7 +28,7 @@ extension SluiceConfiguration {
 }
 
 extension SluiceConfiguration {
-    /// What the origin needs from `http.*` and `pages.*`.
+    /// What the origin needs from `http.*`, `pages.*` and, for the pages, `rtmp.port`.
     public func originOptions(readiness: OriginReadiness) -> HTTPOriginOptions {
         var o = HTTPOriginOptions()
         o.http2 = http2
@@ -36,6 +36,8 @@ extension SluiceConfiguration {
         o.hlsjsURL = hlsjsURL
         o.readiness = readiness
         o.access = security.origin
+        // The streams page shows OBS the RTMP server URL with the port really listened on.
+        o.pageValues["rtmpPort"] = "\(rtmpPort)"
         return o
     }
 }

@@ -70,9 +70,11 @@ extension SluiceConfiguration {
                 "window_segments": .int(hls.windowSegments),
                 "reconnect_grace_s": .int(Int(hls.reconnectGrace.components.seconds)),
                 "ended_retention_s": .int(Int(hls.endedRetention.components.seconds)),
+                "start_wait_s": .int(Int(hls.startWait.components.seconds)),
             ]),
             "transcode": m([
                 "enabled": .bool(transcode), "preset": .string(ladder.preset), "max_rungs": .int(ladder.maxRungs),
+                "source_rendition": .string(ladder.sourceRendition.rawValue),
                 "rungs": .list(rungs),
             ]),
             "log": m(["level": .string(level(logLevel)), "format": .string(logFormat.rawValue)]),

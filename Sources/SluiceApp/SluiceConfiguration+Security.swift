@@ -1,10 +1,13 @@
 import HTTPOrigin
+import PublishAuth
 import RTMPIngest
 
 /// Limits and auth that are not one listener's business: live streams at once and the origin's access rules.
 public struct SecurityConfiguration: Sendable {
     /// Most live streams at once, all protocols (`limits.max_streams`).
     public var maxStreams: Int = 100
+    /// Who may publish, whatever the protocol (`auth.publish.*`): one authorizer for RTMP, WHIP and those to come.
+    public var publish = PublishAuthConfiguration()
     /// Viewer tokens and blocking-request limits (`auth.view.*`, `limits.max_blocking_*`).
     public var origin = OriginAccess()
     /// RTMPS port (`rtmp.tls.port`), kept even while RTMPS is off so the printed configuration shows it.
@@ -57,7 +60,7 @@ extension SluiceConfiguration {
 
     /// The printed `limits` and `auth` sections.
     var securityTree: [ConfigNode.Entry] {
-        let a = rtmp.auth
+        let a = security.publish
         return [
             .init(
                 key: "limits",
@@ -98,20 +101,20 @@ extension SluiceConfiguration {
         }
         guard var auth = try r.section("auth") else { return }
         if var publish = try auth.section("publish") {
-            c.rtmp.auth.keys = try publish.takeStrings("keys") ?? c.rtmp.auth.keys
-            c.rtmp.auth.hmacSecret = try publish.string("hmac_secret").flatMap { $0.isEmpty ? nil : $0 }
-            c.rtmp.auth.webhookURL = try publish.string("webhook_url").flatMap { $0.isEmpty ? nil : $0 }
+            c.security.publish.keys = try publish.takeStrings("keys") ?? c.security.publish.keys
+            c.security.publish.hmacSecret = try publish.string("hmac_secret").flatMap { $0.isEmpty ? nil : $0 }
+            c.security.publish.webhookURL = try publish.string("webhook_url").flatMap { $0.isEmpty ? nil : $0 }
             if let ms = try publish.int("webhook_timeout_ms", in: 100...60_000) {
-                c.rtmp.auth.webhookTimeout = .milliseconds(ms)
+                c.security.publish.webhookTimeout = .milliseconds(ms)
             }
             if let rule = try publish.string("anonymous"), !rule.isEmpty {
                 guard let a = PublishAuthConfiguration.Anonymous(rawValue: rule) else {
                     throw ConfigurationError(
                         key: "auth.publish.anonymous", allowed: "none, loopback or any (empty: automatic)", found: rule)
                 }
-                c.rtmp.auth.anonymous = a
+                c.security.publish.anonymous = a
             }
-            if let url = c.rtmp.auth.webhookURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            if let url = c.security.publish.webhookURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
                 throw ConfigurationError(key: "auth.publish.webhook_url", allowed: "an http:// or https:// URL", found: url)
             }
             try publish.finish()

@@ -69,6 +69,7 @@ extension SluiceConfiguration {
             c.hls.windowSegments = try hls.int("window_segments", in: 6...60) ?? c.hls.windowSegments
             if let s = try hls.int("reconnect_grace_s", in: 0...300) { c.hls.reconnectGrace = .seconds(s) }
             if let s = try hls.int("ended_retention_s", in: 0...3600) { c.hls.endedRetention = .seconds(s) }
+            if let s = try hls.int("start_wait_s", in: 0...30) { c.hls.startWait = .seconds(s) }
             try hls.finish()
         }
         if var log = try r.section("log") {
@@ -96,6 +97,13 @@ extension SluiceConfiguration {
                     throw ConfigurationError(key: "transcode.preset", allowed: "one of \(allowed.joined(separator: ", "))", found: preset)
                 }
                 c.ladder.preset = preset
+            }
+            if let top = try t.string("source_rendition") {
+                guard let policy = LadderConfiguration.SourceRendition(rawValue: top) else {
+                    let allowed = LadderConfiguration.SourceRendition.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw ConfigurationError(key: "transcode.source_rendition", allowed: "one of \(allowed)", found: top)
+                }
+                c.ladder.sourceRendition = policy
             }
             if let rungs = try t.list("rungs") {
                 c.ladder.rungs = try rungs.enumerated().map { i, item in

@@ -45,7 +45,7 @@ public struct SluiceConfiguration: Sendable {
     /// The ladder (`transcode.rungs`, `transcode.max_rungs`, `transcode.preset`).
     public var ladder = LadderConfiguration()
 
-    /// Live-stream and origin limits, viewer tokens (`limits.*`, `auth.view.*`); publish auth is in `rtmp.auth`.
+    /// Live-stream and origin limits, publish auth and viewer tokens (`limits.*`, `auth.*`).
     public var security = SecurityConfiguration()
 
     /// The defaults.

@@ -2,6 +2,7 @@ import Foundation
 import LLHLSPackager
 import Logging
 import MediaCore
+import MediaSources
 import RTMPPublish
 import SluiceApp
 import Synchronization

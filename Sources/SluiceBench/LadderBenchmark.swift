@@ -31,14 +31,18 @@ public enum LadderBenchmark {
         let source = try MediaFileSource(path: path)
         guard let video = source.streamDescription.video else { throw FFmpegError(message: "no video track", context: path) }
         let plan = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
-        let decoder = try H264Decoder(avcC: video.decoderConfiguration)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // Threaded as the live ladder threads it: decoder by the first keyframe's slices, x264 by the rungs' pixels.
+        var decoder: H264Decoder?
         let workers = try plan.map { rung in
             BenchRung(
                 rung: rung, scaler: PictureScaler(width: rung.width, height: rung.height),
                 encoder: try LadderVideoEncoder(
                     .init(
                         width: rung.width, height: rung.height, bitRate: rung.videoBitRate.bitsPerSecond,
-                        frameRate: video.frameRate ?? 30, preset: configuration.preset, threads: configuration.encoderThreads)))
+                        frameRate: video.frameRate ?? 30, preset: configuration.preset,
+                        threads: LadderPlan.encoderThreads(
+                            for: rung, in: plan, cores: cores, configured: configuration.encoderThreads))))
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -67,9 +71,16 @@ public enum LadderBenchmark {
             guard frame.kind == .video else { continue }
             frames += 1
             if frame.isKeyframe { keyframePTS.insert(frame.pts.converted(to: 90_000).value) }
-            encode(try decoder.decode(frame))
+            let slices = decoder == nil ? (try? H264.nalUnits(avcc: frame.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1 : 1
+            let d = try decoder ?? H264Decoder(
+                avcC: video.decoderConfiguration,
+                threading: .choose(
+                    slicesPerPicture: slices, width: video.width, height: video.height, frameRate: video.frameRate,
+                    cores: cores, encoders: plan.count))
+            decoder = d
+            encode(try d.decode(frame))
         }
-        encode(try decoder.flush())
+        if let decoder { encode(try decoder.flush()) }
         inFlight.wait()
         for w in workers { w.finish() }
         let wall = clock.now - start

@@ -19,11 +19,16 @@ public final class Publication: Sendable {
 
     private let state = Mutex(State())
     private let onEnd: @Sendable (Publication) -> Void
+    private let onFrame: (@Sendable (MediaFrame) -> Void)?
 
-    init(key: StreamKey, sessionID: String, origin: String, onEnd: @escaping @Sendable (Publication) -> Void) {
+    init(
+        key: StreamKey, sessionID: String, origin: String, onFrame: (@Sendable (MediaFrame) -> Void)? = nil,
+        onEnd: @escaping @Sendable (Publication) -> Void
+    ) {
         self.key = key
         self.sessionID = sessionID
         self.origin = origin
+        self.onFrame = onFrame
         self.onEnd = onEnd
     }
 
@@ -48,11 +53,14 @@ public final class Publication: Sendable {
 
     /// Fans one frame out to every reader.
     public func send(_ frame: MediaFrame) {
-        let readers = state.withLock { s -> [StreamReader] in
-            guard !s.ended else { return [] }
+        let readers = state.withLock { s -> [StreamReader]? in
+            guard !s.ended else { return nil }
             s.framesIn += 1
             return s.readers
         }
+        guard let readers else { return }
+        // The hub's one ingest hook: every protocol's frames pass here, so none carries its own telemetry copy.
+        onFrame?(frame)
         for r in readers { r.push(.frame(frame)) }
     }
 

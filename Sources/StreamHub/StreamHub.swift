@@ -13,19 +13,30 @@ public final class StreamHub: Sendable {
     private let state = Mutex(State())
     /// Most streams live at once.
     public let maxStreams: Int
+    /// Sees every frame an ingest publication sends, before its readers do (ingest telemetry).
+    private let onIngest: (@Sendable (StreamKey, MediaFrame) -> Void)?
 
-    /// Creates an empty hub.
-    public init(maxStreams: Int = 1_000) { self.maxStreams = maxStreams }
+    /// Creates an empty hub; `onIngest` sees each frame entering from outside, whichever protocol brought it.
+    public init(maxStreams: Int = 1_000, onIngest: (@Sendable (StreamKey, MediaFrame) -> Void)? = nil) {
+        self.maxStreams = maxStreams
+        self.onIngest = onIngest
+    }
 
-    /// Claims `key` for a publisher; a key already live is refused.
-    public func publish(key: StreamKey, origin: String) throws(StreamHubError) -> Publication {
+    /// Claims `key` for a publisher; a key already live is refused. Ingest protocols keep the default role, so
+    /// their frames reach `onIngest`; the gateway's own publishers (ladder rungs, the demo) say `.derived`.
+    public func publish(key: StreamKey, origin: String, role: PublicationRole = .ingest) throws(StreamHubError)
+        -> Publication
+    {
+        let observer = role == .ingest ? onIngest.map { see in { @Sendable frame in see(key, frame) } } : nil
         let result: Result<(Publication, [AsyncStream<HubAnnouncement>.Continuation]), StreamHubError> =
             state.withLock { s in
                 if s.live[key] != nil { return .failure(.alreadyPublishing(key)) }
                 if s.live.count >= maxStreams { return .failure(.tooManyStreams(limit: maxStreams)) }
                 s.nextSession += 1
                 let id = "\(key.rawValue)-\(WallTime.now().millisecondsSince1970)-\(s.nextSession)"
-                let p = Publication(key: key, sessionID: id, origin: origin) { [weak self] p in self?.remove(p) }
+                let p = Publication(key: key, sessionID: id, origin: origin, onFrame: observer) { [weak self] p in
+                    self?.remove(p)
+                }
                 s.live[key] = p
                 return .success((p, Array(s.watchers.values)))
             }

@@ -32,6 +32,13 @@ extension GatewayTelemetry {
         }
     }
 
+    /// A frame entered the hub from an ingest: its ingest hop (first byte → parsed) and the frames/bytes in.
+    public func recordIngest(_ frame: MediaFrame, stream: StreamKey) {
+        let rendition = frame.kind.rawValue
+        record(.ingest, from: frame.stamps.firstByte, to: frame.stamps.ingested, stream: stream, rendition: rendition)
+        countIngested(stream: stream, rendition: rendition, bytes: frame.data.count)
+    }
+
     /// The packager published one part holding `frames` frames and `bytes` bytes of media.
     public func countPublished(
         stream: StreamKey, rendition: String, frames: Int, bytes: Int, at now: ContinuousClock.Instant = .now

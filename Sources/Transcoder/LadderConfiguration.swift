@@ -24,13 +24,27 @@ public struct LadderConfiguration: Sendable, Hashable {
         Rung(name: "360p", height: 360, videoBitRate: BitRate(kbps: 800)),
     ]
 
+    /// What the top rendition is: the source passed through, or a rung transcoded at the source's size.
+    public enum SourceRendition: String, Sendable, Hashable, CaseIterable {
+        /// Pass the source through unless its keyframe interval exceeds the segment target (then transcode it).
+        case auto
+        /// Always pass the source through (a long-GOP source then has segments that start without a keyframe).
+        case passthrough
+        /// Always transcode the top rendition at the source's size (IDRs on the ladder's grid, no B-frames).
+        case transcode
+    }
+
     /// Candidate rungs, any order; those at or above the source height are skipped.
     public var rungs: [Rung] = LadderConfiguration.defaultRungs
     /// Most rungs encoded per source (the highest ones that fit are kept).
     public var maxRungs: Int = 3
+    /// Top rendition policy (`transcode.source_rendition`).
+    public var sourceRendition: SourceRendition = .auto
+    /// The packager's segment target: a long-GOP source gets rung IDRs this far apart (`hls.segment_target_s`).
+    public var segmentTarget: Duration = .seconds(2)
     /// x264 preset for every rung.
     public var preset: String = "veryfast"
-    /// x264 threads per rung; 0 lets x264 choose.
+    /// x264 threads per rung; 0 shares the machine's cores between the rungs by their pixels (`LadderPlan.encoderThreads`).
     public var encoderThreads: Int = 0
     /// Frames the hub buffers for the transcoder before it drops the oldest.
     public var readerCapacity: Int = 512

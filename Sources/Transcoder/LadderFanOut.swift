@@ -1,3 +1,4 @@
+import CodecFormats
 import MediaCore
 
 /// The decoder thread's bookkeeping: which pts were source keyframes, their stamps, and which rungs must resync.
@@ -6,20 +7,34 @@ struct LadderFanOut {
     private var stamps: [Int64: HopStamps] = [:]
     private var waitingForKeyframe: [Bool]
     private var first = true
+    /// The source's keyframe cadence: once its interval exceeds the segment target, IDRs go on the segment grid.
+    private(set) var cadence: KeyframeCadence?
 
-    init(rungCount: Int) { waitingForKeyframe = Array(repeating: false, count: rungCount) }
+    /// A fan-out for `rungCount` rungs; with a `cadence`, a long-GOP source gets IDRs on the packager's grid.
+    init(rungCount: Int, cadence: KeyframeCadence? = nil) {
+        waitingForKeyframe = Array(repeating: false, count: rungCount)
+        self.cadence = cadence
+    }
 
-    /// Remembers a source access unit's keyframe flag and stamps by its pts.
+    /// True once the source's keyframes are known to be further apart than the segment target.
+    var onGrid: Bool { cadence?.longGOP != nil }
+
+    /// Remembers a source access unit's keyframe flag and stamps by its pts (units in decode order).
     mutating func note(_ unit: MediaFrame) {
         let pts = unit.pts.converted(to: 90_000).value
+        _ = cadence?.observe(time: unit.dts.converted(to: 90_000).value, isKeyframe: unit.isKeyframe, data: unit.data)
         if unit.isKeyframe { keyframes.insert(pts) }
         stamps[pts] = unit.stamps
     }
 
     /// Whether the picture at `pts` starts a new GOP in every rung, and the stamps of its access unit.
     mutating func take(_ pts: Int64) -> (forceIDR: Bool, stamps: HopStamps) {
-        // A source keyframe, or the first picture of this ladder (each rung must start on an IDR).
-        let forceIDR = keyframes.remove(pts) != nil || first
+        let sourceKeyframe = keyframes.remove(pts) != nil
+        // Pictures are asked in presentation order, the packager's frames in decode order: on the same grid,
+        // the pts series of a constant-rate source holds the same times as its dts series.
+        let gridPoint = cadence?.opensSegment(at: pts) ?? false
+        // A source keyframe (or the grid once the GOP is long), or the first picture (each rung starts on an IDR).
+        let forceIDR = (onGrid ? gridPoint : sourceKeyframe) || first
         first = false
         let s = stamps.removeValue(forKey: pts) ?? HopStamps()
         // Entries for pictures the decoder never produced (corrupt input) must not accumulate.
@@ -38,4 +53,7 @@ struct LadderFanOut {
 
     /// Rung `i` lost a picture; it skips until the next source keyframe so IDRs stay aligned across rungs.
     mutating func dropped(rung i: Int) { waitingForKeyframe[i] = true }
+
+    /// A rung joined the running ladder: it starts at the next IDR, aligned with the others.
+    mutating func addRung() { waitingForKeyframe.append(true) }
 }

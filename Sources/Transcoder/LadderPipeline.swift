@@ -1,3 +1,4 @@
+import CodecFormats
 import Dispatch
 import FFmpegBridge
 import Foundation
@@ -13,12 +14,15 @@ final class LadderPipeline: Sendable {
     enum Input: Sendable {
         /// A source video access unit (AVCC).
         case accessUnit(MediaFrame)
+        /// A rung joining the running ladder (the source rendition of a long-GOP source); it starts at the next IDR.
+        case addRung(RungWorker)
         /// Drain decoder and encoders, then stop.
         case finish
     }
 
     /// The decoder's inbox; the hub reader offers and never waits.
     let queue: WorkQueue<Input>
+    /// The rungs the ladder started with (`add(_:)` hands the decoder thread more).
     let rungs: [RungWorker]
     private let source: VideoParameters
     private let logger: Logger
@@ -26,11 +30,14 @@ final class LadderPipeline: Sendable {
     private let decodeErrors = Atomic<Int>(0)
     /// Where decode latencies go, and the source stream they belong to.
     private let telemetry: (GatewayTelemetry, StreamKey)?
+    /// The source's keyframe cadence as the ladder starts (from the session's first keyframe): IDRs follow it.
+    private let cadence: KeyframeCadence?
 
     init(
         source: VideoParameters, rungs: [RungWorker], configuration: LadderConfiguration, logger: Logger,
-        telemetry: (GatewayTelemetry, StreamKey)? = nil
+        telemetry: (GatewayTelemetry, StreamKey)? = nil, cadence: KeyframeCadence? = nil
     ) {
+        self.cadence = cadence
         self.telemetry = telemetry
         self.source = source
         self.rungs = rungs
@@ -53,6 +60,12 @@ final class LadderPipeline: Sendable {
         thread.start()
     }
 
+    /// Starts `rung`'s thread and hands it to the decoder thread, which feeds it from the next IDR on.
+    func add(_ rung: RungWorker) {
+        rung.start(in: group)
+        queue.offer(.addRung(rung), force: true)
+    }
+
     /// Asks every thread to drain and waits until all have stopped (their last frames are published).
     func finish() async {
         queue.offer(.finish, force: true)
@@ -62,35 +75,55 @@ final class LadderPipeline: Sendable {
     }
 
     private func decodeLoop() {
-        var fanOut = LadderFanOut(rungCount: rungs.count)
-        let decoder: H264Decoder?
-        do {
-            decoder = try H264Decoder(avcC: source.decoderConfiguration)
-        } catch {
-            logger.error("ladder decoder failed to open", metadata: ["error": "\(error)"])
-            decoder = nil
-        }
+        var rungs = self.rungs
+        var fanOut = LadderFanOut(rungCount: rungs.count, cadence: cadence)
+        // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
+        var decoder: H264Decoder?
+        var opened = false
         while true {
             switch queue.take() {
             case .accessUnit(let unit):
+                if !opened {
+                    opened = true
+                    decoder = openDecoder(firstAccessUnit: unit)
+                }
                 guard let decoder else { continue }
                 fanOut.note(unit)
                 do {
-                    dispatch(try decoder.decode(unit), &fanOut)
+                    dispatch(try decoder.decode(unit), to: rungs, &fanOut)
                 } catch {
                     decodeErrors.add(1, ordering: .relaxed)
                     logger.debug("ladder decode error", metadata: ["error": "\(error)"])
                 }
+            case .addRung(let rung):
+                rungs.append(rung)
+                fanOut.addRung()
             case .finish:
-                if let decoder, let rest = try? decoder.flush() { dispatch(rest, &fanOut) }
+                if let decoder, let rest = try? decoder.flush() { dispatch(rest, to: rungs, &fanOut) }
                 for rung in rungs { rung.queue.offer(.finish, force: true) }
                 return
             }
         }
     }
 
+    /// The source decoder, threaded for this source and machine (see `DecoderThreading.choose`).
+    private func openDecoder(firstAccessUnit unit: MediaFrame) -> H264Decoder? {
+        let slices = (try? H264.nalUnits(avcc: unit.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1
+        let threading = DecoderThreading.choose(
+            slicesPerPicture: slices, width: source.width, height: source.height, frameRate: source.frameRate,
+            cores: ProcessInfo.processInfo.activeProcessorCount, encoders: rungs.count)
+        do {
+            let decoder = try H264Decoder(avcC: source.decoderConfiguration, threading: threading)
+            logger.info("ladder decoder opened", metadata: ["threads": "\(threading)", "slices": "\(slices)"])
+            return decoder
+        } catch {
+            logger.error("ladder decoder failed to open", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
     /// Hands each picture to every rung that keeps up; a rung that overflowed waits for the next source keyframe.
-    private func dispatch(_ pictures: [DecodedPicture], _ fanOut: inout LadderFanOut) {
+    private func dispatch(_ pictures: [DecodedPicture], to rungs: [RungWorker], _ fanOut: inout LadderFanOut) {
         for picture in pictures {
             var (forceIDR, stamps) = fanOut.take(picture.pts.value)
             // Decode hop: the access unit left ingest → its picture left the decoder.

@@ -1,4 +1,6 @@
+import CodecFormats
 import FFmpegBridge
+import Foundation
 import Logging
 import MediaCore
 import StreamHub
@@ -53,7 +55,7 @@ public final class LadderTranscoder: Sendable {
             case .description(let description):
                 await reconfigure(for: description.video, &state)
             case .frame(let frame) where frame.kind == .video:
-                offer(frame, &state)
+                await offer(frame, &state)
             case .frame:
                 continue  // Audio passes through from the source stream.
             case .ended:
@@ -72,10 +74,26 @@ public final class LadderTranscoder: Sendable {
         var pipeline: LadderPipeline?
         var publications: [String: Publication] = [:]
         var awaitingKeyframe = true
+        /// The ladder for `video` was planned (at its first keyframe, where x264 states its keyframe interval).
+        var planned = false
+        /// The source's keyframe cadence since the ladder was planned (the same frames the packager sees).
+        var cadence: KeyframeCadence?
+        /// The rung at the source's size, once the top rendition is transcoded.
+        var sourceRung: PlannedRung?
     }
 
     /// Hands a source access unit to the decoder without ever waiting; after any loss, resumes at a keyframe.
-    private func offer(_ frame: MediaFrame, _ state: inout RunState) {
+    private func offer(_ frame: MediaFrame, _ state: inout RunState) async {
+        if !state.planned {
+            guard frame.isKeyframe, let video = state.video else { return }
+            state.planned = true
+            await plan(video, firstKeyframe: frame, &state)
+        }
+        let evidence = state.cadence?.observe(
+            time: frame.dts.converted(to: 90_000).value, isKeyframe: frame.isKeyframe, data: frame.data)
+        if let evidence, configuration.sourceRendition == .auto, state.sourceRung == nil, let video = state.video {
+            await transcodeSourceRendition(video, because: evidence, &state)
+        }
         guard let pipeline = state.pipeline else { return }
         if reader.takeDropFlag() { state.awaitingKeyframe = true }
         if state.awaitingKeyframe && !frame.isKeyframe {
@@ -92,47 +110,82 @@ public final class LadderTranscoder: Sendable {
         }
     }
 
-    /// Restarts the ladder for new source video parameters (or stops it when video went away).
+    /// Stops the ladder for new source video parameters; the next keyframe plans the new one.
     private func reconfigure(for video: VideoParameters?, _ state: inout RunState) async {
         guard !Self.sameStream(video, state.video) else { return }
         await state.pipeline?.finish()
         state.pipeline = nil
         state.video = video
         state.awaitingKeyframe = true
-        let plan =
-            video.map {
-                LadderPlan.plan(source: $0, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
-            } ?? []
-        for (name, publication) in state.publications where !plan.contains(where: { $0.name == name }) {
+        state.planned = false
+        state.cadence = nil
+        var kept: Set<String> = []
+        if let video {
+            kept = Set(LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs).map(\.name))
+            kept.insert(LadderPlan.sourceRung(source: video, rungs: configuration.rungs).name)
+        }
+        for (name, publication) in state.publications where !kept.contains(name) {
             publication.end()
             state.publications[name] = nil
         }
-        guard let video, !plan.isEmpty else {
-            logger.info(
-                "no ladder for this source", metadata: ["size": "\(video.map { "\($0.width)x\($0.height)" } ?? "none")"]
-            )
+        if state.sourceRung.map({ !kept.contains($0.name) }) ?? false { state.sourceRung = nil }
+        // Claim the rung keys now, so their readers (the packager) subscribe before the first rung frame.
+        guard let video else { return }
+        var claimed = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
+        if configuration.sourceRendition == .transcode {
+            claimed.append(LadderPlan.sourceRung(source: video, rungs: configuration.rungs))
+        }
+        for rung in claimed { _ = await publication(for: rung.name, in: &state) }
+    }
+
+    /// Plans and starts the ladder at the source's first keyframe: the lower rungs, plus a rung at the source's size
+    /// when `transcode.source_rendition` asks for it or the encoder's settings show a keyframe interval above the target.
+    private func plan(_ video: VideoParameters, firstKeyframe: MediaFrame, _ state: inout RunState) async {
+        // A ladder started late (see transcodeSourceRendition) keeps the session's grid; the fan-out observes this
+        // keyframe itself, so the look-ahead at its SEI works on a copy.
+        let cadence = state.cadence ?? KeyframeCadence(
+            target: KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget), frameRate: video.frameRate)
+        state.cadence = cadence
+        var lookahead = cadence
+        let stated =
+            lookahead.longGOP
+            ?? lookahead.observe(
+                time: firstKeyframe.dts.converted(to: 90_000).value, isKeyframe: true, data: firstKeyframe.data)
+        var plan = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
+        let top = LadderPlan.sourceRung(source: video, rungs: configuration.rungs)
+        switch configuration.sourceRendition {
+        case .transcode:
+            plan.insert(top, at: 0)
+            logger.info("transcoding the top rendition at the source size (transcode.source_rendition: transcode)")
+        case .auto:
+            if state.sourceRung != nil {
+                plan.insert(top, at: 0)
+            } else if let stated {
+                plan.insert(top, at: 0)
+                logSourceRendition(top, because: stated)
+            }
+        case .passthrough:
+            if let stated {
+                logger.warning(
+                    """
+                    source keyframe interval exceeds the segment target; the passthrough stays the top rendition \
+                    (transcode.source_rendition: passthrough), so its segments start without a keyframe
+                    """,
+                    metadata: ["evidence": "\(stated)"])
+            }
+        }
+        state.sourceRung = plan.first { $0 == top }
+        guard !plan.isEmpty else {
+            logger.info("no ladder for this source", metadata: ["size": "\(video.width)x\(video.height)"])
             return
         }
         var workers: [RungWorker] = []
         for rung in plan {
-            guard let publication = await publication(for: rung.name, in: &state) else { continue }
-            let meter = meters.withLock { m in
-                let meter = m[rung.name] ?? RungMeter(name: rung.name, width: rung.width, height: rung.height)
-                m[rung.name] = meter
-                return meter
-            }
-            meter.update {
-                $0.width = rung.width
-                $0.height = rung.height
-            }
-            workers.append(
-                RungWorker(
-                    rung: rung, frameRate: video.frameRate, publication: publication, meter: meter,
-                    configuration: configuration, logger: logger, telemetry: telemetry))
+            if let worker = await worker(for: rung, video, in: plan, &state) { workers.append(worker) }
         }
         let pipeline = LadderPipeline(
             source: video, rungs: workers, configuration: configuration, logger: logger,
-            telemetry: telemetry.map { ($0, self.source) })
+            telemetry: telemetry.map { ($0, self.source) }, cadence: state.cadence)
         pipeline.start()
         state.pipeline = pipeline
         logger.info(
@@ -143,13 +196,67 @@ public final class LadderTranscoder: Sendable {
             ])
     }
 
+    /// A long GOP seen only after the ladder started (the encoder did not state its interval): the top rendition
+    /// becomes a rung at the source's size from the next grid IDR on.
+    private func transcodeSourceRendition(
+        _ video: VideoParameters, because evidence: KeyframeCadence.Evidence, _ state: inout RunState
+    ) async {
+        let top = LadderPlan.sourceRung(source: video, rungs: configuration.rungs)
+        state.sourceRung = top
+        logSourceRendition(top, because: evidence)
+        if let pipeline = state.pipeline {
+            let all = [top] + LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
+            if let worker = await worker(for: top, video, in: all, &state) { pipeline.add(worker) }
+        } else {
+            // No lower rung fits this source: the ladder starts at the next keyframe with the source rung alone.
+            state.planned = false
+        }
+    }
+
+    private func logSourceRendition(_ top: PlannedRung, because evidence: KeyframeCadence.Evidence) {
+        let target = KeyframeCadence.Evidence.format(
+            KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget).secondsDouble)
+        logger.warning(
+            """
+            source keyframe interval exceeds the \(target) s segment target: the top rendition is transcoded at the \
+            source size with an IDR every \(target) s instead of passing the source through \
+            (transcode.source_rendition: auto; a 1-2 s keyframe interval in the encoder avoids this cost)
+            """,
+            metadata: [
+                "evidence": "\(evidence)", "rung": "\(top.name)=\(top.width)x\(top.height)",
+                "video_kbps": "\(top.videoBitRate.bitsPerSecond / 1000)",
+            ])
+    }
+
+    /// A rung's worker with its publication and meter (nil if the derived key could not be claimed).
+    private func worker(
+        for rung: PlannedRung, _ video: VideoParameters, in ladder: [PlannedRung], _ state: inout RunState
+    ) async -> RungWorker? {
+        guard let publication = await publication(for: rung.name, in: &state) else { return nil }
+        let meter = meters.withLock { m in
+            let meter = m[rung.name] ?? RungMeter(name: rung.name, width: rung.width, height: rung.height)
+            m[rung.name] = meter
+            return meter
+        }
+        meter.update {
+            $0.width = rung.width
+            $0.height = rung.height
+        }
+        let threads = LadderPlan.encoderThreads(
+            for: rung, in: ladder, cores: ProcessInfo.processInfo.activeProcessorCount,
+            configured: configuration.encoderThreads)
+        return RungWorker(
+            rung: rung, frameRate: video.frameRate, publication: publication, meter: meter,
+            configuration: configuration, threads: threads, logger: logger, telemetry: telemetry)
+    }
+
     /// The rung's publication, claiming the derived key on first use (retrying while a previous session lets go).
     private func publication(for name: String, in state: inout RunState) async -> Publication? {
         if let existing = state.publications[name] { return existing }
         let key = source.rendition(name)
         for attempt in 0..<30 {
             do {
-                let publication = try hub.publish(key: key, origin: "transcoder:\(source)")
+                let publication = try hub.publish(key: key, origin: "transcoder:\(source)", role: .derived)
                 state.publications[name] = publication
                 return publication
             } catch {

@@ -26,7 +26,7 @@ final class RungWorker: Sendable {
 
     init(
         rung: PlannedRung, frameRate: Double?, publication: Publication, meter: RungMeter,
-        configuration: LadderConfiguration, logger: Logger, telemetry: GatewayTelemetry? = nil
+        configuration: LadderConfiguration, threads: Int, logger: Logger, telemetry: GatewayTelemetry? = nil
     ) {
         self.telemetry = telemetry
         self.rung = rung
@@ -36,7 +36,7 @@ final class RungWorker: Sendable {
         queue = WorkQueue(capacity: configuration.rungQueueCapacity)
         settings = LadderVideoEncoder.Settings(
             width: rung.width, height: rung.height, bitRate: rung.videoBitRate.bitsPerSecond,
-            frameRate: frameRate ?? 30, preset: configuration.preset, threads: configuration.encoderThreads)
+            frameRate: frameRate ?? 30, preset: configuration.preset, threads: threads)
     }
 
     /// Starts the thread; it leaves `group` after `.finish`.

@@ -218,11 +218,6 @@ public final class WHIPIngestService: Sendable {
                 logger.info("WHIP stream described", metadata: described)
                 publication.update(description: description)
             case .frame(let frame):
-                if let telemetry {
-                    let rendition = frame.kind.rawValue
-                    telemetry.record(.ingest, from: frame.stamps.firstByte, to: frame.stamps.ingested, stream: publication.key, rendition: rendition)
-                    telemetry.countIngested(stream: publication.key, rendition: rendition, bytes: frame.data.count)
-                }
                 publication.send(frame)
             case .sendRTCP(let bytes): session.sendRTCP(bytes)
             case .warning(let text): logger.warning("WHIP media", metadata: metadata.merging(["reason": "\(text)"]) { $1 })

@@ -1,7 +1,7 @@
 import CodecFormats
 import FFmpegBridge
 import MediaCore
-import RTMPPublish
+import MediaSources
 import Synchronization
 
 /// What the pump hands the publisher, in release order.
@@ -61,16 +61,12 @@ final class WHIPMediaPump: @unchecked Sendable {
             let wall = WallTime.now()
             switch frame.kind {
             case .video:
-                var stamped = frame
-                // The test pattern stamped its pictures as they were made (before encoding); a recording has no stamp.
-                let capture = frame.stamps.capture ?? wall
                 do {
-                    stamped.data = try CaptureTimeSEI.inserting(capture: capture, intoAVCC: frame.data)
+                    // The test pattern stamped its pictures as they were made (before encoding); a recording has no stamp.
+                    emit(.frame(try CaptureClock.stamp(frame, at: frame.stamps.capture ?? wall), wall: wall))
                 } catch {
                     return emit(.ended(.malformedVideo(dts: frame.dts, reason: "\(error)")))
                 }
-                stamped.stamps.capture = capture
-                emit(.frame(stamped, wall: wall))
             case .audio:
                 guard let opus else { continue }
                 var input = frame

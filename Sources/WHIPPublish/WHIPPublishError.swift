@@ -1,6 +1,5 @@
 import FFmpegBridge
 import MediaCore
-import RTMPPublish
 import WebRTCTransport
 import WebRTCWire
 
@@ -37,13 +36,6 @@ public enum WHIPPublishError: Error, Equatable, Sendable, CustomStringConvertibl
         case .connectTimeout(let limit): "ICE/DTLS did not connect within \(limit)"
         case .source(let reason): "source failed: \(reason)"
         case .malformedVideo(let dts, let reason): "video frame at dts \(dts) is not AVCC: \(reason)"
-        }
-    }
-
-    init(_ error: RTMPPublishError) {
-        switch error {
-        case .source(let e): self = .source("\(e)")
-        default: self = .source("\(error)")
         }
     }
 }

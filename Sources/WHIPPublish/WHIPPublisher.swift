@@ -1,7 +1,7 @@
 import FFmpegBridge
 import Logging
 import MediaCore
-import RTMPPublish
+import MediaSources
 import WebRTCTransport
 import WebRTCWire
 
@@ -53,17 +53,7 @@ public struct WHIPPublisher: Sendable {
         -> WHIPPublishReport
     {
         let source: any MediaSource
-        do {
-            switch input {
-            case .testPattern(let w, let h, let fps, let gop, let b):
-                source = try TestPatternSource(
-                    configuration: .init(width: w, height: h, fps: fps, gop: gop, bFrames: b, duration: options.duration))
-            case .file(let path):
-                source = try MediaFileSource(path: path)
-            }
-        } catch {
-            throw .source("\(error)")
-        }
+        do { source = try input.open(duration: options.duration) } catch { throw .source("\(error)") }
         announce(source.streamDescription)
         return try await publish(source: source)
     }

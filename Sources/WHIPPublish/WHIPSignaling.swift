@@ -1,5 +1,4 @@
-import NIOHTTP1
-import NIOPosix
+import HTTPClient
 
 /// RFC 9725 §4.2 and §4.4: how the publisher exchanges its offer and ends the session (HTTP POST and DELETE).
 ///
@@ -24,28 +23,33 @@ public struct WHIPHTTPSignaling: WHIPSignaling {
     }
 
     public func post(offer: String, to endpoint: WHIPEndpoint) async throws(WHIPPublishError) -> WHIPHTTPResponse {
-        try await send(.POST, target: endpoint.target, endpoint: endpoint, body: offer)
+        try await send("POST", target: endpoint.target, endpoint: endpoint, body: offer)
     }
 
     public func delete(_ url: String, endpoint: WHIPEndpoint) async throws(WHIPPublishError) -> WHIPHTTPResponse {
-        try await send(.DELETE, target: Self.target(of: url) ?? endpoint.target, endpoint: endpoint, body: nil)
+        try await send("DELETE", target: Self.target(of: url) ?? endpoint.target, endpoint: endpoint, body: nil)
     }
 
-    private func send(_ method: HTTPMethod, target: String, endpoint: WHIPEndpoint, body: String?)
+    private func send(_ method: String, target: String, endpoint: WHIPEndpoint, body: String?)
         async throws(WHIPPublishError) -> WHIPHTTPResponse
     {
         var headers: [(String, String)] = []
         if body != nil { headers.append(("Content-Type", "application/sdp")) }
         if let bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
-        let client = WHIPHTTPClient(group: MultiThreadedEventLoopGroup.singleton, timeout: timeout)
-        return try await client.request(method, host: endpoint.host, port: endpoint.port, target: target, headers: headers, body: body)
+        let url = HTTPLocation(host: endpoint.host, port: endpoint.port, target: target)
+        do {
+            let client = HTTPClient(timeout: timeout, userAgent: "sluice-whip")
+            return WHIPHTTPResponse(try await client.request(method, url, headers: headers, body: body.map { Array($0.utf8) }))
+        } catch {
+            switch error {
+            case .timedOut(_, let after): throw .http(url: url.description, reason: "no response within \(after)")
+            case .connectFailed(_, let reason): throw .http(url: url.description, reason: "connect: \(reason)")
+            case .failed(_, let reason): throw .http(url: url.description, reason: reason)
+            }
+        }
     }
 
-    /// The path of an absolute `http://host:port/path` URL (the DELETE goes to the endpoint's host and port).
-    static func target(of url: String) -> String? {
-        let parts = url.split(separator: "/", maxSplits: 3, omittingEmptySubsequences: false)
-        // ["http:", "", "host:port", "path…"]
-        guard parts.count >= 3, parts[0].hasSuffix(":"), parts[1].isEmpty else { return url.hasPrefix("/") ? url : nil }
-        return parts.count == 4 ? "/" + parts[3] : "/"
-    }
+    /// The request-target of an absolute `http://host:port/path` URL or an absolute path (the DELETE goes to the
+    /// endpoint's host and port).
+    static func target(of url: String) -> String? { url.hasPrefix("/") ? url : HTTPLocation(url)?.target }
 }

@@ -1,10 +1,9 @@
-import COpenSSL
 import MediaCore
 
 /// FIPS 180-4 §6.1: SHA-1 (OpenSSL), for STUN MESSAGE-INTEGRITY (RFC 8489 §14.5).
 public enum SHA1 {
     /// The 20-byte digest of `message`.
     public static func hash(_ message: some Collection<UInt8>) -> [UInt8] {
-        OpenSSLDigest.digest(EVP_sha1(), message: Array(message))
+        MessageDigest.hash(.sha1, Array(message))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import MediaCore
+import MediaSources
 import RTMPPublish
 import WHIPPublish
 

@@ -7,7 +7,9 @@ import SluiceApp
 /// `sluice serve`: the gateway.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Run the gateway: RTMP ingest, LL-HLS packaging, HTTP origin.")
+        commandName: "serve", abstract:
+            "Run the gateway: \(GatewayProtocols.list(GatewayProtocols.ingest)) ingest, ABR ladder, "
+            + "\(GatewayProtocols.list(GatewayProtocols.egress)) packaging, HTTP origin.")
 
     @Option(help: "YAML config file (default: Config/sluice.yaml when present).")
     var config: String?
@@ -27,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "LL-HLS part target in milliseconds (default 200).")
     var partTargetMs: Int?
 
-    @Option(help: "Segment target in seconds (default 2).")
+    @Option(help: "Segment target in seconds (default 1).")
     var segmentTargetSeconds: Double?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")

@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import HTTPClient
 
 /// `sluice stats [URL]`: one screen per stream from `GET /api/streams`, like a WebRTC stats string.
 struct StatsCommand: AsyncParsableCommand {
@@ -22,21 +19,24 @@ struct StatsCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard interval > 0 else { throw ValidationError("--interval must be positive") }
-        guard URL(string: url)?.scheme?.hasPrefix("http") == true else { throw ValidationError("not an http(s) URL: \(url)") }
+        guard endpoint != nil else { throw ValidationError("not an http(s)://HOST[:PORT] URL: \(url)") }
     }
 
+    /// `GET /api/streams` on the gateway at `url`.
+    private var endpoint: HTTPLocation? { HTTPLocation(url)?.resolving("/api/streams") }
+
     func run() async throws {
-        let endpoint = URL(string: url.hasSuffix("/") ? "\(url)api/streams" : "\(url)/api/streams")!
+        guard let endpoint else { throw ValidationError("not an http(s)://HOST[:PORT] URL: \(url)") }
+        let client = HTTPClient(timeout: .seconds(5), userAgent: "sluice-stats")
         // In a terminal the screen refreshes in place; piped output gets plain blocks, one per refresh.
         let tty = isatty(STDOUT_FILENO) == 1 && !once
         while true {
             let text: String
             do {
-                let (data, response) = try await URLSession.shared.data(from: endpoint)
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-                guard status == 200 else { throw ValidationError("GET \(endpoint) answered \(status)") }
-                let streams = try JSONDecoder().decode([StatsStream].self, from: data)
-                text = StatsScreen.render(streams, source: endpoint.absoluteString)
+                let response = try await client.request("GET", endpoint)
+                guard response.status == 200 else { throw ValidationError("GET \(endpoint) answered \(response.status)") }
+                let streams = try JSONDecoder().decode([StatsStream].self, from: Data(response.body))
+                text = StatsScreen.render(streams, source: endpoint.description)
             } catch {
                 if once { throw error }
                 text = "sluice stats: \(endpoint): \(error)\n"
@@ -59,6 +59,7 @@ struct StatsStream: Decodable {
     var framesDropped: Int?
     var renditions: [StatsRendition]?
     var webrtc: StatsWebRTC?
+    var notes: [String]?
 }
 
 /// A WHIP publisher's RTP receive counters (`/api/streams` `webrtc`), per media kind.
@@ -135,6 +136,7 @@ enum StatsScreen {
                 }
                 lines.append("  webrtc: \(w.sessions) session(s)  " + kinds.joined(separator: "  |  "))
             }
+            for note in s.notes ?? [] { lines.append("  note: \(note)") }
             lines.append("  hops: p50/p99 ms")
             lines.append("")
         }

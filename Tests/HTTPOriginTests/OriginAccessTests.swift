@@ -12,13 +12,19 @@ import Testing
 /// Viewer tokens in the path and the bound on waiting blocking requests, through the router.
 @Suite("Origin access")
 struct OriginAccessTests {
+    /// The default access rules changed by `configure`.
+    static func access(_ configure: (inout OriginAccess) -> Void) -> OriginAccess {
+        var access = OriginAccess()
+        configure(&access)
+        return access
+    }
+
     static func withOrigin(
-        _ configure: (inout OriginAccess) -> Void,
-        _ body: @Sendable (OriginFixture, any TestClientProtocol) async throws -> Void
+        _ access: OriginAccess, _ body: @Sendable (OriginFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let fixture = try await OriginFixture()
         var options = HTTPOriginOptions()
-        configure(&options.access)
+        options.access = access
         let app = Application(router: OriginRoutes.router(packager: fixture.packager, options: options))
         do {
             try await app.test(.router) { client in try await body(fixture, client) }
@@ -32,7 +38,7 @@ struct OriginAccessTests {
     static var now: Int64 { WallTime.now().nanosecondsSince1970 / 1_000_000_000 }
 
     @Test func withAViewerSecretOnlyTokenPathsServeMedia() async throws {
-        try await Self.withOrigin({ $0.viewerSecret = "v1" }) { _, client in
+        try await Self.withOrigin(Self.access { $0.viewerSecret = "v1" }) { _, client in
             let bare = try await client.execute(uri: "/live/demo/index.m3u8", method: .get)
             #expect(bare.status == .forbidden)
             let token = SignedToken.viewerToken(key: "demo", expiry: Self.now + 600, secret: "v1")
@@ -46,7 +52,7 @@ struct OriginAccessTests {
     }
 
     @Test func expiredForeignOrForgedTokensAre403() async throws {
-        try await Self.withOrigin({ $0.viewerSecret = "v1" }) { _, client in
+        try await Self.withOrigin(Self.access { $0.viewerSecret = "v1" }) { _, client in
             let expired = SignedToken.viewerToken(key: "demo", expiry: Self.now - 1, secret: "v1")
             let foreign = SignedToken.viewerToken(key: "other", expiry: Self.now + 600, secret: "v1")
             let forged = SignedToken.viewerToken(key: "demo", expiry: Self.now + 600, secret: "guess")
@@ -58,10 +64,11 @@ struct OriginAccessTests {
     }
 
     @Test func blockingRequestsBeyondThePerStreamLimitGet503WithRetryAfter() async throws {
-        try await Self.withOrigin({
+        let access = Self.access {
             $0.maxBlockingPerStream = 1
             $0.retryAfter = .seconds(2)
-        }) { fixture, client in
+        }
+        try await Self.withOrigin(access) { fixture, client in
             let stream = try requireStream(fixture.packager.stream(for: OriginFixture.key))
             let next = (try #require(stream.summary().lastMSN)) + 1
             let uri = "/live/demo/video.m3u8?_HLS_msn=\(next)"

@@ -131,8 +131,9 @@ struct LLHLSPackagerHubTests {
         for f in Fixtures.av(seconds: 1) { first.send(f) }
         first.end()
         #expect(try await Self.eventually { old.isEnded })
-        // Wait a millisecond so the epoch (ms since 1970 in base 36) must differ.
-        try await Task.sleep(for: .milliseconds(5))
+        // The next millisecond, so the epoch (ms since 1970 in base 36) must differ.
+        let ended = WallTime.now().millisecondsSince1970
+        #expect(try await Self.eventually { WallTime.now().millisecondsSince1970 > ended })
         let second = try hub.publish(key: Fixtures.key, origin: "b")
         #expect(try await Self.eventually { packager.stream(for: Fixtures.key) !== old })
         let new = try #require(packager.stream(for: Fixtures.key))

@@ -197,7 +197,7 @@ struct LLHLSStreamBlockingTests {
         #expect(stream.blockedRequests == 0)
     }
 
-    /// The multivariant playlist waits for the tracks and HOLD-BACK worth of segments (the ladder's rungs exist by then).
+    /// The multivariant playlist waits for the tracks and the first complete segment of every rendition (fast start).
     @Test func multivariantWaitsForTheDescriptionAndFirstSegments() async throws {
         let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
         let d = try Fixtures.description()
@@ -207,7 +207,8 @@ struct LLHLSStreamBlockingTests {
             $0.beginSession()
             $0.apply(d)
         }
-        try await Task.sleep(for: .milliseconds(50))
+        // Tracks alone do not release it: a second request with a short wait times out (503) meanwhile.
+        #expect(await stream.multivariantPlaylist(maxWait: .milliseconds(50)).status == 503)
         #expect(stream.blockedRequests == 1)
         stream.mutate { s in s.feed(Fixtures.av(seconds: 7)) }
         let r = await response

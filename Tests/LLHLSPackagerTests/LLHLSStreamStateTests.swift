@@ -225,7 +225,9 @@ struct LLHLSStreamStateTests {
     }
 
     @Test func videoPartsAreIndependentExactlyWhenTheyStartWithAKeyframe() throws {
-        var s = Fixtures.state(try Fixtures.description())
+        var config = LLHLSConfiguration()
+        config.segmentTarget = .seconds(2)
+        var s = Fixtures.state(try Fixtures.description(), config: config)
         s.feed(Fixtures.av(seconds: 7, gop: 30))
         for seg in s.rendition(.video).segments {
             for (i, p) in seg.parts.enumerated() {
@@ -280,7 +282,9 @@ struct LLHLSStreamStateTests {
     }
 
     @Test func audioOnlyStreamCutsItsOwnSegmentsAndHasNoReports() throws {
-        var s = Fixtures.state(StreamDescription(audio: try Fixtures.audio()))
+        var config = LLHLSConfiguration()
+        config.segmentTarget = .seconds(2)
+        var s = Fixtures.state(StreamDescription(audio: try Fixtures.audio()), config: config)
         s.feed(Fixtures.av(seconds: 7).filter { $0.kind == .audio })
         let p = try #require(s.mediaPlaylist(.audio))
         #expect(p.segments.filter(\.isComplete).count == 3)

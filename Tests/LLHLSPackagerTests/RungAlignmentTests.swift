@@ -14,7 +14,9 @@ import Testing
     @Test(arguments: [false, true])
     func rungPartsMatchTheSourceEvenWhenTheRungIsAnnouncedFirst(rungFirst: Bool) throws {
         let d = try Fixtures.description(audio: false)
-        var s = LLHLSStreamState(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
+        var config = LLHLSConfiguration()
+        config.segmentTarget = .seconds(2)
+        var s = LLHLSStreamState(key: Fixtures.key, epoch: Fixtures.epoch, config: config)
         s.beginSession()
         // The ladder may announce a rung before the packager has seen the source's description (separate hub readers).
         if rungFirst { s.applyRung("360p", description: d) }

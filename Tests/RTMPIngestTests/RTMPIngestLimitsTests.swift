@@ -3,6 +3,7 @@ import MediaCore
 import NIOCore
 import NIOEmbedded
 import NIOPosix
+import PublishAuth
 import RTMPWire
 import StreamHub
 import Synchronization
@@ -36,15 +37,53 @@ struct RTMPIngestLimitsTests {
         }
     }
 
+    /// Connects over real TCP and sends C0+C1 (RTMP 1.0 §5.2): accepted when the server answers, refused when it
+    /// closes first; waits for whichever happens, no fixed delay.
+    static func handshake(port: Int) async throws -> (channel: any Channel, accepted: Bool) {
+        let answered = MultiThreadedEventLoopGroup.singleton.next().makePromise(of: Bool.self)
+        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(FirstAnswer(promise: answered))
+                }
+            }
+            .connect(host: "127.0.0.1", port: port).get()
+        try await channel.writeAndFlush(channel.allocator.buffer(bytes: [3] + [UInt8](repeating: 1, count: 1536)))
+        return (channel, try await answered.futureResult.get())
+    }
+
+    /// Completes with true on the first inbound byte, false if the connection closes before one.
+    final class FirstAnswer: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let promise: EventLoopPromise<Bool>
+        var done = false
+        init(promise: EventLoopPromise<Bool>) { self.promise = promise }
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) { complete(true) }
+        func channelInactive(context: ChannelHandlerContext) {
+            complete(false)
+            context.fireChannelInactive()
+        }
+        private func complete(_ accepted: Bool) {
+            guard !done else { return }
+            done = true
+            promise.succeed(accepted)
+        }
+    }
+
     /// A publisher on an EmbeddedChannel with its own configuration.
     final class Client {
         let channel = EmbeddedChannel()
         var encoder = ChunkEncoder()
         var decoder = ChunkDecoder()
 
-        init(hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, ip: String = "127.0.0.1") throws {
+        init(
+            hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, ip: String = "127.0.0.1",
+            auth: PublishAuthConfiguration = PublishAuthConfiguration()
+        ) throws {
             try channel.pipeline.syncOperations.addHandler(
-                RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger))
+                RTMPSessionHandler(
+                    hub: hub, configuration: configuration, logger: logger,
+                    authorizer: PublishAuthorizer(configuration: auth)))
             try channel.connect(to: SocketAddress(ipAddress: ip, port: 40_000)).wait()
             try send([3] + [UInt8](repeating: 1, count: 1536))
             while try channel.readOutbound(as: ByteBuffer.self) != nil {}
@@ -82,9 +121,9 @@ struct RTMPIngestLimitsTests {
     @Test func publishWithoutAListedKeyGetsAnErrorStatusAndIsClosed() throws {
         let hub = StreamHub()
         let sink = LogSink()
-        var c = RTMPIngestConfiguration()
-        c.auth.keys = ["cam?s3cret"]
-        let client = try Client(hub: hub, configuration: c, logger: sink.logger)
+        var auth = PublishAuthConfiguration()
+        auth.keys = ["cam?s3cret"]
+        let client = try Client(hub: hub, configuration: RTMPIngestConfiguration(), logger: sink.logger, auth: auth)
         try client.connectAndPublish("cam?wrong")
         #expect(try client.statusCodes().last == "NetStream.Publish.Unauthorized")
         #expect(!client.channel.isActive)
@@ -97,9 +136,9 @@ struct RTMPIngestLimitsTests {
 
     @Test func publishWithAListedKeyStartsUnderTheNameWithoutItsSecret() throws {
         let hub = StreamHub()
-        var c = RTMPIngestConfiguration()
-        c.auth.keys = ["cam?s3cret"]
-        let client = try Client(hub: hub, configuration: c, logger: LogSink().logger)
+        var auth = PublishAuthConfiguration()
+        auth.keys = ["cam?s3cret"]
+        let client = try Client(hub: hub, configuration: RTMPIngestConfiguration(), logger: LogSink().logger, auth: auth)
         try client.connectAndPublish("cam?s3cret")
         #expect(try client.statusCodes().last == "NetStream.Publish.Start")
         #expect(hub.liveKeys.map(\.rawValue) == ["cam"])
@@ -171,20 +210,22 @@ struct RTMPIngestLimitsTests {
         let task = Task { try await service.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
-        let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        var open: [any Channel] = []
-        for _ in 0..<3 { open.append(try await bootstrap.connect(host: "127.0.0.1", port: port).get()) }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(open.map(\.isActive) == [true, true, false])
+        var open: [(channel: any Channel, accepted: Bool)] = []
+        for _ in 0..<3 { open.append(try await Self.handshake(port: port)) }
+        // Accepted means the server answered C0+C1; refused means it closed without a byte.
+        #expect(open.map(\.accepted) == [true, true, false])
+        #expect(open.map(\.channel.isActive) == [true, true, false])
         let refused = try #require(sink.warnings().first { $0.message == "RTMP connection refused" })
         #expect("\(refused.metadata["reason"] ?? "")".contains("too many sessions from 127.0.0.1"))
-        // A slot freed is a slot available again.
-        try await open[0].close()
-        try await Task.sleep(for: .milliseconds(200))
-        let again = try await bootstrap.connect(host: "127.0.0.1", port: port).get()
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(again.isActive)
-        for ch in open + [again] { try? await ch.close() }
+        // A slot freed is a slot available again, once the server has seen the close.
+        try await open[0].channel.close()
+        var again = try await Self.handshake(port: port)
+        for _ in 0..<100 where !again.accepted {
+            again = try await Self.handshake(port: port)
+        }
+        #expect(again.accepted && again.channel.isActive)
+        let channels = open.map(\.channel) + [again.channel]
+        for ch in channels { try? await ch.close() }
         task.cancel()
         try await task.value
     }

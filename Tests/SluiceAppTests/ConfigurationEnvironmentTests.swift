@@ -17,6 +17,7 @@ struct ConfigurationEnvironmentTests {
         case ("log.level", _): return ("debug", .string("debug"))
         case ("log.format", _): return ("json", .string("json"))
         case ("transcode.preset", _): return ("faster", .string("faster"))
+        case ("transcode.source_rendition", _): return ("transcode", .string("transcode"))
         case ("bind", _): return ("127.0.0.2", .string("127.0.0.2"))
         case ("pages.hlsjs_url", _): return ("http://127.0.0.1:9/hls.mjs", .string("http://127.0.0.1:9/hls.mjs"))
         case ("auth.publish.webhook_url", _): return ("http://127.0.0.1:9/hook", .string("http://127.0.0.1:9/hook"))

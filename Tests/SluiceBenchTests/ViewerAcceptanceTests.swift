@@ -3,6 +3,7 @@ import FFmpegBridge
 import Foundation
 import Logging
 import MediaCore
+import MediaSources
 import RTMPPublish
 import SluiceApp
 import Testing
@@ -168,16 +169,23 @@ import TestSupport
     @Test func classicViewerStartsThreeSegmentsBehind() async throws {
         try await Self.withPublishingGateway(transcode: false, lowLatency: false, publishFor: .seconds(16)) { base in
             // Let three segments exist, as a player arriving at a running stream would find them.
-            try await Task.sleep(for: .seconds(7))
+            let probe = try HTTPFetcher(origin: HTTPURL(base + "/"))
+            for _ in 0..<300 {
+                let playlist = try? await probe.get("/live/bench/video.m3u8")
+                let segments = playlist.map { String(decoding: $0.body, as: UTF8.self).components(separatedBy: "#EXTINF").count - 1 }
+                if (segments ?? 0) >= 3 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            await probe.close()
             let viewer = ClassicHLSViewer(playlistURL: "\(base)/live/bench/index.m3u8", logger: Self.logger)
             let report = try await viewer.run(until: .now + .seconds(8))
             #expect(report.frames.count > 60)
             #expect(report.errors.isEmpty, "\(report.errors)")
             let player = report.playerLatencies.sorted()
             let playerP50 = try #require(player.isEmpty ? nil : player[player.count / 2])
-            print("classic HLS 2 s segments: player p50 \(playerP50)")
-            // Three 2 s segments behind the edge, plus the segment being written: well above LL-HLS.
-            #expect(playerP50 > .seconds(4) && playerP50 < .seconds(12))
+            print("classic HLS 1 s segments: player p50 \(playerP50)")
+            // Three segments (1 s: this publisher's GOP) behind the edge, plus the one being written: above LL-HLS.
+            #expect(playerP50 > .seconds(2.5) && playerP50 < .seconds(8))
         }
     }
 }

@@ -1,5 +1,6 @@
 import MediaCore
 import StreamHub
+import Synchronization
 import Testing
 
 /// The hub: one publisher per key, readers that never slow ingest down.
@@ -18,6 +19,21 @@ struct StreamHubTests {
         let second = try hub.publish(key: key, origin: "b")
         #expect(second.sessionID != first.sessionID)
         #expect(hub.liveKeys == [key])
+    }
+
+    /// Ingest telemetry's one hook: frames of ingest publications, whatever protocol sent them; not derived ones
+    /// (ladder rungs, the demo), and nothing after the publication ended.
+    @Test func onIngestSeesIngestFramesOnly() throws {
+        let seen = Mutex<[String]>([])
+        let hub = StreamHub(onIngest: { key, frame in seen.withLock { $0.append("\(key) \(frame.dts.value)") } })
+        let ingest = try hub.publish(key: try #require(StreamKey("cam")), origin: "whip")
+        let rung = try hub.publish(key: ingest.key.rendition("480p"), origin: "transcoder", role: .derived)
+        ingest.send(Self.frame(1))
+        rung.send(Self.frame(2))
+        ingest.send(Self.frame(3))
+        ingest.end()
+        ingest.send(Self.frame(4))
+        #expect(seen.withLock { $0 } == ["cam 1", "cam 3"])
     }
 
     @Test func slowReaderDropsTheOldestFramesInsteadOfBlocking() async throws {

@@ -18,7 +18,7 @@ FOLLOW_SECONDS = 10
 def test_demo_stream_is_a_valid_ladder_in_bandwidth_order(workdir):
     gw = Gateway(workdir, ["--demo"]).start()
     try:
-        # The multivariant is served once HOLD-BACK worth of segments exists (three 2 s segments).
+        # The multivariant is served once every rendition has its first complete segment (fast start).
         res = follow(gw.hls_url(KEY), FOLLOW_SECONDS, start_timeout=20, min_variants=3)
     finally:
         exit_code = gw.stop()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import signal
 import statistics
@@ -121,6 +122,13 @@ def test_index_lists_the_published_stream(live):
     assert row, f"/ does not list {KEY}\n{live['gw'].log()[-1500:]}"
     assert row["href"] == f"/watch/{KEY}", row
     assert "live" in row["text"] and "360p" in row["text"], row
+    # Resolution and bit rate are separate figures ("640×360 · 0.81 Mb/s"), not run together.
+    rungs = d.execute_script(
+        f"return [...document.querySelectorAll('tr[data-key=\"{KEY}\"] .rungs > span')].map(s => s.innerText);")
+    assert any(re.search(r"\d+×\d+ · [\d.]+ [kM]b/s", r) for r in rungs), rungs
+    # The OBS server URL names the port this gateway's RTMP ingest really listens on.
+    rtmp = d.execute_script("return document.getElementById('rtmp').textContent;")
+    assert rtmp.endswith(f":{live['gw'].rtmp_port}/live"), rtmp
     p50 = float(row["ingest"].split("/")[0])
     assert p50 >= 0, row
     print(f"index row: {row['text']}")
@@ -181,3 +189,56 @@ def test_pages_escape_and_reject_bad_keys(live):
     # The configured URL reaches the page as JSON inside <script>, never as raw markup.
     assert '"hlsjsUrl":"' + live["hlsjs_url"].replace("/", "\\/") + '"' in page.text, page.text[:600]
     assert f"<title>{KEY} — Sluice</title>" in page.text
+
+
+EDGE_JS = ("const e = document.getElementById('edge'), r = document.getElementById('speed');"
+           " const v = document.getElementById('video');"
+           " return {edge: window.sluicePlayer && window.sluicePlayer.edge, rate: r ? Number(r.dataset.rate) : null,"
+           " jumps: r ? Number(r.dataset.jumps) : 0, why: document.getElementById('speed-why').textContent,"
+           " shown: r && r.textContent, t: v.currentTime, waiting: v.readyState < 3};")
+
+
+def test_watch_catches_up_after_a_stall(live):
+    """The publisher freezes 3 s (SIGSTOP), then sends its backlog: the player stalls and falls ~2 s further behind.
+    hls.js alone (maxLiveSyncPlaybackRate 1.5) speeds up only within one TARGETDURATION of its target and would stay
+    behind for good (seen: 3.3 s for the rest of the run); the watch page jumps to the live position, says so, and is
+    back near its old distance from the edge. Runs last: it freezes the module's publisher."""
+    d = live["driver"]
+    d.get(f"{live['base']}/watch/{KEY}")
+    s = _wait(d, PLAYER_JS, lambda s: s["t"] > 3 or s["err"], 30)
+    assert s["t"] > 3 and not s["err"], f"hls.js did not play: {s}"
+    before = []
+    for _ in range(8):
+        time.sleep(0.25)
+        e = d.execute_script(EDGE_JS)
+        if e["edge"] is not None:
+            before.append(e["edge"])
+    assert before, "no hls.latency reading"
+    baseline = statistics.median(before)
+    pub = live["pub"].proc
+    jumps0 = d.execute_script(EDGE_JS)["jumps"]
+    pub.send_signal(signal.SIGSTOP)
+    frozen, start = True, time.monotonic()
+    trace, caught_up = [], None
+    try:
+        # After the backlog the player is far behind; it must jump back to live, say so, and stay near its old distance.
+        while time.monotonic() < start + 28:
+            if frozen and time.monotonic() >= start + 3:
+                pub.send_signal(signal.SIGCONT)
+                frozen = False
+            e = d.execute_script(EDGE_JS)
+            trace.append((round(time.monotonic() - start, 2), e["edge"], e["rate"], e["shown"], e["jumps"] - jumps0, e["why"]))
+            if not frozen and e["jumps"] > jumps0 and e["edge"] is not None and e["edge"] < baseline + 0.6:
+                caught_up = e
+                break
+            time.sleep(0.2)
+    finally:
+        if frozen:
+            pub.send_signal(signal.SIGCONT)
+    _shot(live, "watch-catch-up")
+    peak = max((x[1] for x in trace if x[1] is not None), default=None)
+    print(f"catch-up: baseline {baseline:.2f} s behind the edge, peak {peak}, trace {trace[:6]} ... {trace[-3:]}")
+    assert peak is not None and peak > baseline + 1, f"the freeze did not put the player behind: {trace}"
+    assert any(x[4] for x in trace), f"the page never jumped to live: {trace}"
+    assert any(x[5] for x in trace), f"the page never said it caught up: {trace}"
+    assert caught_up, f"not back within 0.6 s of the {baseline:.2f} s baseline in 25 s: {trace[-8:]}"

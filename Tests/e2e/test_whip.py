@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
+import requests
 
 from e2ecommon import assert_http_valid, assert_media_valid, assert_playlists_valid, assert_stream_followed
 from procs import ARTIFACTS, FAST_SEGMENTS, free_port
@@ -33,13 +35,38 @@ def publisher(name: str, url: str) -> list[str]:
             "-g", "30", "-bf", "0", "-c:a", "libopus", "-ar", "48000", "-ac", "2", "-f", "whip", url]
 
 
+def ingest_sample(text: str, metric: str, rendition: str, *labels: str) -> float:
+    """The value of `metric` for this stream's `rendition` (and `labels`) in a /metrics exposition, 0 when absent."""
+    want = [f'stream="{KEY}"', f'rendition="{rendition}"', *labels]
+    for line in text.splitlines():
+        if line.startswith(metric + "{") and all(w in line for w in want):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def metrics_once_ingested(box: list[str]):
+    """While publishing: /metrics as soon as the hub has counted WHIP video frames (up to 15 s)."""
+    def during(gw, _pubs):
+        text, deadline = "", time.time() + 15
+        while time.time() < deadline and ingest_sample(text, "sluice_frames_in_total", "video") == 0:
+            time.sleep(0.2)
+            try:
+                text = requests.get(f"http://127.0.0.1:{gw.http_port}/metrics", timeout=5).text
+            except requests.RequestException:
+                text = ""
+        box.append(text)
+    return during
+
+
 @pytest.fixture(scope="module", params=["aiortc", "ffmpeg9"])
 def run(request):
     args = FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"]
+    metrics: list[str] = []
     result = live_run(ARTIFACTS / f"whip_{request.param}", KEY,
                       lambda gw: publisher(request.param, f"http://127.0.0.1:{gw.http_port}/whip/{KEY}"),
-                      follow_seconds=10, gateway_args=args, publisher_grace=20)
+                      follow_seconds=10, gateway_args=args, publisher_grace=20, during=metrics_once_ingested(metrics))
     result.notes.append(request.param)
+    result.notes.append(metrics[0] if metrics else "")
     return result
 
 
@@ -85,3 +112,11 @@ def test_gateway_logged_the_session_with_key_and_id(run):
     log = run.gateway.log()
     assert "WHIP session created" in log and f"stream={KEY}" in log, log[-3000:]
     assert "WHIP session ended" in log, log[-3000:]
+
+
+def test_ingest_is_counted_where_frames_enter_the_hub(run):
+    """WHIP carries no telemetry code of its own: the hub's one ingest path counts its frames and ingest hop."""
+    text = run.notes[1]
+    assert ingest_sample(text, "sluice_frames_in_total", "video") > 0, text[-3000:]
+    assert ingest_sample(text, "sluice_bytes_in_total", "audio") > 0, text[-3000:]
+    assert ingest_sample(text, "sluice_hop_latency_seconds_count", "video", 'hop="ingest"') > 0, text[-3000:]

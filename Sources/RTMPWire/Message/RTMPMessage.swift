@@ -27,7 +27,9 @@ public enum RTMPMessage: Equatable, Sendable {
 
     /// §5.4.5 limit types.
     public enum PeerBandwidthLimit: UInt8, Sendable {
-        case hard = 0, soft = 1, dynamic = 2
+        case hard = 0
+        case soft = 1
+        case dynamic = 2
     }
 
     /// Interprets a raw message; AMF3 types (15, 17) are refused.

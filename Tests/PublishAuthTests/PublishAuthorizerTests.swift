@@ -5,13 +5,18 @@ import NIOPosix
 import Synchronization
 import Testing
 
-@testable import RTMPIngest
+@testable import PublishAuth
 
 /// Publish authorization: key list, signed keys, the anonymous rule, and a webhook on a real local HTTP server.
 struct PublishAuthorizerTests {
-    static func request(_ name: String, ip: String? = "203.0.113.7") -> PublishAuthRequest {
-        let key = String(name.split(separator: "?", maxSplits: 1).first ?? "")
-        return PublishAuthRequest(key: StreamKey(key)!, name: name, peerIP: ip, transport: "rtmp")
+    /// The request an RTMP publish of `name` (`key` or `key?credential`) makes.
+    static func request(_ name: String, ip: String? = "203.0.113.7", transport: PublishTransport = .rtmp)
+        -> PublishAuthRequest
+    {
+        let parts = name.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        return PublishAuthRequest(
+            key: StreamKey(String(parts[0]))!, credential: parts.count > 1 ? String(parts[1]) : nil, peerIP: ip,
+            transport: transport)
     }
 
     static func authorizer(_ configure: (inout PublishAuthConfiguration) -> Void) -> PublishAuthorizer {
@@ -94,6 +99,22 @@ struct PublishAuthorizerTests {
             let body = try #require(server.bodies.first)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String])
             #expect(json == ["key": "cam", "name": "cam?token=1", "peer": "203.0.113.7", "protocol": "rtmp"])
+        }
+    }
+
+    /// A WHIP bearer token is the credential an RTMP name carries in its query: same rules, `protocol` says which.
+    @Test func whipTokenIsJudgedLikeAnRTMPQuery() async throws {
+        let listed = Self.authorizer { $0.keys = ["cam?s3cret"] }
+        let whip = Self.request("cam?s3cret", transport: .whip)
+        #expect(whip.credential == "s3cret" && whip.presentedName == "cam?s3cret")
+        #expect(listed.localDecision(whip, now: Self.now) == .allowed(by: "key list"))
+        #expect(listed.localDecision(Self.request("cam", transport: .whip), now: Self.now) == .denied(reason: "not in the key list"))
+        try await WebhookServer.with(status: 200) { server in
+            let hooked = Self.authorizer { $0.webhookURL = "http://127.0.0.1:\(server.port)/auth" }
+            #expect(await hooked.authorize(Self.request("cam?tok", transport: .whip), now: Self.now) == .allowed(by: "webhook (200)"))
+            let body = try #require(server.bodies.first)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String])
+            #expect(json == ["key": "cam", "name": "cam?tok", "peer": "203.0.113.7", "protocol": "whip"])
         }
     }
 

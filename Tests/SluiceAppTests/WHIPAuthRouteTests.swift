@@ -10,19 +10,22 @@ import StreamHub
 import Synchronization
 import Testing
 
-@testable import HTTPOrigin
+import HTTPOrigin
+import PublishAuth
 
-/// WHIP bearer auth through the router (RFC 9725 §4.5, RFC 6750 §3): what the authorizer sees, the 401 challenge,
-/// CORS that lets a browser send the token and read the answer, and the `/publish` page.
+@testable import SluiceApp
+
+/// WHIP bearer auth through the origin's router (RFC 9725 §4.5, RFC 6750 §3): what the authorizer sees, the 401
+/// challenge, and CORS that lets a browser send the token and read the answer.
 @Suite("WHIP auth routes")
 struct WHIPAuthRouteTests {
     /// An authorizer that allows only `cam1` with token `s3cret` and records every request.
     final class Recorder: Sendable {
-        let seen = Mutex<[WHIPAuthRequest]>([])
-        var authorizer: WHIPAuthorizer {
+        let seen = Mutex<[PublishAuthRequest]>([])
+        var authorizer: WHIPOriginRoutes.Authorize {
             { request in
                 self.seen.withLock { $0.append(request) }
-                return request.key.rawValue == "cam1" && request.token == "s3cret"
+                return request.key.rawValue == "cam1" && request.credential == "s3cret"
                     ? .allowed(by: "key list") : .denied(reason: "not in the key list")
             }
         }
@@ -30,7 +33,7 @@ struct WHIPAuthRouteTests {
 
     static func app(_ recorder: Recorder) -> some ApplicationProtocol {
         var options = HTTPOriginOptions()
-        options.whipAuthorizer = recorder.authorizer
+        options.routeGroups = [WHIPOriginRoutes.group(whip: nil, authorize: recorder.authorizer)]
         let packager = LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t"))
         return Application(router: OriginRoutes.router(packager: packager, options: options))
     }
@@ -52,7 +55,7 @@ struct WHIPAuthRouteTests {
             #expect(String(buffer: r.body) == "publish refused: not in the key list\n")
             #expect(r.headers[HTTPField.Name("Access-Control-Allow-Origin")!] == "*")
         }
-        #expect(recorder.seen.withLock { $0 } == [WHIPAuthRequest(key: StreamKey("cam1")!, token: nil, peerIP: nil)])
+        #expect(recorder.seen.withLock { $0 } == [PublishAuthRequest(key: StreamKey("cam1")!, credential: nil, peerIP: nil, transport: .whip)])
     }
 
     @Test func wrongTokenGets401InvalidToken() async throws {
@@ -62,7 +65,7 @@ struct WHIPAuthRouteTests {
             #expect(r.status == .unauthorized)
             #expect(r.headers[.wwwAuthenticate] == "Bearer realm=\"sluice\", error=\"invalid_token\"")
         }
-        #expect(recorder.seen.withLock { $0.map(\.token) } == ["nope"])
+        #expect(recorder.seen.withLock { $0.map(\.credential) } == ["nope"])
     }
 
     /// Allowed requests go on to the WHIP service; without one the answer is 503, not 401.
@@ -72,7 +75,7 @@ struct WHIPAuthRouteTests {
             let r = try await Self.post(client, authorization: "bearer  s3cret ")
             #expect(r.status == .serviceUnavailable)
         }
-        #expect(recorder.seen.withLock { $0.map(\.token) } == ["s3cret"])
+        #expect(recorder.seen.withLock { $0.map(\.credential) } == ["s3cret"])
     }
 
     /// Another scheme is refused without asking the authorizer (it could not carry a token we understand).
@@ -96,17 +99,6 @@ struct WHIPAuthRouteTests {
             #expect(allowed.contains("Authorization") && allowed.contains("Content-Type"))
             let exposed = r.headers[HTTPField.Name("Access-Control-Expose-Headers")!] ?? ""
             for name in ["Location", "ETag", "Link", "WWW-Authenticate"] { #expect(exposed.contains(name)) }
-        }
-    }
-
-    @Test func publishPageIsServedAndLinkedFromTheIndex() async throws {
-        try await Self.app(Recorder()).test(.router) { client in
-            let page = try await client.execute(uri: "/publish", method: .get)
-            #expect(page.status == .ok && page.headers[.contentType] == "text/html; charset=utf-8")
-            let html = String(buffer: page.body)
-            #expect(html.contains("getUserMedia") && html.contains("application/sdp") && !html.contains("{{CONFIG}}"))
-            let index = String(buffer: try await client.execute(uri: "/", method: .get).body)
-            #expect(index.contains("href=\"/publish\""))
         }
     }
 

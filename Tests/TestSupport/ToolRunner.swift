@@ -1,10 +1,9 @@
 import Foundation
-import TestSupport
 
-/// ffprobe readings for the bridge tests (real peers, not mocks); running tools is `ExternalTool`.
-enum ToolRunner {
+/// ffprobe readings for the media tests (real peers, not mocks); running tools is `ExternalTool`.
+public enum ToolRunner {
     /// Packet counts per stream type from `ffprobe -count_packets`.
-    static func packetCounts(_ path: String) throws -> [String: Int] {
+    public static func packetCounts(_ path: String) throws -> [String: Int] {
         let (_, out) = try ExternalTool.run(
             "ffprobe",
             ["-v", "error", "-count_packets", "-show_entries", "stream=codec_type,nb_read_packets", "-of", "csv=p=0", path])
@@ -17,7 +16,7 @@ enum ToolRunner {
     }
 
     /// `codec_name,width,height` (video) and `codec_name` (audio) lines from ffprobe.
-    static func streams(_ path: String) throws -> [String] {
+    public static func streams(_ path: String) throws -> [String] {
         let (_, out) = try ExternalTool.run(
             "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path])
         return out.split(separator: "\n").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }

@@ -1,5 +1,5 @@
 import MediaCore
-import RTMPPublish
+import MediaSources
 import Testing
 
 /// Pacing and looping, checked without a clock.

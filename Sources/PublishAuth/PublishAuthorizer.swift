@@ -1,33 +1,5 @@
 import MediaCore
 
-/// One publish attempt to authorize.
-public struct PublishAuthRequest: Sendable, Equatable {
-    /// The stream key the publisher will occupy (the name without its query).
-    public var key: StreamKey
-    /// The full name from the `publish` command, query included (`mystream?exp=...&sig=...`).
-    public var name: String
-    /// The peer's IP address, nil when unknown.
-    public var peerIP: String?
-    /// `rtmp` or `rtmps`.
-    public var transport: String
-
-    /// Creates a request.
-    public init(key: StreamKey, name: String, peerIP: String?, transport: String) {
-        self.key = key
-        self.name = name
-        self.peerIP = peerIP
-        self.transport = transport
-    }
-}
-
-/// The outcome of authorization; `by`/`reason` end up in the session's log line.
-public enum PublishAuthDecision: Sendable, Equatable {
-    /// Allowed by the named method.
-    case allowed(by: String)
-    /// Refused, with why.
-    case denied(reason: String)
-}
-
 /// Applies `PublishAuthConfiguration`: local methods answer at once, the webhook asynchronously.
 public struct PublishAuthorizer: Sendable {
     /// The rules.
@@ -45,7 +17,7 @@ public struct PublishAuthorizer: Sendable {
 
     /// The decision from the key list, signed keys and the anonymous rule; nil when only the webhook can tell.
     public func localDecision(_ request: PublishAuthRequest, now: Int64) -> PublishAuthDecision? {
-        let name = Array(request.name.utf8)
+        let name = Array(request.presentedName.utf8)
         // Every entry is compared, matching or not, so timing does not tell which prefix was right.
         var listed = false
         for key in configuration.keys where HMACSHA256.constantTimeEquals(Array(key.utf8), name) { listed = true }
@@ -53,8 +25,7 @@ public struct PublishAuthorizer: Sendable {
         var failures: [String] = []
         if !configuration.keys.isEmpty { failures.append("not in the key list") }
         if let secret = configuration.hmacSecret {
-            let query = request.name.split(separator: "?", maxSplits: 1).dropFirst().first ?? ""
-            if let (expiry, signature) = SignedToken.parseQuery(query) {
+            if let (expiry, signature) = SignedToken.parseQuery(Substring(request.credential ?? "")) {
                 do {
                     try SignedToken.verify(
                         key: request.key.rawValue, expiry: expiry, signature: signature, secret: secret, now: now)
@@ -81,6 +52,11 @@ public struct PublishAuthorizer: Sendable {
         if let local = localDecision(request, now: now) { return local }
         guard let webhook else { return .denied(reason: "no credential") }
         return await webhook.decide(request)
+    }
+
+    /// The full decision now (signed keys expire against the wall clock).
+    public func authorize(_ request: PublishAuthRequest) async -> PublishAuthDecision {
+        await authorize(request, now: WallTime.now().nanosecondsSince1970 / 1_000_000_000)
     }
 
     /// 127.0.0.0/8, ::1 and their IPv4-mapped forms.

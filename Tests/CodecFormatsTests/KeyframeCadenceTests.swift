@@ -1,0 +1,100 @@
+import CodecFormats
+import MediaCore
+import Testing
+
+/// x264's settings SEI and the long-GOP segment grid that the packager and the ladder place independently.
+@Suite struct KeyframeCadenceTests {
+    /// The start of what FFmpeg's libx264 (`-preset veryfast -bf 2 -g 250`) writes into its first IDR.
+    static func x264Text(keyint: String = "250") -> String {
+        "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - Copyleft 2003-2022 - http://www.videolan.org/x264.html"
+            + " - options: cabac=1 ref=1 deblock=1:0:0 threads=3 sliced_threads=0 bframes=2 open_gop=0 weightp=1"
+            + " keyint=\(keyint) keyint_min=25 scenecut=40 intra_refresh=0 rc_lookahead=10 rc=crf"
+    }
+
+    /// An IDR access unit (AVCC) whose SEI carries `text` after x264's UUID, as x264 writes it (D.1.1 size coding).
+    static func idr(settings text: String) -> [UInt8] {
+        let uuid: [UInt8] = [
+            0xDC, 0x45, 0xE9, 0xBD, 0xE6, 0xD9, 0x48, 0xB7, 0x96, 0x2C, 0xD8, 0x20, 0xD9, 0x23, 0xEE, 0xEF,
+        ]
+        let payload = uuid + Array(text.utf8) + [0]
+        var size = payload.count
+        var coded: [UInt8] = []
+        while size >= 255 {
+            coded.append(0xFF)
+            size -= 255
+        }
+        let sei: [UInt8] = [0x06, 0x05] + coded + [UInt8(size)] + payload + [0x80]
+        let slice: [UInt8] = [0x65, 0x88, 0x84, 0x00]
+        return avcc(sei) + avcc(slice)
+    }
+
+    static func avcc(_ nal: [UInt8]) -> [UInt8] {
+        let n = nal.count
+        return [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + nal
+    }
+
+    @Test func readsKeyintFromX264sSettingsSEI() {
+        #expect(X264SettingsSEI.keyframeInterval(inAVCC: Self.idr(settings: Self.x264Text())) == 250)
+        let infinite = Self.x264Text(keyint: "infinite")
+        #expect(X264SettingsSEI.keyframeInterval(inAVCC: Self.idr(settings: infinite)) == Int.max)
+        // Another encoder's UDU text, or no SEI at all, says nothing.
+        #expect(X264SettingsSEI.keyframeInterval(inAVCC: Self.idr(settings: "Lavc60 libx265 keyint=250")) == nil)
+        #expect(X264SettingsSEI.keyframeInterval(inAVCC: Self.avcc([0x65, 0x88, 0x84, 0x00])) == nil)
+    }
+
+    @Test func theEncodersStatedIntervalMarksALongGOPAtTheFirstKeyframe() {
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30)
+        let found = c.observe(time: 0, isKeyframe: true, data: Self.idr(settings: Self.x264Text()))
+        #expect(found == .encoderSettings(keyint: 250, seconds: 250.0 / 30))
+        // keyint=60 at 30 fps is exactly the target: no grid.
+        var short = KeyframeCadence(target: .seconds(2), frameRate: 30)
+        let text = Self.x264Text(keyint: "60")
+        #expect(short.observe(time: 0, isKeyframe: true, data: Self.idr(settings: text)) == nil)
+    }
+
+    /// Frame n at 30 fps in 90 kHz ticks, rounded to milliseconds as RTMP sends it.
+    static func t(_ n: Int) -> Int64 { Int64((Double(n) / 30 * 1000).rounded()) * 90 }
+
+    @Test func withoutSettingsALongGOPIsSeenHalfAFramePastTheTargetAndCutThere() {
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30)
+        var cuts: [Int] = []
+        var foundAt: Int?
+        for n in 0..<400 {
+            if c.observe(time: Self.t(n), isKeyframe: n % 250 == 0, data: []) != nil { foundAt = n }
+            if c.opensSegment(at: Self.t(n)) { cuts.append(n) }
+        }
+        // Frame 61 is the first one past 2 s + half a frame without a keyframe; then every 60 frames on the grid.
+        #expect(foundAt == 61)
+        #expect(cuts == [61, 120, 180, 240, 300, 360])
+    }
+
+    @Test func aKeyframeEveryTwoSecondsIsNotALongGOP() {
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30)
+        for n in 0..<600 {
+            let found = c.observe(time: Self.t(n), isKeyframe: n % 60 == 0, data: [])
+            let cut = c.opensSegment(at: Self.t(n))
+            #expect(found == nil && !cut, "frame \(n)")
+        }
+    }
+
+    /// The ladder asks about pictures in presentation order (B-frames: pts = dts + 2 frames for the IDR), the packager
+    /// about frames in decode order; both must put the grid on the same media times.
+    @Test func picturesInPresentationOrderHitTheSameGridAsFramesInDecodeOrder() {
+        let sei = Self.idr(settings: Self.x264Text())
+        var packager = KeyframeCadence(target: .seconds(2), frameRate: 30)
+        var ladder = KeyframeCadence(target: .seconds(2), frameRate: 30)
+        var packagerCuts: [Int64] = []
+        var ladderCuts: [Int64] = []
+        // IBBP…: decode order n, presentation order n + 2 frames (the reorder delay), pictures leave 2 frames late.
+        for n in 0..<300 {
+            let dts = Self.t(n)
+            _ = packager.observe(time: dts, isKeyframe: n == 0, data: n == 0 ? sei : [])
+            if packager.opensSegment(at: dts) { packagerCuts.append(dts) }
+            _ = ladder.observe(time: dts, isKeyframe: n == 0, data: n == 0 ? sei : [])
+            if n >= 2, ladder.opensSegment(at: Self.t(n)) { ladderCuts.append(Self.t(n)) }
+        }
+        #expect(packagerCuts.count == 5)
+        // The rung's first IDR is its first picture (pts 2 frames in); every later grid point is the same time.
+        #expect(Array(ladderCuts.dropFirst()) == Array(packagerCuts.dropFirst()))
+    }
+}

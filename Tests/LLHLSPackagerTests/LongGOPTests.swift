@@ -1,0 +1,93 @@
+import CodecFormats
+import HLSPlaylist
+import MediaCore
+import Testing
+
+@testable import LLHLSPackager
+
+/// OBS's defaults (keyframe interval 250 frames): no segment exceeds the target, and the multivariant claims
+/// EXT-X-INDEPENDENT-SEGMENTS only for renditions whose segments all start on an IDR.
+@Suite struct LongGOPTests {
+    /// x264's settings SEI as FFmpeg's libx264 writes it into the first IDR (`-g 250`), then an IDR slice.
+    static func x264IDR() -> [UInt8] {
+        let uuid: [UInt8] = [
+            0xDC, 0x45, 0xE9, 0xBD, 0xE6, 0xD9, 0x48, 0xB7, 0x96, 0x2C, 0xD8, 0x20, 0xD9, 0x23, 0xEE, 0xEF,
+        ]
+        let text = "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - options: bframes=2 keyint=250 keyint_min=25"
+        let payload = uuid + Array(text.utf8) + [0]
+        let sei: [UInt8] = [0x06, 0x05, UInt8(payload.count)] + payload + [0x80]
+        let slice: [UInt8] = [0x65, 0x88, 0x84, 0x00]
+        return [0, 0, 0, UInt8(sei.count)] + sei + [0, 0, 0, UInt8(slice.count)] + slice
+    }
+
+    /// 30 fps source frames with RTMP millisecond timestamps and a keyframe every 250 frames.
+    static func source(seconds: Double, settingsSEI: Bool) -> [MediaFrame] {
+        Fixtures.av(seconds: seconds, gop: 250, audio: false, millisecond: true).enumerated().map { n, f in
+            var f = f
+            if n == 0 && settingsSEI { f.data = x264IDR() }
+            return f
+        }
+    }
+
+    /// Segment lengths in seconds (complete ones).
+    static func lengths(_ r: PublishedRendition) -> [Double] {
+        r.segments.filter(\.complete).map { Double($0.duration) / Double($0.timescale) }
+    }
+
+    @Test func theLadderTranscodesTheTopRenditionWithIDRsOnTheGridAlignedWithTheSource() throws {
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d)
+        // The ladder's rung at the source's own size: an IDR every 60 frames (2 s), as its fan-out forces them.
+        s.applyRung("360p", description: d)
+        for (n, frame) in Self.source(seconds: 12, settingsSEI: true).enumerated() {
+            s.apply(frame, now: .now)
+            var rung = frame
+            rung.isKeyframe = n % 60 == 0
+            s.applyRung("360p", frame: rung, now: .now)
+        }
+        #expect(s.longGOP == .encoderSettings(keyint: 250, seconds: 250.0 / 30))
+        let video = Self.lengths(s.rendition(.video))
+        let rung = try #require(s.rungs["360p"]).rendition
+        #expect(video.count >= 4 && video.allSatisfy { abs($0 - 2) < 0.02 }, "\(video)")
+        // Same MSNs at the same media times, every one starting on an IDR.
+        let source = Dictionary(uniqueKeysWithValues: s.rendition(.video).segments.map { ($0.msn, $0.startDTS) })
+        let complete = rung.segments.filter(\.complete)
+        #expect(complete.count >= 4)
+        for seg in complete {
+            #expect(source[seg.msn] == seg.startDTS, "MSN \(seg.msn)")
+            #expect(seg.parts.first?.independent == true, "MSN \(seg.msn)")
+        }
+        #expect(!s.rendition(.video).everySegmentIndependent)
+        // The multivariant lists the rung instead of the passthrough and may claim independent segments.
+        let mv = try #require(s.multivariantPlaylist())
+        #expect(mv.variants.map(\.uri) == ["360p.m3u8"])
+        #expect(mv.independentSegments)
+        #expect(s.mediaPlaylist(named: "360p")?.renditionReports.map(\.uri) ?? ["?"] == [])
+        #expect(s.longGOPNote?.contains("rendition 360p") == true)
+    }
+
+    @Test func withoutALadderTheSourceIsCutOnTheGridAndClaimsNoIndependentSegments() throws {
+        var s = Fixtures.state(try Fixtures.description(audio: false))
+        // No settings SEI (another encoder): the long GOP shows once 2 s + half a frame pass without a keyframe.
+        s.feed(Self.source(seconds: 12, settingsSEI: false))
+        #expect(s.longGOP == .observed(secondsWithoutKeyframe: 2.033))
+        let video = Self.lengths(s.rendition(.video))
+        // 2.033 s (cut where the long GOP showed), then 1.967 s to the next grid point, then 2 s each.
+        #expect(video.count >= 4 && video.allSatisfy { $0 <= 2.034 }, "\(video)")
+        #expect(abs(video[0] - 2.033) < 0.001 && abs(video[1] - 1.967) < 0.001, "\(video)")
+        let mv = try #require(s.multivariantPlaylist())
+        #expect(mv.variants.map(\.uri) == ["video.m3u8"])
+        #expect(!mv.independentSegments)
+        #expect(s.longGOPNote?.contains("no EXT-X-INDEPENDENT-SEGMENTS") == true)
+        #expect(s.longGOPLogLine?.contains("no keyframe for 2.0 s") == true)
+    }
+
+    @Test func aOneSecondGOPKeepsKeyframeCutsAndThePassthrough() throws {
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d)
+        s.feed(Fixtures.av(seconds: 10, gop: 30, audio: false, millisecond: true))
+        #expect(s.longGOP == nil && s.longGOPNote == nil)
+        #expect(s.rendition(.video).everySegmentIndependent)
+        #expect(try #require(s.multivariantPlaylist()).independentSegments)
+    }
+}
