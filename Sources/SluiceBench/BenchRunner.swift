@@ -6,6 +6,7 @@ import MediaSources
 import RTMPPublish
 import SluiceApp
 import Synchronization
+import Transcoder
 import WHIPPublish
 
 /// What a `sluice bench` latency run does.
@@ -114,7 +115,9 @@ public struct BenchRunner: Sendable {
             var result = try await measure(scenario, watch, tag: tag, publishURL: anchor.rtmpURL(key: key))
             result.rendition = player == .model ? "\(key).m3u8" : watch.entry
             return result
-        case .sluice(_, _, let rendition), .whip(_, let rendition):
+        case .sluice(_, _, let named), .whip(_, let named):
+            // The model follows the top transcoded rung: 480p for a 720p source, 360p for an 854x480 one.
+            let rendition = named == "video" ? named : Self.topRung(below: options.sourceHeight) ?? named
             var lowLatency = true
             var transcode = false
             var overWHIP = false
@@ -233,6 +236,11 @@ public struct BenchRunner: Sendable {
         return result
     }
 
+    /// The name of the default ladder's highest rung below `height` (LadderPlan never upscales).
+    static func topRung(below height: Int) -> String? {
+        LadderConfiguration().rungs.filter { $0.height < height }.max { $0.height < $1.height }?.name
+    }
+
     /// Writes a real player's trace as JSON.
     private static func write(_ trace: PlayerTrace, to path: String) throws(BenchError) {
         do {
@@ -244,42 +252,6 @@ public struct BenchRunner: Sendable {
         } catch {
             throw .writeFailed(path: path, reason: "\(error)")
         }
-    }
-
-    /// The model viewers, each joining at `from` plus its own random offset within `joinSpread`.
-    private func watchWithModels(
-        _ scenario: BenchScenario, url: String, from: ContinuousClock.Instant, until deadline: ContinuousClock.Instant,
-        publisherEnds: ContinuousClock.Instant
-    ) async throws(BenchError) -> [ViewerReport] {
-        let logger = self.logger
-        let spread = Self.joinSpread.milliseconds
-        let results = await withTaskGroup(of: Result<ViewerReport, BenchError>.self) { group in
-            for _ in 0..<max(1, options.modelViewers) {
-                let join = from + .milliseconds(Double.random(in: 0..<spread))
-                group.addTask {
-                    try? await ContinuousClock().sleep(until: join)
-                    do throws(BenchError) {
-                        return .success(
-                            scenario.lowLatencyViewer
-                                ? try await LLHLSViewer(playlistURL: url, logger: logger).run(until: deadline, publisherEnds: publisherEnds)
-                                : try await ClassicHLSViewer(playlistURL: url, logger: logger).run(until: deadline))
-                    } catch {
-                        return .failure(error)
-                    }
-                }
-            }
-            var all: [Result<ViewerReport, BenchError>] = []
-            for await r in group { all.append(r) }
-            return all
-        }
-        var reports: [ViewerReport] = []
-        for r in results {
-            switch r {
-            case .success(let report): reports.append(report)
-            case .failure(let error): throw error
-            }
-        }
-        return reports
     }
 
     /// Publishes the test pattern with its capture clock in SEI: RTMP through librtmp, or WHIP through our own
@@ -336,45 +308,6 @@ public struct BenchRunner: Sendable {
         await fetcher.close()
         guard r.status == 200 else { throw .httpStatus(url: url.description, status: r.status) }
         return GatewayHops.parse(json: r.body, stream: key, rendition: rendition)
-    }
-}
-
-extension ScenarioResult {
-    /// Fills the model viewers' figures. "downloaded" counts frames captured after each viewer joined: the backlog
-    /// it fetched on joining was downloadable long before it asked.
-    mutating func apply(_ reports: [ViewerReport]) {
-        viewers = reports.count
-        let live = reports.flatMap { r in r.frames.filter { $0.capture >= r.joinedAt } }
-        downloaded = LatencyPercentiles(samples: live.map { $0.available.duration(since: $0.capture) })
-        glass = LatencyPercentiles(samples: reports.flatMap(\.playerLatencies))
-        let joins = reports.compactMap { r in r.firstFrameAt.map { $0.duration(since: r.joinedAt) } }
-        joinToFirstFrameMs = LatencyPercentiles(samples: joins)?.p50Ms
-        frames = reports.map(\.frames.count).reduce(0, +)
-        stalls = reports.map(\.stalls).reduce(0, +)
-        requests = reports.map(\.requests).reduce(0, +)
-        let all = reports.flatMap(\.errors)
-        errorCount = all.count
-        errors = Array(all.prefix(10))
-    }
-
-    /// Fills a real player's figures.
-    mutating func apply(_ f: PlayerFigures) {
-        glass = f.glass
-        frames = f.glass?.count ?? 0
-        unreadableFrames = f.unreadable
-        missedFrames = f.missed
-        publishToFirstFrameMs = f.publishToFirstFrameMs
-        joinToFirstFrameMs = f.joinToFirstFrameMs
-        stalls = f.stalls
-        stalledMs = f.stalledMs
-        renditionSwitches = f.renditionSwitches
-        heights = f.heights
-        levelLoadErrors = f.levelLoadErrors
-        fatalErrors = f.fatalErrors
-        startupErrors = f.startupErrors
-        afterEndErrors = f.afterEndErrors
-        errorCount = f.errors
-        errors = f.errorSamples
     }
 }
 

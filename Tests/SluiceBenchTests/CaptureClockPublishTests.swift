@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// The capture clock end to end through real peers: libavcodec reads our SEI, and the RTMP publisher stamps
-/// every frame it sends to the ffmpeg CLI.
+/// every frame it sends to the ffmpeg CLI with the instant its picture was made (the clock painted into it).
 @Suite(.serialized) struct CaptureClockPublishTests {
     @Test func libavcodecExportsOurSEIAsTheSameClock() throws {
         let source = try TestPatternSource(configuration: .init(width: 320, height: 240, fps: 30, bFrames: 2, duration: .seconds(1)))
@@ -35,7 +35,7 @@ import TestSupport
         #expect(decoded.allSatisfy { stamped[$0.key] == $0.value })
     }
 
-    @Test func everyPublishedVideoFrameCarriesTheClockOfItsPicture() async throws {
+    @Test func everyPublishedVideoFrameCarriesTheClockOfItsPictureNotOfItsSend() async throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out.flv").path
@@ -67,13 +67,23 @@ import TestSupport
         let times = clocks.compactMap { $0 }
         #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
         #expect(times.first.map { $0 >= before } == true && times.last.map { $0 <= after } == true)
-        // Stamped when the picture is made, before it is encoded and released on the pacer's schedule (counted from
-        // the publish start): early by at most one frame interval (the encoder works one picture ahead), late only by
-        // scheduling (the in-process encoder makes the first frames late on a busy machine).
+        // The test pattern paints picture N as soon as N-1 is released, then the pacer holds it until due: its
+        // clock precedes its due time by at most one frame interval, and is late only by scheduling.
         let first = try #require(video.first)
         for (frame, time) in zip(video, times) {
             let lateness = time.duration(since: before) - (frame.dts - first.dts).duration
-            #expect(lateness > .milliseconds(-34) && lateness < .milliseconds(500), "dts \(frame.dts): \(lateness)")
+            #expect(lateness > .milliseconds(-36) && lateness < .milliseconds(500), "dts \(frame.dts): \(lateness)")
+        }
+        // The SEI and the pixels carry the same instant: when the picture was made, before encoding.
+        let decoder = try H264Decoder(avcC: try #require(file.streamDescription.video?.decoderConfiguration))
+        var pictures: [DecodedPicture] = []
+        for frame in video { pictures += try decoder.decode(frame) }
+        pictures += try decoder.flush()
+        #expect(pictures.count == video.count)
+        for picture in pictures {
+            let sei = picture.userDataUnregistered.lazy.compactMap(CaptureTimeSEI.captureTime(inPayload:)).first
+            let seiMs = try #require(sei).millisecondsSince1970
+            #expect(picture.pixelClock?.millisecondsSince1970 == seiMs, "pts \(picture.pts)")
         }
     }
 }
