@@ -62,7 +62,8 @@ extension LLHLSStreamState {
                         averageBandwidth: p.rendition.averageBitRate > 0 ? avg : guess * 4 / 5, codecs: codecs,
                         resolution: (v.width, v.height), frameRate: v.frameRate ?? d.video?.frameRate ?? p.rendition.measuredFrameRate,
                         audioGroup: d.audio == nil ? nil : "audio", uri: "\(name).m3u8"))
-                independent = independent && p.rendition.everySegmentIndependent
+                // A long-GOP passthrough will cut without a keyframe: say so before its first such segment exists.
+                independent = independent && p.rendition.everySegmentIndependent && !(name == "video" && longGOP != nil)
             }
             // Largest picture first, so the source (the top rung) leads even when simple content encodes small.
             variants.sort { ($0.resolution?.height ?? 0, $0.bandwidth) > ($1.resolution?.height ?? 0, $1.bandwidth) }

@@ -82,6 +82,16 @@ import Testing
         #expect(s.longGOPLogLine?.contains("no keyframe for 2.2 s") == true)
     }
 
+    @Test func aMultivariantServedBeforeTheFirstKeyframelessCutAlreadyClaimsNoIndependence() throws {
+        var s = Fixtures.state(try Fixtures.description(audio: false))
+        // One second in: every segment so far starts on the IDR, but x264 said keyint=250.
+        s.feed(Self.source(seconds: 12, settingsSEI: true).prefix(30))
+        #expect(s.rendition(.video).everySegmentIndependent)
+        #expect(s.multivariantPlaylist().map { !$0.independentSegments } ?? true)
+        s.end(now: .now)
+        #expect(try #require(s.multivariantPlaylist()).independentSegments == false)
+    }
+
     @Test func aOneSecondGOPKeepsKeyframeCutsAndThePassthrough() throws {
         let d = try Fixtures.description(audio: false)
         var s = Fixtures.state(d)

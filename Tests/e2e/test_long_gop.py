@@ -49,13 +49,13 @@ def obs_defaults_cmd(url: str, seconds: float, *, state_keyint: bool = True) -> 
             "-pix_fmt", "yuv420p", *strip, "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
 
 
-def _run(name: str, seconds: float, follow_seconds: float, during=None, state_keyint: bool = True
-         ) -> tuple[LiveRun, dict]:
+def _run(name: str, seconds: float, follow_seconds: float, during=None, state_keyint: bool = True,
+         gateway_args: list[str] | None = None, want: int = len(WANT)) -> tuple[LiveRun, dict]:
     workdir = ARTIFACTS / name
     seen: dict = {}
 
     def watch(gw, pubs):
-        seen.update(lc.watch_multivariant(gw.hls_url(KEY), len(WANT), 15))
+        seen.update(lc.watch_multivariant(gw.hls_url(KEY), want, 15))
         if during is not None:
             during(gw, pubs, workdir, seen["published_at"])
 
@@ -63,8 +63,8 @@ def _run(name: str, seconds: float, follow_seconds: float, during=None, state_ke
         seen["published_at"] = time.monotonic()
         return obs_defaults_cmd(gw.rtmp_url(KEY), seconds, state_keyint=state_keyint)
 
-    run = live_run(workdir, KEY, publisher, follow_seconds=follow_seconds, min_variants=len(WANT), during=watch,
-                   stop_gateway=False)
+    run = live_run(workdir, KEY, publisher, follow_seconds=follow_seconds, min_variants=want, during=watch,
+                   stop_gateway=False, gateway_args=gateway_args)
     try:
         r = requests.get(f"http://127.0.0.1:{run.gateway.http_port}/api/streams", timeout=5)
         seen["api"] = r.json() if r.status_code == 200 else None
@@ -90,6 +90,11 @@ def straight():
 @pytest.fixture(scope="module")
 def unstated():
     return _run("long_gop_unstated", 40, 14, state_keyint=False)
+
+
+@pytest.fixture(scope="module")
+def ladder_off():
+    return _run("long_gop_ladder_off", 40, 14, gateway_args=["--transcode", "off"], want=1)
 
 
 @pytest.fixture(scope="module")
@@ -189,3 +194,28 @@ def test_an_encoder_that_does_not_state_its_keyint_is_caught_after_2_15_seconds(
     _check_renditions(run, "long_gop_unstated")
     assert "video.m3u8" not in (seen.get("first") or ""), seen.get("first")
     assert_playlists_valid(run)
+
+
+def test_without_a_ladder_the_passthrough_plays_within_target_duration_and_claims_no_independence(ladder_off):
+    """No rung can take over: the source is cut every 2 s without a keyframe. Legal, since TARGETDURATION cannot
+    change mid-stream: EXTINF stays within it, EXT-X-INDEPENDENT-SEGMENTS is not claimed, only parts that start
+    with an IDR are INDEPENDENT, and the stream decodes from its first segment on."""
+    run, seen = ladder_off
+    mv = run.follow.multivariant
+    assert mv is not None and [u for _, u in mv.variants] == ["video.m3u8"], run.context()
+    assert not mv.independent_segments, mv.text
+    video = run.follow.renditions["video"]
+    long = {m: s.duration for m, s in video.segments.items() if s.duration > MAX_SEGMENT_S}
+    assert len(video.segments) >= 4 and not long, f"segments over {MAX_SEGMENT_S} s: {long}"
+    # Every rule but the one this stream gives up on purpose (M9: INDEPENDENT-SEGMENTS).
+    assert_playlists_valid(run, exclude=("HTTP", "M11", "M9"))
+    a = run.analysis
+    assert a is not None, run.context()
+    # Segments may start without an IDR (V4); everything else holds, INDEPENDENT parts included (F6), and each
+    # run of segments decodes from its IDR-started first segment.
+    other = [v for v in a.violations if v.rule != "V4"]
+    assert not other, "\n".join(map(str, other))
+    assert all(s.decoded_frames > 0 for s in a.summaries.values())
+    assert "keyint=250" in run.gateway.log()
+    notes = [n for s in (seen.get("api") or []) for n in s.get("notes", [])]
+    assert any("no EXT-X-INDEPENDENT-SEGMENTS" in n for n in notes), seen.get("api")
