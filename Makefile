@@ -129,7 +129,7 @@ soak: build
 	$(PYTHON) Tests/e2e/soak.py --seconds $(SOAK_SECONDS) --viewers $(SOAK_VIEWERS)
 
 # Style (.swift-format, as swift-nio: 120 columns, ordered imports) and a build with every warning an error.
-lint:
+lint: deps-apt
 	$(SWIFT) format lint --strict --recursive Sources Tests
 	$(SWIFT) build --scratch-path $(LINT_SCRATCH) -Xswiftc -warnings-as-errors
 

@@ -10,7 +10,7 @@ public struct KeyframeCadence: Sendable {
     public enum Evidence: Sendable, Equatable, CustomStringConvertible {
         /// x264's settings SEI in the first keyframe states `keyint` (frames); at the stated or assumed frame rate.
         case encoderSettings(keyint: Int, seconds: Double)
-        /// No keyframe came within the segment target (plus half a frame) of the last one.
+        /// No keyframe came within the segment target (plus `lateness`) of the last one.
         case observed(secondsWithoutKeyframe: Double)
 
         public var description: String {
@@ -33,7 +33,12 @@ public struct KeyframeCadence: Sendable {
     public let target: Int64
     /// Half a frame, 90 kHz ticks: a grid point takes the frame nearest to it.
     public let halfFrame: Int64
+    /// How far past the target a keyframe may come before the GOP counts as long: 150 ms (WHIP's keyframe requests
+    /// every segment target come back a round trip and an encode later), at least half a frame.
+    public let lateness: Int64
     private let frameRate: Double?
+    /// Whether the encoder's stated `keyint` predicts the keyframes (false when the ingest requests them itself).
+    private let trustsEncoderSettings: Bool
     /// Time of the first frame observed (the grid's zero).
     public private(set) var origin: Int64?
     private var lastKeyframe: Int64?
@@ -49,11 +54,14 @@ public struct KeyframeCadence: Sendable {
     public static func gridTarget(forSegmentTarget target: Duration) -> Duration { max(target, .seconds(2)) }
 
     /// A cadence for a segment target and the source's nominal frame rate (nil: 30 fps assumed for half a frame).
-    public init(target: Duration, frameRate: Double?) {
+    /// `trustsEncoderSettings` false ignores the encoder's stated keyint (an ingest that requests keyframes, WHIP).
+    public init(target: Duration, frameRate: Double?, trustsEncoderSettings: Bool = true) {
+        self.trustsEncoderSettings = trustsEncoderSettings
         self.target = Int64((target.secondsDouble * 90_000).rounded())
         let fps = frameRate.flatMap { $0 > 1 && $0 < 241 ? $0 : nil }
         self.frameRate = fps
         halfFrame = Int64((90_000 / (2 * (fps ?? 30))).rounded())
+        lateness = max(halfFrame, 13_500)
     }
 
     /// Notes one source frame in decode order (90 kHz); returns the evidence when this frame revealed a long GOP.
@@ -61,12 +69,12 @@ public struct KeyframeCadence: Sendable {
         if origin == nil { origin = time }
         guard longGOP == nil else { return nil }
         var found: Evidence?
-        if isKeyframe, lastKeyframe == nil, let keyint = X264SettingsSEI.keyframeInterval(inAVCC: data) {
+        if trustsEncoderSettings, isKeyframe, lastKeyframe == nil, let keyint = X264SettingsSEI.keyframeInterval(inAVCC: data) {
             // Without a stated rate assume 60 fps: the shortest interval that keyint could mean.
             let seconds = keyint == Int.max ? Double.infinity : Double(keyint) / (frameRate ?? 60)
-            if seconds * 90_000 > Double(target + halfFrame) { found = .encoderSettings(keyint: keyint, seconds: seconds) }
+            if seconds * 90_000 > Double(target + lateness) { found = .encoderSettings(keyint: keyint, seconds: seconds) }
         }
-        if !isKeyframe, found == nil, let last = lastKeyframe, time - last >= target + halfFrame {
+        if !isKeyframe, found == nil, let last = lastKeyframe, time - last >= target + lateness {
             found = .observed(secondsWithoutKeyframe: Double(time - last) / 90_000)
         }
         if isKeyframe { lastKeyframe = time }

@@ -49,18 +49,28 @@ public final class LLHLSPackager: Sendable {
     public func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.maintain() }
+            // Rungs announced before their source (the hub replays live keys in any order to a late subscriber, and
+            // the services start together): subscribed at once, packaged once the source is attached.
+            var early: [StreamKey: [(rung: String, reader: StreamReader)]] = [:]
             for await note in hub.announcements() {
                 if let rung = note.key.renditionName {
                     // A transcoded rung joins its source's stream as one more rendition.
-                    guard let stream = stream(for: note.key.sourceKey), !stream.isEnded,
-                        let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048)
-                    else { continue }
-                    group.addTask { await self.consumeRung(rung, reader, into: stream) }
+                    let source = stream(for: note.key.sourceKey)
+                    if let source, source.isEnded { continue }
+                    guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
+                    guard let source else {
+                        early[note.key.sourceKey, default: []].append((rung, reader))
+                        continue
+                    }
+                    group.addTask { await self.consumeRung(rung, reader, into: source) }
                     continue
                 }
                 guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
                 let stream = attach(note)
                 group.addTask { await self.consume(reader, into: stream, note: note) }
+                for (rung, rungReader) in early.removeValue(forKey: note.key) ?? [] {
+                    group.addTask { await self.consumeRung(rung, rungReader, into: stream) }
+                }
             }
             group.cancelAll()
         }
@@ -131,11 +141,14 @@ public final class LLHLSPackager: Sendable {
         // A transcoder still draining the previous publisher's session must not write into the next one.
         let session = stream.state.withLock { $0.publisherSession }
         var dropCount = DropCount()
+        var reportedLagging = false
         while let event = await reader.next() {
             let dropped = reader.takeDropFlag()
             if dropped { dropCount.report(reader, stream: stream.key, rendition: rung, to: telemetry) }
+            var lagging = reportedLagging
             stream.mutate { s in
                 guard s.publisherSession == session else { return }
+                defer { lagging = s.laggingRungs.contains(rung) }
                 switch event {
                 case .description(let d):
                     s.applyRung(rung, description: d)
@@ -144,6 +157,15 @@ public final class LLHLSPackager: Sendable {
                     s.applyRung(rung, frame: f, now: .now)
                 case .ended:
                     break
+                }
+            }
+            if lagging != reportedLagging {
+                reportedLagging = lagging
+                let meta: Logger.Metadata = ["stream": "\(stream.key)", "rung": "\(rung)"]
+                if lagging {
+                    logger.warning("rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it", metadata: meta)
+                } else {
+                    logger.info("rung caught up with the source: renditions listed in step again", metadata: meta)
                 }
             }
         }

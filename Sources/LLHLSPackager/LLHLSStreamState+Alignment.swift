@@ -17,6 +17,9 @@ struct HeldPart: Sendable {
 extension LLHLSStreamState {
     /// Longest a part waits for a rendition that fell behind (a stalled rung must not stall the stream).
     static let alignmentLimit: Duration = .milliseconds(1_500)
+    /// How far (media time) a rung may trail the leading rendition before it stops holding the others back: past
+    /// normal encode jitter on a busy machine, well short of `alignmentLimit` per part.
+    static let lagLimit: Duration = .seconds(1)
 
     /// Hands muxed parts to the alignment queue and lists whatever is now in step.
     mutating func publish(_ parts: [MuxedPart], name: String, now: ContinuousClock.Instant) {
@@ -40,7 +43,19 @@ extension LLHLSStreamState {
             guard rungs[name] != nil else { return true }
             return activeRungs.contains(name)
         }
-        let slowest = active.map { producedEnd[$0] ?? Int64.min }.min() ?? Int64.max
+        // A rung more than `lagLimit` behind the leader (its encoder cannot keep up) no longer holds the others:
+        // the passthrough and the rungs in step keep their latency; it rejoins the pace once back within a part.
+        let lead = active.compactMap { producedEnd[$0] }.max() ?? Int64.min
+        let lagTicks = Int64(Self.lagLimit.secondsDouble * 90_000)
+        for name in active where rungs[name] != nil {
+            let end = producedEnd[name] ?? Int64.min
+            if end < lead - lagTicks {
+                laggingRungs.insert(name)
+            } else if end >= lead - tolerance {
+                laggingRungs.remove(name)
+            }
+        }
+        let slowest = active.filter { !laggingRungs.contains($0) }.map { producedEnd[$0] ?? Int64.min }.min() ?? Int64.max
         var blocked: Set<String> = []
         var kept: [HeldPart] = []
         for held in heldParts {

@@ -37,6 +37,8 @@ struct LLHLSStreamState: Sendable {
     var producedEnd: [String: Int64] = [:]
     /// Rungs currently fed by a transcoder (a rung awaiting its first IDR does not hold others back).
     var activeRungs: Set<String> = []
+    /// Active rungs trailing the source by more than `lagLimit`: listed as they come, without holding the others.
+    var laggingRungs: Set<String> = []
     /// Where the source video's recent segments start (stream ticks at 90 kHz) and their MSNs.
     var videoSegmentStarts: [(dts: Int64, msn: Int)] = []
     var description: StreamDescription?
@@ -108,6 +110,7 @@ struct LLHLSStreamState: Sendable {
         lastVideoDTS = nil
         rungsAwaitingKeyframe = Set(rungs.keys)
         activeRungs = []
+        laggingRungs = []
         for name in pipelineNames {
             guard var p = pipeline(named: name) else { continue }
             p.rendition.pendingDiscontinuity = true
@@ -277,7 +280,9 @@ struct LLHLSStreamState: Sendable {
             let next = video?.rendition.nextMSN ?? PublishedRendition.firstMSN
             for (i, b) in boundaries.enumerated() { videoSegmentStarts.append((dts: b, msn: next + i)) }
             decideTargetDurationIfNeeded()
-            if videoSegmentStarts.count > 16 { videoSegmentStarts.removeFirst(videoSegmentStarts.count - 16) }
+            // A starved rung may trail the source by its queues (hub reader 512 frames ≈ 17 s at 30 fps): keep enough
+            // starts that its next IDR still finds its segment, or the rung would never rejoin.
+            if videoSegmentStarts.count > 64 { videoSegmentStarts.removeFirst(videoSegmentStarts.count - 64) }
         }
     }
 

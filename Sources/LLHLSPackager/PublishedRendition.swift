@@ -119,13 +119,25 @@ struct PublishedRendition: Sendable {
         ticksSeen += part.duration
     }
 
+    /// Frame rates encoders use; a second of jittered browser timestamps lands within 2 % of one of them.
+    static let commonFrameRates: [Double] = [10, 12, 15, 20, 23.976, 24, 25, 29.97, 30, 48, 50, 59.94, 60, 90, 120]
+
+    /// A measured rate snapped to the nearest common one within 2 %, else rounded to 0.1.
+    static func snappedFrameRate(_ measured: Double) -> Double {
+        if let near = commonFrameRates.min(by: { abs($0 - measured) < abs($1 - measured) }), abs(near - measured) <= 0.02 * near {
+            return near
+        }
+        return (measured * 10).rounded() / 10
+    }
+
     /// Marks the open segment complete and updates the bit-rate peak.
     mutating func closeOpenSegment() {
         guard let last = segments.indices.last, !segments[last].complete, !segments[last].parts.isEmpty else { return }
         segments[last].complete = true
         segments[last].joined = segments[last].buffer
-        if measuredFrameRate == nil, ticksSeen >= 2 * Int64(timescale) {
-            measuredFrameRate = (Double(samplesSeen) * Double(timescale) / Double(ticksSeen) * 10).rounded() / 10
+        // Measured over the first segment (fast start serves the multivariant right after it).
+        if measuredFrameRate == nil, ticksSeen * 10 >= 9 * Int64(timescale) {
+            measuredFrameRate = Self.snappedFrameRate(Double(samplesSeen) * Double(timescale) / Double(ticksSeen))
         }
         let seconds = Double(segments[last].duration) / Double(segments[last].timescale)
         if seconds > 0.5 {

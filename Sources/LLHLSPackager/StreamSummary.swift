@@ -117,6 +117,9 @@ extension LLHLSStream {
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }
             summary.notes = [s.longGOPNote].compactMap { $0 }
+            for rung in s.laggingRungs.intersection(s.activeRungs).sorted() {
+                summary.notes.append("rung \(rung) trails the source by more than 1 s (encoder behind): the others no longer wait for it")
+            }
             summary.framesDropped = t?.renditions.values.reduce(0) { $0 + $1.totalFramesDropped } ?? 0
             return summary
         }

@@ -19,6 +19,9 @@ public struct VideoParameters: Sendable, Hashable {
     public var codecString: String
     /// Nominal frame rate if the source declared one (onMetaData or SPS VUI).
     public var frameRate: Double?
+    /// The ingest asks the encoder for keyframes itself (WHIP sends a PLI every segment target), so the keyframe
+    /// interval the encoder states in its stream (x264's `keyint`) says nothing about where keyframes will come.
+    public var keyframesOnRequest = false
 
     /// Creates video parameters.
     public init(

@@ -77,6 +77,7 @@ final class LadderPipeline: Sendable {
     private func decodeLoop() {
         var rungs = self.rungs
         var fanOut = LadderFanOut(rungCount: rungs.count, cadence: cadence)
+        var monitor = RungLoadMonitor()
         // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
         var decoder: H264Decoder?
         var opened = false
@@ -90,7 +91,7 @@ final class LadderPipeline: Sendable {
                 guard let decoder else { continue }
                 fanOut.note(unit)
                 do {
-                    dispatch(try decoder.decode(unit), to: rungs, &fanOut)
+                    dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor)
                 } catch {
                     decodeErrors.add(1, ordering: .relaxed)
                     logger.debug("ladder decode error", metadata: ["error": "\(error)"])
@@ -99,7 +100,7 @@ final class LadderPipeline: Sendable {
                 rungs.append(rung)
                 fanOut.addRung()
             case .finish:
-                if let decoder, let rest = try? decoder.flush() { dispatch(rest, to: rungs, &fanOut) }
+                if let decoder, let rest = try? decoder.flush() { dispatch(rest, to: rungs, &fanOut, &monitor) }
                 for rung in rungs { rung.queue.offer(.finish, force: true) }
                 return
             }
@@ -123,7 +124,10 @@ final class LadderPipeline: Sendable {
     }
 
     /// Hands each picture to every rung that keeps up; a rung that overflowed waits for the next source keyframe.
-    private func dispatch(_ pictures: [DecodedPicture], to rungs: [RungWorker], _ fanOut: inout LadderFanOut) {
+    private func dispatch(
+        _ pictures: [DecodedPicture], to rungs: [RungWorker], _ fanOut: inout LadderFanOut,
+        _ monitor: inout RungLoadMonitor
+    ) {
         for picture in pictures {
             var (forceIDR, stamps) = fanOut.take(picture.pts.value)
             // Decode hop: the access unit left ingest → its picture left the decoder.
@@ -142,5 +146,7 @@ final class LadderPipeline: Sendable {
                 }
             }
         }
+        let now = ContinuousClock.now
+        for rung in rungs { monitor.check(rung, frameRate: source.frameRate, now: now, logger: logger) }
     }
 }

@@ -144,7 +144,8 @@ public final class LadderTranscoder: Sendable {
         // A ladder started late (see transcodeSourceRendition) keeps the session's grid; the fan-out observes this
         // keyframe itself, so the look-ahead at its SEI works on a copy.
         let cadence = state.cadence ?? KeyframeCadence(
-            target: KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget), frameRate: video.frameRate)
+            target: KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget), frameRate: video.frameRate,
+            trustsEncoderSettings: !video.keyframesOnRequest)
         state.cadence = cadence
         var lookahead = cadence
         let stated =

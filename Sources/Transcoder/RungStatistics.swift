@@ -26,6 +26,12 @@ public struct RungStatistics: Sendable, Hashable {
         return seconds > 0 ? Double(picturesEncoded) / seconds : 0
     }
 
+    /// Seconds of scale + encode per second of video at `frameRate` (above 1: the rung cannot keep up alone).
+    public func realTimeFactor(frameRate: Double?) -> Double {
+        guard picturesEncoded > 0 else { return 0 }
+        return busyTime.secondsDouble / Double(picturesEncoded) * (frameRate ?? 30)
+    }
+
     /// Empty statistics for a rung.
     public init(name: String, width: Int, height: Int) {
         self.name = name

@@ -1,6 +1,9 @@
 import Dispatch
 import FFmpegBridge
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Logging
 import MediaCore
 import StreamHub
@@ -50,7 +53,15 @@ final class RungWorker: Sendable {
         thread.start()
     }
 
+    /// Nice value of rung threads (and the x264 threads they create): when cores are short, the decoder, ingest and
+    /// packager win, so a rung falls behind (and drops to its next IDR) instead of the whole stream.
+    static let niceness: Int32 = 5
+
     private func run() {
+        #if canImport(Glibc)
+            // Linux keeps the nice value per thread: `who` 0 is this thread only; x264's threads inherit it.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, Self.niceness)
+        #endif
         let encoder: LadderVideoEncoder
         do {
             encoder = try LadderVideoEncoder(settings)

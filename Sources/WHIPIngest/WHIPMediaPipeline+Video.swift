@@ -94,6 +94,7 @@ extension WHIPMediaPipeline {
             if track.parameters?.decoderConfiguration != avcC {
                 do {
                     track.parameters = try VideoParameters(avcDecoderConfiguration: avcC)
+                    track.parameters?.keyframesOnRequest = true
                 } catch {
                     actions.append(.warning("unusable SPS/PPS from the publisher: \(error)"))
                 }

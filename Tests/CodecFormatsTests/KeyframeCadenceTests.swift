@@ -52,10 +52,20 @@ import Testing
         #expect(short.observe(time: 0, isKeyframe: true, data: Self.idr(settings: text)) == nil)
     }
 
+    /// WHIP asks the browser for a keyframe every segment target (PLI): the encoder's own keyint=250 says nothing.
+    @Test func anIngestThatRequestsKeyframesIgnoresTheStatedInterval() {
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30, trustsEncoderSettings: false)
+        for n in 0..<300 {
+            let data = n == 0 ? Self.idr(settings: Self.x264Text()) : []
+            let found = c.observe(time: Self.t(n), isKeyframe: n % 30 == 0, data: data)
+            #expect(found == nil && !c.opensSegment(at: Self.t(n)), "frame \(n)")
+        }
+    }
+
     /// Frame n at 30 fps in 90 kHz ticks, rounded to milliseconds as RTMP sends it.
     static func t(_ n: Int) -> Int64 { Int64((Double(n) / 30 * 1000).rounded()) * 90 }
 
-    @Test func withoutSettingsALongGOPIsSeenHalfAFramePastTheTargetAndCutThere() {
+    @Test func withoutSettingsALongGOPIsSeen150msPastTheTargetAndCutThere() {
         var c = KeyframeCadence(target: .seconds(2), frameRate: 30)
         var cuts: [Int] = []
         var foundAt: Int?
@@ -63,15 +73,16 @@ import Testing
             if c.observe(time: Self.t(n), isKeyframe: n % 250 == 0, data: []) != nil { foundAt = n }
             if c.opensSegment(at: Self.t(n)) { cuts.append(n) }
         }
-        // Frame 61 is the first one past 2 s + half a frame without a keyframe; then every 60 frames on the grid.
-        #expect(foundAt == 61)
-        #expect(cuts == [61, 120, 180, 240, 300, 360])
+        // Frame 65 (2.167 s) is the first one 150 ms past 2 s without a keyframe; then every 60 frames on the grid.
+        #expect(foundAt == 65)
+        #expect(cuts == [65, 120, 180, 240, 300, 360])
     }
 
-    @Test func aKeyframeEveryTwoSecondsIsNotALongGOP() {
+    /// WHIP asks for a keyframe every segment target; it comes a round trip and an encode later (here 2.1 s apart).
+    @Test func keyframesEveryTwoSecondsOrALittleLaterAreNotALongGOP() {
         var c = KeyframeCadence(target: .seconds(2), frameRate: 30)
-        for n in 0..<600 {
-            let found = c.observe(time: Self.t(n), isKeyframe: n % 60 == 0, data: [])
+        for n in 0..<630 {
+            let found = c.observe(time: Self.t(n), isKeyframe: n % 63 == 0, data: [])
             let cut = c.opensSegment(at: Self.t(n))
             #expect(found == nil && !cut, "frame \(n)")
         }

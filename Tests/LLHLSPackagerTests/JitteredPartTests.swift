@@ -44,3 +44,11 @@ import TestSupport
         #expect(multivariant.contains(",FRAME-RATE=\(String(format: "%.3f", fps))"), "\(multivariant)")
     }
 }
+
+/// FRAME-RATE measured from one second of frames snaps to the rate the encoder meant.
+@Suite struct FrameRateSnapTests {
+    @Test(arguments: [(14.9, 15.0), (30.3, 30.0), (29.8, 29.97), (24.9, 25.0), (59.2, 59.94), (27.0, 27.0), (17.44, 17.4)])
+    func measuredRatesSnapToCommonOnes(measured: Double, expected: Double) {
+        #expect(PublishedRendition.snappedFrameRate(measured) == expected)
+    }
+}

@@ -51,6 +51,39 @@ struct LLHLSPackagerHubTests {
         #expect(stream.isEnded)
     }
 
+    /// A packager that starts after publishers are live (services start together; OBS reconnects the moment a
+    /// restarted gateway listens) gets the live keys replayed in hash order: rungs often before their source.
+    @Test func rungsReplayedBeforeTheirSourceStillJoinTheirStream() async throws {
+        let hub = StreamHub()
+        let d = try Fixtures.description(audio: false)
+        // 12 sources with one rung each: every order of the replay is as likely, rung-first for some of them.
+        let keys = (0..<12).map { StreamKey("cam\($0)")! }
+        var publications: [Publication] = []
+        for key in keys {
+            let rung = try hub.publish(key: key.rendition("360p"), origin: "transcoder")
+            let source = try hub.publish(key: key, origin: "test")
+            source.update(description: d)
+            rung.update(description: d)
+            publications += [rung, source]
+        }
+        let packager = LLHLSPackager(hub: hub, configuration: Self.config(grace: .seconds(10)), logger: Logger(label: "test"))
+        let run = Task { await packager.run() }
+        defer { run.cancel() }
+        let joined = try await Self.eventually {
+            keys.allSatisfy { packager.stream(for: $0)?.hasRendition("360p") ?? false }
+        }
+        let missing = keys.filter { !(packager.stream(for: $0)?.hasRendition("360p") ?? false) }
+        #expect(joined, "streams without their rung: \(missing)")
+        // And the rung packages: its frames after the source's reach a playlist.
+        let stream = try #require(packager.stream(for: keys[0]))
+        for f in Fixtures.av(seconds: 3, audio: false) {
+            publications[1].send(f)
+            publications[0].send(f)
+        }
+        #expect(try await Self.eventually { stream.state.withLock { ($0.rungs["360p"]?.rendition.segments.count ?? 0) > 0 } })
+        for p in publications { p.end() }
+    }
+
     @Test func publisherLeavingEndsThePlaylistAfterTheReconnectGrace() async throws {
         let hub = StreamHub()
         let packager = LLHLSPackager(hub: hub, configuration: Self.config(grace: .milliseconds(300)), logger: Logger(label: "test"))

@@ -35,4 +35,40 @@ import Testing
             #expect(source[msn]![5], "MSN \(msn): the mid-segment GOP start opens part 5")
         }
     }
+
+    /// A starved rung trails the source by its queues (up to the transcoder's 512-frame hub reader): its IDRs must
+    /// still find the source segments they belong to, or it would never rejoin while it trails that far.
+    @Test func aRungTwentySegmentsBehindStillStartsOnItsSegment() throws {
+        let d = try Fixtures.description(audio: false)
+        var config = LLHLSConfiguration()
+        config.segmentTarget = .seconds(1)
+        var s = Fixtures.state(d, config: config)
+        s.applyRung("360p", description: d)
+        let frames = Fixtures.av(seconds: 24, gop: 30, audio: false, millisecond: true)
+        // The source runs 20 s (20 segments) ahead of the rung.
+        let lag = 600
+        for (i, frame) in frames.enumerated() {
+            s.apply(frame, now: .now)
+            if i >= lag { s.applyRung("360p", frame: frames[i - lag], now: .now) }
+        }
+        let rung = try #require(s.rungs["360p"]).rendition
+        #expect(rung.segments.first?.msn == PublishedRendition.firstMSN, "rung starts at MSN \(rung.segments.first?.msn ?? -1)")
+        #expect(rung.segments.allSatisfy { $0.gapDuration == nil })
+    }
+
+    /// A rung whose encoder stops keeping up holds the source back by at most `lagLimit` of media, not 1.5 s per part.
+    @Test func aRungThatStopsKeepingUpNoLongerHoldsTheSource() throws {
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d)
+        s.applyRung("360p", description: d)
+        let now = ContinuousClock.now
+        for (i, frame) in Fixtures.av(seconds: 6, gop: 30, audio: false, millisecond: true).enumerated() {
+            // Every call at the same instant: no part waits out the 1.5 s hold.
+            s.apply(frame, now: now)
+            if i < 45 { s.applyRung("360p", frame: frame, now: now) }
+        }
+        let listed = try #require(s.rendition(.video).lastPartEndSeconds)
+        #expect(listed > 5.5, "the source listed only up to \(listed) s")
+        #expect(s.laggingRungs == ["360p"] && s.activeRungs.contains("360p"))
+    }
 }

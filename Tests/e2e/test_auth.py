@@ -26,7 +26,8 @@ def signed(name: str, exp: int, secret: str = SECRET) -> str:
 
 def start_gateway(workdir, yaml: str) -> Gateway:
     cfg = workdir / "auth.yaml"
-    cfg.write_text("transcode:\n  enabled: false\n" + yaml)
+    # A refused key never goes live: its playlist answers 404 at once instead of waiting for a publisher (fast start).
+    cfg.write_text("transcode:\n  enabled: false\nhls:\n  start_wait_s: 0\n" + yaml)
     return Gateway(workdir, FAST_SEGMENTS, config=cfg).start()
 
 

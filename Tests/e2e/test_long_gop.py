@@ -29,9 +29,10 @@ KEY = "e2e-long-gop"
 WANT = ["720p.m3u8", "480p.m3u8", "360p.m3u8"]
 # Segment target 2 s: EXTINF may not pass 2.2 s (no rounding trick above TARGETDURATION).
 MAX_SEGMENT_S = 2.2
-# The first multivariant listing the whole ladder; the playlist gate (3 complete segments, HOLD-BACK) decides
-# most of it today and fast start (issue 15) will lower it.
-FIRST_PLAYLIST_S = 9.0
+# The first multivariant listing the whole ladder, from the publisher's launch (ffmpeg's own start included). The
+# issue saw 503 still at 11 s; today's playlist gate (3 complete 2 s segments, HOLD-BACK) makes it 7-9 s here, and
+# fast start (issue 15) will lower it: tighten this then.
+FIRST_PLAYLIST_S = 12.0
 RECONNECT_AFTER_S = 10
 
 
@@ -39,7 +40,7 @@ def obs_defaults_cmd(url: str, seconds: float, *, state_keyint: bool = True) -> 
     """OBS's x264 defaults: veryfast, keyint 250 ("auto"), B-frames, lookahead, no tune.
 
     `state_keyint=False` strips every SEI (filter_units), like an encoder that does not state its settings: the
-    gateway then sees the long GOP only when 2 s pass without a keyframe."""
+    gateway then sees the long GOP only when 2.15 s pass without a keyframe."""
     strip = [] if state_keyint else ["-bsf:v", "filter_units=remove_types=6"]
     return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
             "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30",
@@ -180,11 +181,11 @@ def test_reconnect_after_ten_seconds_keeps_the_contract(reconnecting):
     assert_playlists_valid(run, excuse=at_the_stop)
 
 
-def test_an_encoder_that_does_not_state_its_keyint_is_caught_after_two_seconds(unstated):
+def test_an_encoder_that_does_not_state_its_keyint_is_caught_after_2_15_seconds(unstated):
     """No settings SEI: the source rung joins the running ladder at the next grid point; players never see the
     passthrough's keyframe-less segments."""
     run, seen = unstated
-    assert "no keyframe for 2.0 s" in run.gateway.log(), run.gateway.log()[-2000:]
+    assert "no keyframe for 2.2 s" in run.gateway.log(), run.gateway.log()[-2000:]
     _check_renditions(run, "long_gop_unstated")
     assert "video.m3u8" not in (seen.get("first") or ""), seen.get("first")
     assert_playlists_valid(run)
