@@ -147,8 +147,10 @@ public enum CaptureTimeSEI {
     /// Appends a NAL unit with a 4-byte big-endian length.
     private static func appendAVCC(_ nal: some Collection<UInt8>, to out: inout [UInt8]) {
         let n = nal.count
-        out += [UInt8(truncatingIfNeeded: n >> 24), UInt8(truncatingIfNeeded: n >> 16),
-                UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n)]
+        out += [
+            UInt8(truncatingIfNeeded: n >> 24), UInt8(truncatingIfNeeded: n >> 16),
+            UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n),
+        ]
         out.append(contentsOf: nal)
     }
 }

@@ -69,10 +69,14 @@ public struct KeyframeCadence: Sendable {
         if origin == nil { origin = time }
         guard longGOP == nil else { return nil }
         var found: Evidence?
-        if trustsEncoderSettings, isKeyframe, lastKeyframe == nil, let keyint = X264SettingsSEI.keyframeInterval(inAVCC: data) {
+        if trustsEncoderSettings, isKeyframe, lastKeyframe == nil,
+            let keyint = X264SettingsSEI.keyframeInterval(inAVCC: data)
+        {
             // Without a stated rate assume 60 fps: the shortest interval that keyint could mean.
             let seconds = keyint == Int.max ? Double.infinity : Double(keyint) / (frameRate ?? 60)
-            if seconds * 90_000 > Double(target + lateness) { found = .encoderSettings(keyint: keyint, seconds: seconds) }
+            if seconds * 90_000 > Double(target + lateness) {
+                found = .encoderSettings(keyint: keyint, seconds: seconds)
+            }
         }
         if !isKeyframe, found == nil, let last = lastKeyframe, time - last >= target + lateness {
             found = .observed(secondsWithoutKeyframe: Double(time - last) / 90_000)

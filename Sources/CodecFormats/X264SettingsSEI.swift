@@ -21,7 +21,9 @@ public enum X264SettingsSEI {
             let start = offset + 4
             guard length <= bytes.count - start else { return nil }
             let nal = bytes[start..<start + length]
-            if H264.nalType(nal) == H264NALUnitType.sei.rawValue, let text = settingsText(inNALUnit: nal) { return text }
+            if H264.nalType(nal) == H264NALUnitType.sei.rawValue, let text = settingsText(inNALUnit: nal) {
+                return text
+            }
             // The settings SEI precedes the first slice; nothing after a VCL NAL unit can carry it.
             if (1...5).contains(H264.nalType(nal)) { return nil }
             offset = start + length

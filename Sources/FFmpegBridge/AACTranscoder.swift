@@ -32,10 +32,17 @@ public final class AACTranscoder {
             outputParameters = try AudioParameters(audioSpecificConfig: encoder.extradata)
         } catch {
             throw FFmpegError(
-                message: "aac encoder gave no usable AudioSpecificConfig: \(error)", context: "AACTranscoder")
+                message: "aac encoder gave no usable AudioSpecificConfig: \(error)",
+                context: "AACTranscoder"
+            )
         }
         reencoder = try AudioReencoder(
-            input: input, encoder: encoder, sampleRate: Self.outputSampleRate, outputTime: .packetDTS, label: "aac")
+            input: input,
+            encoder: encoder,
+            sampleRate: Self.outputSampleRate,
+            outputTime: .packetDTS,
+            label: "aac"
+        )
     }
 
     /// Transcodes one input access unit; returns the AAC frames (timescale 48 kHz) that became ready.

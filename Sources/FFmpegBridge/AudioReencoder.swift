@@ -30,7 +30,11 @@ final class AudioReencoder {
 
     /// Opens a decoder for `input` (AAC or Opus) in front of the opened stereo `encoder` running at `sampleRate`.
     init(
-        input: AudioParameters, encoder: CodecContext, sampleRate: Int32, outputTime: OutputTime, label: String
+        input: AudioParameters,
+        encoder: CodecContext,
+        sampleRate: Int32,
+        outputTime: OutputTime,
+        label: String
     ) throws(FFmpegError) {
         let codecID: AVCodecID
         switch input.codec {
@@ -40,8 +44,10 @@ final class AudioReencoder {
         }
         inputTimescale = Int32(input.sampleRate)
         decoder = try DecoderContext(
-            codecID: codecID, extradata: input.decoderConfiguration,
-            packetTimeBase: AVRational(num: 1, den: Int32(input.sampleRate)))
+            codecID: codecID,
+            extradata: input.decoderConfiguration,
+            packetTimeBase: AVRational(num: 1, den: Int32(input.sampleRate))
+        )
         self.encoder = encoder
         self.sampleRate = sampleRate
         self.outputTime = outputTime
@@ -60,11 +66,14 @@ final class AudioReencoder {
         latestStamps = frame.stamps
         if nextPTS == nil { nextPTS = frame.pts.converted(to: sampleRate).value }
         let input = try Packet.filled(
-            with: frame.data, pts: frame.pts.converted(to: inputTimescale).value,
-            dts: frame.dts.converted(to: inputTimescale).value, isKeyframe: true)
+            with: frame.data,
+            pts: frame.pts.converted(to: inputTimescale).value,
+            dts: frame.dts.converted(to: inputTimescale).value,
+            isKeyframe: true
+        )
         do {
             try decoder.send(input)
-        } catch where error.code == Self.invalidDataCode {
+        } catch  where error.code == Self.invalidDataCode {
             return []  // A corrupt packet costs one frame of audio, not the stream.
         }
         return try pullDecoded()
@@ -117,9 +126,18 @@ final class AudioReencoder {
         defer { av_channel_layout_uninit(&inLayout) }
         try check(
             swr_alloc_set_opts2(
-                &resampler, &outLayout, AV_SAMPLE_FMT_FLTP, sampleRate, &inLayout,
-                AVSampleFormat(rawValue: frame.pointer.pointee.format), frame.pointer.pointee.sample_rate, 0, nil),
-            "swr_alloc_set_opts2")
+                &resampler,
+                &outLayout,
+                AV_SAMPLE_FMT_FLTP,
+                sampleRate,
+                &inLayout,
+                AVSampleFormat(rawValue: frame.pointer.pointee.format),
+                frame.pointer.pointee.sample_rate,
+                0,
+                nil
+            ),
+            "swr_alloc_set_opts2"
+        )
         guard let resampler else { throw FFmpegError(message: "no resampler", context: "swr_alloc_set_opts2") }
         try check(swr_init(resampler), "swr_init")
         return resampler
@@ -166,7 +184,9 @@ final class AudioReencoder {
                 }
             } else {
                 for ch in 0..<2 {
-                    let plane = UnsafeMutableRawPointer(f.pointee.extended_data[ch]!).assumingMemoryBound(to: Float.self)
+                    let plane = UnsafeMutableRawPointer(f.pointee.extended_data[ch]!).assumingMemoryBound(
+                        to: Float.self
+                    )
                     pending[ch].withUnsafeBufferPointer { plane.update(from: $0.baseAddress!, count: n) }
                 }
             }

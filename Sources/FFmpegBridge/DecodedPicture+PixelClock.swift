@@ -7,7 +7,9 @@ extension DecodedPicture {
     /// picture carries none or it did not survive scaling and compression.
     public var pixelClock: WallTime? {
         let f = frame.pointer.pointee
-        guard AVPixelFormat(rawValue: f.format) == AV_PIX_FMT_YUV420P || AVPixelFormat(rawValue: f.format) == AV_PIX_FMT_YUVJ420P,
+        guard
+            AVPixelFormat(rawValue: f.format) == AV_PIX_FMT_YUV420P
+                || AVPixelFormat(rawValue: f.format) == AV_PIX_FMT_YUVJ420P,
             let luma = f.data.0
         else { return nil }
         let stride = Int(f.linesize.0)

@@ -58,7 +58,10 @@ public final class DecodedPicture: @unchecked Sendable {
 
     /// A flat mid-grey picture (yuv420p), for tests and for priming encoders.
     public static func grey(
-        width: Int, height: Int, pts: MediaTime, userDataUnregistered: [[UInt8]] = []
+        width: Int,
+        height: Int,
+        pts: MediaTime,
+        userDataUnregistered: [[UInt8]] = []
     ) throws(FFmpegError) -> DecodedPicture {
         let frame = try Frame()
         frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue

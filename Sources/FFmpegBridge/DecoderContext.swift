@@ -7,14 +7,18 @@ final class DecoderContext {
 
     /// Opens the decoder for `codecID`; `configure` may set options before `avcodec_open2`.
     init(
-        codecID: AVCodecID, extradata: [UInt8], packetTimeBase: AVRational,
+        codecID: AVCodecID,
+        extradata: [UInt8],
+        packetTimeBase: AVRational,
         configure: (UnsafeMutablePointer<AVCodecContext>) -> Void = { _ in }
     ) throws(FFmpegError) {
         quietLibavLogging()
         let name = String(cString: avcodec_get_name(codecID))
         guard let codec = avcodec_find_decoder(codecID) else {
             throw FFmpegError(
-                message: "decoder not available in this FFmpeg build", context: "avcodec_find_decoder(\(name))")
+                message: "decoder not available in this FFmpeg build",
+                context: "avcodec_find_decoder(\(name))"
+            )
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "avcodec_alloc_context3(\(name))")

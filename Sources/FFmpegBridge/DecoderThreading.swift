@@ -21,7 +21,12 @@ public enum DecoderThreading: Sendable, Hashable, CustomStringConvertible {
     /// cores to spare beyond one per encoder plus two (they cost ~10 % more CPU, which a busy machine pays in
     /// latency: measured in docs/BENCHMARKS.md); otherwise one thread.
     public static func choose(
-        slicesPerPicture: Int, width: Int, height: Int, frameRate: Double?, cores: Int, encoders: Int = 0
+        slicesPerPicture: Int,
+        width: Int,
+        height: Int,
+        frameRate: Double?,
+        cores: Int,
+        encoders: Int = 0
     ) -> Self {
         guard cores > 1 else { return .single }
         if slicesPerPicture > 1 { return .slices(min(cores, slicesPerPicture, 8)) }

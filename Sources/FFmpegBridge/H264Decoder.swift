@@ -14,7 +14,9 @@ public final class H264Decoder {
     public init(avcC: [UInt8], threading: DecoderThreading = .single) throws(FFmpegError) {
         self.threading = threading
         context = try DecoderContext(
-            codecID: AV_CODEC_ID_H264, extradata: avcC, packetTimeBase: AVRational(num: 1, den: 90_000)
+            codecID: AV_CODEC_ID_H264,
+            extradata: avcC,
+            packetTimeBase: AVRational(num: 1, den: 90_000)
         ) { ctx in
             switch threading {
             case .single:
@@ -34,8 +36,11 @@ public final class H264Decoder {
     /// Decodes one access unit; returns the pictures that became ready, in presentation order.
     public func decode(_ accessUnit: MediaFrame) throws(FFmpegError) -> [DecodedPicture] {
         let packet = try Packet.filled(
-            with: accessUnit.data, pts: accessUnit.pts.converted(to: 90_000).value,
-            dts: accessUnit.dts.converted(to: 90_000).value, isKeyframe: accessUnit.isKeyframe)
+            with: accessUnit.data,
+            pts: accessUnit.pts.converted(to: 90_000).value,
+            dts: accessUnit.dts.converted(to: 90_000).value,
+            isKeyframe: accessUnit.isKeyframe
+        )
         try context.send(packet)
         return try drain()
     }

@@ -25,8 +25,14 @@ public final class LadderVideoEncoder {
 
         /// Settings for one rung.
         public init(
-            width: Int, height: Int, bitRate: Int, maxRate: Int? = nil, bufferSize: Int? = nil, frameRate: Double = 30,
-            preset: String = "veryfast", threads: Int = 0
+            width: Int,
+            height: Int,
+            bitRate: Int,
+            maxRate: Int? = nil,
+            bufferSize: Int? = nil,
+            frameRate: Double = 30,
+            preset: String = "veryfast",
+            threads: Int = 0
         ) {
             self.width = width
             self.height = height
@@ -90,7 +96,8 @@ public final class LadderVideoEncoder {
             throw FFmpegError(
                 message:
                     "picture is \(picture.width)x\(picture.height), encoder expects \(settings.width)x\(settings.height)",
-                context: "LadderVideoEncoder.encode")
+                context: "LadderVideoEncoder.encode"
+            )
         }
         // Reference into our own frame so the shared picture stays untouched while we set the picture type.
         try check(av_frame_ref(input.pointer, picture.frame.pointer), "av_frame_ref")
@@ -113,8 +120,12 @@ public final class LadderVideoEncoder {
             let dts = MediaTime(value: p.dts, timescale: 90_000)
             let pts = MediaTime(value: p.pts, timescale: 90_000)
             return MediaFrame(
-                kind: .video, dts: dts, compositionOffset: pts - dts, isKeyframe: packet.isKeyframe,
-                data: H264Packaging.avcc(fromAnnexB: packet.bytes))
+                kind: .video,
+                dts: dts,
+                compositionOffset: pts - dts,
+                isKeyframe: packet.isKeyframe,
+                data: H264Packaging.avcc(fromAnnexB: packet.bytes)
+            )
         }
     }
 }

@@ -6,7 +6,9 @@ final class Packet {
     let pointer: UnsafeMutablePointer<AVPacket>
 
     init() throws(FFmpegError) {
-        guard let p = av_packet_alloc() else { throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "av_packet_alloc") }
+        guard let p = av_packet_alloc() else {
+            throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "av_packet_alloc")
+        }
         pointer = p
     }
 
@@ -31,7 +33,9 @@ final class Frame {
     let pointer: UnsafeMutablePointer<AVFrame>
 
     init() throws(FFmpegError) {
-        guard let p = av_frame_alloc() else { throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "av_frame_alloc") }
+        guard let p = av_frame_alloc() else {
+            throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "av_frame_alloc")
+        }
         pointer = p
     }
 
@@ -49,7 +53,10 @@ final class CodecContext {
     init(encoderNamed name: String) throws(FFmpegError) {
         quietLibavLogging()
         guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw FFmpegError(message: "encoder not available in this FFmpeg build", context: "avcodec_find_encoder_by_name(\(name))")
+            throw FFmpegError(
+                message: "encoder not available in this FFmpeg build",
+                context: "avcodec_find_encoder_by_name(\(name))"
+            )
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw FFmpegError(code: swift_AVERROR(ENOMEM), context: "avcodec_alloc_context3(\(name))")

@@ -27,11 +27,15 @@ public final class MediaFileSource: MediaSource {
         let a = format.bestStream(AVMEDIA_TYPE_AUDIO)
         if let v, format.stream(v).codecID != AV_CODEC_ID_H264 {
             throw FFmpegError(
-                message: "unsupported video codec \(format.stream(v).codecName) (only H.264)", context: "MediaFileSource(\(path))")
+                message: "unsupported video codec \(format.stream(v).codecName) (only H.264)",
+                context: "MediaFileSource(\(path))"
+            )
         }
         if let a, format.stream(a).codecID != AV_CODEC_ID_AAC {
             throw FFmpegError(
-                message: "unsupported audio codec \(format.stream(a).codecName) (only AAC)", context: "MediaFileSource(\(path))")
+                message: "unsupported audio codec \(format.stream(a).codecName) (only AAC)",
+                context: "MediaFileSource(\(path))"
+            )
         }
         guard v != nil || a != nil else {
             throw FFmpegError(message: "no H.264 or AAC stream", context: "MediaFileSource(\(path))")
@@ -54,8 +58,11 @@ public final class MediaFileSource: MediaSource {
                 lengthSize = try AVCDecoderConfigurationRecord(parsing: avcC).nalUnitLengthSize
                 var params = try VideoParameters(
                     avcDecoderConfiguration: annexB ? avcC : Self.withFourByteLengths(avcC),
-                    frameRate: fr.num > 0 && fr.den > 0 ? Double(fr.num) / Double(fr.den) : nil)
-                if params.frameRate == nil, fr.num > 0, fr.den > 0 { params.frameRate = Double(fr.num) / Double(fr.den) }
+                    frameRate: fr.num > 0 && fr.den > 0 ? Double(fr.num) / Double(fr.den) : nil
+                )
+                if params.frameRate == nil, fr.num > 0, fr.den > 0 {
+                    params.frameRate = Double(fr.num) / Double(fr.den)
+                }
                 video = params
             } catch {
                 throw FFmpegError(message: "bad H.264 configuration: \(error)", context: "MediaFileSource(\(path))")
@@ -124,16 +131,27 @@ public final class MediaFileSource: MediaSource {
             let bytes = packet.bytes
             let data =
                 videoIsAnnexB || H264Packaging.isAnnexB(bytes)
-                ? H264Packaging.avcc(fromAnnexB: bytes) : try H264Packaging.avcc(from: bytes, lengthSize: videoLengthSize)
+                ? H264Packaging.avcc(fromAnnexB: bytes)
+                : try H264Packaging.avcc(from: bytes, lengthSize: videoLengthSize)
             interleaver.push(
                 MediaFrame(
-                    kind: .video, dts: MediaTime(value: dts, timescale: 90_000),
-                    compositionOffset: MediaTime(value: pts - dts, timescale: 90_000), isKeyframe: packet.isKeyframe,
-                    data: data))
+                    kind: .video,
+                    dts: MediaTime(value: dts, timescale: 90_000),
+                    compositionOffset: MediaTime(value: pts - dts, timescale: 90_000),
+                    isKeyframe: packet.isKeyframe,
+                    data: data
+                )
+            )
         } else if p.stream_index == audioIndex {
             let dts = av_rescale_q(rawDTS, tb, AVRational(num: 1, den: audioRate))
             interleaver.push(
-                MediaFrame(kind: .audio, dts: MediaTime(value: dts, timescale: audioRate), isKeyframe: true, data: packet.bytes))
+                MediaFrame(
+                    kind: .audio,
+                    dts: MediaTime(value: dts, timescale: audioRate),
+                    isKeyframe: true,
+                    data: packet.bytes
+                )
+            )
         }
     }
 }

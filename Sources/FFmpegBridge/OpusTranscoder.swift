@@ -26,14 +26,24 @@ public final class OpusTranscoder {
         let initialPadding = Int64(encoder.pointer.pointee.initial_padding)
         // RFC 7845 §5.1 OpusHead: version 1, stereo, the encoder's pre-skip, 48 kHz, gain 0, mapping family 0.
         let preSkip = UInt16(clamping: initialPadding)
-        let head = Array("OpusHead".utf8) + [1, 2, UInt8(preSkip & 0xFF), UInt8(preSkip >> 8), 0x80, 0xBB, 0, 0, 0, 0, 0]
+        let head =
+            Array("OpusHead".utf8) + [1, 2, UInt8(preSkip & 0xFF), UInt8(preSkip >> 8), 0x80, 0xBB, 0, 0, 0, 0, 0]
         outputParameters = AudioParameters(
-            codec: .opus, decoderConfiguration: head, sampleRate: Int(Self.sampleRate), channels: 2,
-            samplesPerFrame: Self.frameSamples, codecString: "opus")
+            codec: .opus,
+            decoderConfiguration: head,
+            sampleRate: Int(Self.sampleRate),
+            channels: 2,
+            samplesPerFrame: Self.frameSamples,
+            codecString: "opus"
+        )
         // The encoder shifts pts back by its look-ahead; adding it back makes frame N start at input sample N × 960.
         reencoder = try AudioReencoder(
-            input: input, encoder: encoder, sampleRate: Self.sampleRate,
-            outputTime: .packetPTS(plus: initialPadding), label: "opus")
+            input: input,
+            encoder: encoder,
+            sampleRate: Self.sampleRate,
+            outputTime: .packetPTS(plus: initialPadding),
+            label: "opus"
+        )
     }
 
     // Draining first keeps libopus from warning about frames left in its queue when a publish stops.

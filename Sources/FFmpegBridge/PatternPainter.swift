@@ -1,8 +1,9 @@
 import CFFmpeg
 import CodecFormats
 import MediaCore
+
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Draws the test picture into YUV 4:2:0 planes: colour bars, a moving box, a binary frame counter and the
@@ -29,7 +30,8 @@ struct PatternPainter {
                 (0..<w).map { x in
                     let bar = Self.bars[min(Self.bars.count - 1, x * Self.bars.count / w)]
                     return plane == 0 ? bar.0 : plane == 1 ? bar.1 : bar.2
-                })
+                }
+            )
         }
         barRows = rows
     }
@@ -54,8 +56,15 @@ struct PatternPainter {
         let cell = max(4, width / 40) & ~1
         for bit in 0..<Self.counterBits where (bit + 1) * cell <= width {
             let on = (index >> Int64(Self.counterBits - 1 - bit)) & 1 == 1
-            fill(planes, strides, x: bit * cell, y: height - cell - (cell / 2 & ~1), w: cell, h: cell,
-                 yuv: on ? (235, 128, 128) : (16, 128, 128))
+            fill(
+                planes,
+                strides,
+                x: bit * cell,
+                y: height - cell - (cell / 2 & ~1),
+                w: cell,
+                h: cell,
+                yuv: on ? (235, 128, 128) : (16, 128, 128)
+            )
         }
         paintClock(clock, planes, strides)
     }
@@ -77,7 +86,12 @@ struct PatternPainter {
     }
 
     private func fill(
-        _ planes: [UnsafeMutablePointer<UInt8>], _ strides: [Int], x: Int, y: Int, w: Int, h: Int,
+        _ planes: [UnsafeMutablePointer<UInt8>],
+        _ strides: [Int],
+        x: Int,
+        y: Int,
+        w: Int,
+        h: Int,
         yuv: (UInt8, UInt8, UInt8)
     ) {
         guard x >= 0, y >= 0, x + w <= width, y + h <= height else { return }

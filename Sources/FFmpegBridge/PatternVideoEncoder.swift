@@ -93,8 +93,13 @@ final class PatternVideoEncoder {
             let pts = MediaTime(value: p.pts, timescale: fps).converted(to: 90_000)
             let data = H264Packaging.avcc(fromAnnexB: packet.bytes)
             return MediaFrame(
-                kind: .video, dts: dts, compositionOffset: pts - dts, isKeyframe: packet.isKeyframe, data: data,
-                stamps: HopStamps(capture: captureTimes.removeValue(forKey: p.pts)))
+                kind: .video,
+                dts: dts,
+                compositionOffset: pts - dts,
+                isKeyframe: packet.isKeyframe,
+                data: data,
+                stamps: HopStamps(capture: captureTimes.removeValue(forKey: p.pts))
+            )
         }
     }
 }

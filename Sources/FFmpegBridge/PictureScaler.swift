@@ -31,12 +31,23 @@ public final class PictureScaler {
     public func scale(_ picture: DecodedPicture) throws(FFmpegError) -> DecodedPicture {
         let src = picture.frame.pointer
         context = sws_getCachedContext(
-            context, src.pointee.width, src.pointee.height, AVPixelFormat(rawValue: src.pointee.format),
-            Int32(width), Int32(height), AV_PIX_FMT_YUV420P, algorithm.swsFlag, nil, nil, nil)
+            context,
+            src.pointee.width,
+            src.pointee.height,
+            AVPixelFormat(rawValue: src.pointee.format),
+            Int32(width),
+            Int32(height),
+            AV_PIX_FMT_YUV420P,
+            algorithm.swsFlag,
+            nil,
+            nil,
+            nil
+        )
         guard let context else {
             throw FFmpegError(
                 message: "no scaler for \(picture.width)x\(picture.height) -> \(width)x\(height)",
-                context: "sws_getCachedContext")
+                context: "sws_getCachedContext"
+            )
         }
         let out = try Frame()
         let dst = out.pointer

@@ -34,8 +34,13 @@ public final class TestPatternSource: MediaSource {
 
         /// Creates a configuration.
         public init(
-            width: Int = 1280, height: Int = 720, fps: Int = 30, gop: Int? = nil, bFrames: Int = 0,
-            videoBitRate: Int = 2_500_000, duration: Duration? = nil
+            width: Int = 1280,
+            height: Int = 720,
+            fps: Int = 30,
+            gop: Int? = nil,
+            bFrames: Int = 0,
+            videoBitRate: Int = 2_500_000,
+            duration: Duration? = nil
         ) {
             self.width = width
             self.height = height
@@ -68,8 +73,11 @@ public final class TestPatternSource: MediaSource {
         do {
             streamDescription = StreamDescription(
                 video: try VideoParameters(
-                    avcDecoderConfiguration: video.decoderConfiguration, frameRate: Double(configuration.fps)),
-                audio: try AudioParameters(audioSpecificConfig: audio.audioSpecificConfig))
+                    avcDecoderConfiguration: video.decoderConfiguration,
+                    frameRate: Double(configuration.fps)
+                ),
+                audio: try AudioParameters(audioSpecificConfig: audio.audioSpecificConfig)
+            )
         } catch {
             throw FFmpegError(message: "encoder headers did not parse: \(error)", context: "TestPatternSource")
         }

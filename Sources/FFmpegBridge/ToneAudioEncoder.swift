@@ -2,7 +2,7 @@ import CFFmpeg
 import MediaCore
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Generates a sine tone and encodes it with FFmpeg's native AAC encoder (fltp, 1024-sample frames).
@@ -41,7 +41,10 @@ final class ToneAudioEncoder {
         frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
         frame.pointer.pointee.sample_rate = sampleRate
         frame.pointer.pointee.nb_samples = frameSize
-        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &c.pointee.ch_layout), "av_channel_layout_copy")
+        try check(
+            av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &c.pointee.ch_layout),
+            "av_channel_layout_copy"
+        )
         try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(audio)")
         packet = try Packet()
     }
@@ -88,7 +91,13 @@ final class ToneAudioEncoder {
             let dts = MediaTime(value: p.dts, timescale: sampleRate)
             // The priming packet (negative pts) matches no generated frame; it is stamped when it comes out.
             let capture = captureTimes.removeValue(forKey: p.pts) ?? WallTime.now()
-            return MediaFrame(kind: .audio, dts: dts, isKeyframe: true, data: packet.bytes, stamps: HopStamps(capture: capture))
+            return MediaFrame(
+                kind: .audio,
+                dts: dts,
+                isKeyframe: true,
+                data: packet.bytes,
+                stamps: HopStamps(capture: capture)
+            )
         }
     }
 }

@@ -25,9 +25,16 @@ public struct MediaPlaylist: Sendable, Equatable {
 
     /// Creates a playlist.
     public init(
-        targetDuration: Int, partTarget: MediaTime?, serverControl: ServerControl?, mediaSequence: Int,
-        discontinuitySequence: Int = 0, segments: [MediaSegment], preloadHintURI: String? = nil,
-        renditionReports: [RenditionReport] = [], endList: Bool = false, independentSegments: Bool = false
+        targetDuration: Int,
+        partTarget: MediaTime?,
+        serverControl: ServerControl?,
+        mediaSequence: Int,
+        discontinuitySequence: Int = 0,
+        segments: [MediaSegment],
+        preloadHintURI: String? = nil,
+        renditionReports: [RenditionReport] = [],
+        endList: Bool = false,
+        independentSegments: Bool = false
     ) {
         self.targetDuration = targetDuration
         self.partTarget = partTarget

@@ -21,8 +21,14 @@ public struct MediaSegment: Sendable, Equatable {
 
     /// Creates a segment.
     public init(
-        mediaSequence: Int, duration: MediaTime, uri: String?, parts: [MediaPart] = [], discontinuity: Bool = false,
-        programDateTime: WallTime? = nil, mapURI: String? = nil, gap: Bool = false
+        mediaSequence: Int,
+        duration: MediaTime,
+        uri: String?,
+        parts: [MediaPart] = [],
+        discontinuity: Bool = false,
+        programDateTime: WallTime? = nil,
+        mapURI: String? = nil,
+        gap: Bool = false
     ) {
         self.gap = gap
         self.mediaSequence = mediaSequence

@@ -40,8 +40,13 @@ public struct VariantStream: Sendable, Equatable {
 
     /// Creates the variant.
     public init(
-        bandwidth: Int, averageBandwidth: Int?, codecs: [String], resolution: (width: Int, height: Int)?,
-        frameRate: Double?, audioGroup: String?, uri: String
+        bandwidth: Int,
+        averageBandwidth: Int?,
+        codecs: [String],
+        resolution: (width: Int, height: Int)?,
+        frameRate: Double?,
+        audioGroup: String?,
+        uri: String
     ) {
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth

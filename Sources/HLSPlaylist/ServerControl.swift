@@ -23,9 +23,15 @@ public struct ServerControl: Sendable, Equatable {
     public func render() -> String {
         var attrs: [String] = []
         if canBlockReload { attrs.append("CAN-BLOCK-RELOAD=YES") }
-        if let s = canSkipUntil { attrs.append("CAN-SKIP-UNTIL=\(PlaylistDecimal.format(seconds: s.secondsDouble, decimals: 3))") }
-        if let h = holdBack { attrs.append("HOLD-BACK=\(PlaylistDecimal.format(seconds: h.secondsDouble, decimals: 3))") }
-        if let p = partHoldBack { attrs.append("PART-HOLD-BACK=\(PlaylistDecimal.format(seconds: p.secondsDouble, decimals: 3))") }
+        if let s = canSkipUntil {
+            attrs.append("CAN-SKIP-UNTIL=\(PlaylistDecimal.format(seconds: s.secondsDouble, decimals: 3))")
+        }
+        if let h = holdBack {
+            attrs.append("HOLD-BACK=\(PlaylistDecimal.format(seconds: h.secondsDouble, decimals: 3))")
+        }
+        if let p = partHoldBack {
+            attrs.append("PART-HOLD-BACK=\(PlaylistDecimal.format(seconds: p.secondsDouble, decimals: 3))")
+        }
         return "#EXT-X-SERVER-CONTROL:" + attrs.joined(separator: ",")
     }
 }

@@ -14,7 +14,8 @@ public struct HTTPClient: Sendable {
 
     /// A client on `group`.
     public init(
-        timeout: Duration = .seconds(10), userAgent: String = "sluice",
+        timeout: Duration = .seconds(10),
+        userAgent: String = "sluice",
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.timeout = timeout
@@ -24,7 +25,10 @@ public struct HTTPClient: Sendable {
 
     /// Sends `method url` with `headers` and `body`, and returns the whole response whatever its status.
     public func request(
-        _ method: String, _ url: HTTPLocation, headers extra: [(String, String)] = [], body: [UInt8]? = nil
+        _ method: String,
+        _ url: HTTPLocation,
+        headers extra: [(String, String)] = [],
+        body: [UInt8]? = nil
     ) async throws(HTTPClientError) -> HTTPClientResponse {
         let name = url.description
         let timeout = timeout
@@ -41,7 +45,8 @@ public struct HTTPClient: Sendable {
                             // SNI and certificate checks name the host; an IP address gets no SNI (RFC 6066 §3).
                             let name = url.host.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? nil : url.host
                             try channel.pipeline.syncOperations.addHandler(
-                                NIOSSLClientHandler(context: tls, serverHostname: name))
+                                NIOSSLClientHandler(context: tls, serverHostname: name)
+                            )
                         }
                         try channel.pipeline.syncOperations.addHTTPClientHandlers()
                         try channel.pipeline.syncOperations.addHandler(HTTPClientCollector(promise: promise))
@@ -96,7 +101,9 @@ private final class HTTPClientCollector: ChannelInboundHandler {
         switch Self.unwrapInboundIn(data) {
         case .head(let head):
             var headers: [String: String] = [:]
-            for (name, value) in head.headers where headers[name.lowercased()] == nil { headers[name.lowercased()] = value }
+            for (name, value) in head.headers where headers[name.lowercased()] == nil {
+                headers[name.lowercased()] = value
+            }
             response = HTTPClientResponse(status: Int(head.status.code), headers: headers)
         case .body(var part):
             body.writeBuffer(&part)

@@ -82,7 +82,9 @@ public struct HTTPLocation: Sendable, Hashable, CustomStringConvertible {
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         segments.removeLast()  // The last segment of the base is replaced.
         let (refPath, refQuery) =
-            reference.firstIndex(of: "?").map { (String(reference[..<$0]), String(reference[$0...])) } ?? (reference, "")
+            reference.firstIndex(of: "?").map { (String(reference[..<$0]), String(reference[$0...])) } ?? (
+                reference, ""
+            )
         for part in refPath.split(separator: "/", omittingEmptySubsequences: false) {
             switch part {
             case ".": continue

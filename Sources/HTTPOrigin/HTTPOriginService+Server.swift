@@ -13,7 +13,9 @@ extension HTTPOriginOptions {
         let certificates = try NIOSSLCertificate.fromPEMFile(tls.certificate)
         let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
         let configuration = TLSConfiguration.makeServerConfiguration(
-            certificateChain: certificates.map { .certificate($0) }, privateKey: .privateKey(key))
+            certificateChain: certificates.map { .certificate($0) },
+            privateKey: .privateKey(key)
+        )
         return http2
             ? try .http2Upgrade(tlsConfiguration: configuration)
             : try .tls(.http1(), tlsConfiguration: configuration)

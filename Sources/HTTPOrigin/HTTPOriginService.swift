@@ -13,7 +13,11 @@ public struct HTTPOriginService: Service {
 
     /// Binds `host:port` (0 picks a free port, reported through `onBound`).
     public init(
-        packager: LLHLSPackager, host: String, port: Int, logger: Logger, options: HTTPOriginOptions = .init(),
+        packager: LLHLSPackager,
+        host: String,
+        port: Int,
+        logger: Logger,
+        options: HTTPOriginOptions = .init(),
         onBound: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         var server = HTTPServerBuilder.http1()
@@ -28,7 +32,8 @@ public struct HTTPOriginService: Service {
             server: server,
             configuration: .init(address: .hostname(host, port: port), serverName: "Sluice"),
             onServerRunning: { channel in onBound(channel.localAddress?.port ?? port) },
-            logger: logger)
+            logger: logger
+        )
     }
 
     /// Runs until graceful shutdown; in-flight requests finish first.

@@ -40,7 +40,11 @@ struct ViewerTokenMiddleware: RouterMiddleware {
     let passed = HTTPField.Name("X-Sluice-Token-Checked")!
     let marker = (0..<4).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         if request.headers[passed] == marker { return try await next(request, context) }
@@ -90,7 +94,11 @@ struct BlockingLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: OriginAccess
     let waiting = BlockingCounter()
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let path = request.uri.path

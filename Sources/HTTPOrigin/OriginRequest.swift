@@ -20,7 +20,10 @@ public struct OriginRequest: Sendable {
 
     /// Creates a request; `readBody` collects at most its argument's bytes or throws.
     public init(
-        parameters: [String: String], headers: [String: String], peerIP: String?, logger: Logger,
+        parameters: [String: String],
+        headers: [String: String],
+        peerIP: String?,
+        logger: Logger,
         readBody: @escaping @Sendable (Int) async throws -> [UInt8]
     ) {
         self.parameters = parameters

@@ -17,7 +17,10 @@ enum OriginResponse {
         headers[exposeHeaders] = "Age"
         // The payload's storage is shared by every viewer of the part or playlist: no copy per response.
         return Response(
-            status: HTTPResponse.Status(code: r.status), headers: headers, body: ResponseBody(byteBuffer: r.payload))
+            status: HTTPResponse.Status(code: r.status),
+            headers: headers,
+            body: ResponseBody(byteBuffer: r.payload)
+        )
     }
 
     /// `public, max-age=N[, immutable]`, or `no-cache` for answers an edge must not keep.
@@ -30,6 +33,7 @@ enum OriginResponse {
         make(
             status == 204
                 ? HLSResponse(status: 204, contentType: nil, maxAge: maxAge, body: [])
-                : HLSResponse.error(status, message, maxAge: maxAge))
+                : HLSResponse.error(status, message, maxAge: maxAge)
+        )
     }
 }

@@ -7,7 +7,8 @@ extension OriginRoutes {
     static func addContributedRoutes(to router: Router<OriginRequestContext>, groups: [OriginRouteGroup]) {
         for route in groups.flatMap(\.routes) {
             router.on(RouterPath(route.path), method: HTTPRequest.Method(rawValue: route.method.rawValue)!) {
-                request, context in
+                request,
+                context in
                 await response(route.handle(originRequest(request, context: context, path: route.path)))
             }
         }
@@ -25,11 +26,15 @@ extension OriginRoutes {
             headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
         }
         return OriginRequest(
-            parameters: parameters, headers: headers, peerIP: context.peerIP, logger: context.logger,
+            parameters: parameters,
+            headers: headers,
+            peerIP: context.peerIP,
+            logger: context.logger,
             readBody: { limit in
                 let buffer = try await request.body.collect(upTo: limit)
                 return Array(buffer.readableBytesView)
-            })
+            }
+        )
     }
 
     static func response(_ reply: OriginReply) -> Response {
@@ -38,7 +43,9 @@ extension OriginRoutes {
             if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
         }
         return Response(
-            status: HTTPResponse.Status(code: reply.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body)))
+            status: HTTPResponse.Status(code: reply.status),
+            headers: headers,
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body))
+        )
     }
 }

@@ -13,7 +13,10 @@ extension OriginRoutes {
             headers[.contentType] = GatewayTelemetry.prometheusContentType
             headers[.cacheControl] = "no-cache"
             return Response(
-                status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: packager.telemetry.prometheusText())))
+                status: .ok,
+                headers: headers,
+                body: ResponseBody(byteBuffer: ByteBuffer(string: packager.telemetry.prometheusText()))
+            )
         }
     }
 }

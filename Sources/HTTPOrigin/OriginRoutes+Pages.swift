@@ -9,21 +9,32 @@ extension OriginRoutes {
     static func addPageRoutes(to router: Router<OriginRequestContext>, options: HTTPOriginOptions) {
         let config = PageTemplate(hlsjsURL: options.hlsjsURL, values: options.pageValues)
         router.get("/") { _, _ in
-            PageTemplate.response(config.render(PackageResources.index_html, key: nil), type: "text/html; charset=utf-8")
+            PageTemplate.response(
+                config.render(PackageResources.index_html, key: nil),
+                type: "text/html; charset=utf-8"
+            )
         }
         router.get("/publish") { _, _ in
             PageTemplate.response(
-                config.render(PackageResources.publish_html, key: nil), type: "text/html; charset=utf-8")
+                config.render(PackageResources.publish_html, key: nil),
+                type: "text/html; charset=utf-8"
+            )
         }
         router.get("/dashboard") { _, _ in
-            PageTemplate.response(config.render(PackageResources.dashboard_html, key: nil), type: "text/html; charset=utf-8")
+            PageTemplate.response(
+                config.render(PackageResources.dashboard_html, key: nil),
+                type: "text/html; charset=utf-8"
+            )
         }
         router.get("/watch/:key") { _, context in
             // Only well-formed keys reach the page; the page escapes them again wherever it writes them.
             guard let key = StreamKey(context.parameters.get("key") ?? "") else {
                 return OriginResponse.text(404, "not a stream key", maxAge: 0)
             }
-            return PageTemplate.response(config.render(PackageResources.watch_html, key: key.rawValue), type: "text/html; charset=utf-8")
+            return PageTemplate.response(
+                config.render(PackageResources.watch_html, key: key.rawValue),
+                type: "text/html; charset=utf-8"
+            )
         }
         router.get("/pages/sluice.css") { _, _ in
             PageTemplate.response(PackageResources.sluice_css, type: "text/css; charset=utf-8")
@@ -43,7 +54,10 @@ struct PageTemplate: Sendable {
         var values = values
         values["hlsjsUrl"] = hlsjsURL
         if let key { values["key"] = key }
-        let json = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let json =
+            (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])).map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? "{}"
         let text = String(decoding: page, as: UTF8.self)
             .replacingOccurrences(of: "{{CONFIG}}", with: Self.scriptSafe(json))
             .replacingOccurrences(of: "{{KEY}}", with: Self.htmlEscaped(key ?? ""))

@@ -10,7 +10,10 @@ import MediaCore
 /// routes features contribute (`HTTPOriginOptions.routeGroups`).
 public enum OriginRoutes {
     /// Builds the router over a packager.
-    public static func router(packager: LLHLSPackager, options: HTTPOriginOptions = .init()) -> Router<OriginRequestContext> {
+    public static func router(
+        packager: LLHLSPackager,
+        options: HTTPOriginOptions = .init()
+    ) -> Router<OriginRequestContext> {
         // HEAD answers like GET without the body (players and CDNs probe playlists and parts with it).
         let router = Router(context: OriginRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
@@ -30,7 +33,8 @@ public enum OriginRoutes {
             encoder.outputFormatting = [.sortedKeys]
             let body = (try? encoder.encode(summaries)) ?? Data("[]".utf8)
             return OriginResponse.make(
-                HLSResponse(status: 200, contentType: "application/json", maxAge: 0, body: Array(body)))
+                HLSResponse(status: 200, contentType: "application/json", maxAge: 0, body: Array(body))
+            )
         }
         router.get("/live/:key/:name") { request, context in
             let file = context.parameters.get("name") ?? ""
@@ -52,21 +56,30 @@ public enum OriginRoutes {
                 } catch {
                     return OriginResponse.text(400, "\(error)", maxAge: 1)
                 }
-                return OriginResponse.make(await stream.mediaPlaylist(rendition: String(file.dropLast(5)), request: directives))
+                return OriginResponse.make(
+                    await stream.mediaPlaylist(rendition: String(file.dropLast(5)), request: directives)
+                )
             default:
                 return OriginResponse.text(404, "unknown playlist", maxAge: 1)
             }
         }
         // The epoch shares the `name` slot: Hummingbird requires one parameter name per path level.
         router.get("/live/:key/:name/:rendition/:file") { _, context in
-            guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key) else {
+            guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key)
+            else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
             }
             let rendition = context.parameters.get("rendition") ?? ""
-            guard stream.hasRendition(rendition) else { return OriginResponse.text(404, "unknown rendition", maxAge: 1) }
+            guard stream.hasRendition(rendition) else {
+                return OriginResponse.text(404, "unknown rendition", maxAge: 1)
+            }
             return OriginResponse.make(
                 await stream.media(
-                    epoch: context.parameters.get("name") ?? "", rendition: rendition, file: context.parameters.get("file") ?? ""))
+                    epoch: context.parameters.get("name") ?? "",
+                    rendition: rendition,
+                    file: context.parameters.get("file") ?? ""
+                )
+            )
         }
         return router
     }

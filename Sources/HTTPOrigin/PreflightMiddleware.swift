@@ -7,7 +7,11 @@ struct PreflightMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Contributed groups whose preflight differs from the GET-only default.
     let groups: [OriginRouteGroup]
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         guard request.method == .options else { return try await next(request, context) }
         var response = OriginResponse.text(204, "", maxAge: 0)
         response.headers[HTTPField.Name("Access-Control-Allow-Methods")!] = "GET, HEAD, OPTIONS"

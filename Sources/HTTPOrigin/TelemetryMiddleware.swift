@@ -10,7 +10,11 @@ struct TelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
     let packager: LLHLSPackager
     var telemetry: GatewayTelemetry { packager.telemetry }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(
+        _ request: Request,
+        context: Context,
+        next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
         let target = RequestTarget(path: request.uri.path, query: request.uri.query ?? "")
         telemetry.countRequest(stream: target.stream, kind: target.kind)
         guard let stream = target.stream else { return try await next(request, context) }
@@ -31,7 +35,9 @@ struct TelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
             response = try await next(request, context)
         }
         let rendition = target.rendition ?? "index"
-        if let length = response.body.contentLength { telemetry.countSent(stream: stream, rendition: rendition, bytes: length) }
+        if let length = response.body.contentLength {
+            telemetry.countSent(stream: stream, rendition: rendition, bytes: length)
+        }
         guard response.status == .ok, let published = firstDelivery(target, stream: stream) else { return response }
         // Measured once the body is handed to the connection, not when the handler returns.
         let body = response.body

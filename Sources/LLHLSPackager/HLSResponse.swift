@@ -32,7 +32,12 @@ public struct HLSResponse: Sendable {
 
     /// A short text error.
     public static func error(_ status: Int, _ message: String, maxAge: Int) -> HLSResponse {
-        HLSResponse(status: status, contentType: "text/plain; charset=utf-8", maxAge: maxAge, body: Array((message + "\n").utf8))
+        HLSResponse(
+            status: status,
+            contentType: "text/plain; charset=utf-8",
+            maxAge: maxAge,
+            body: Array((message + "\n").utf8)
+        )
     }
 
     /// The playlist MIME type (RFC 8216bis §4).

@@ -18,7 +18,9 @@ public final class LLHLSPackager: Sendable {
 
     /// Creates a packager reading from `hub`; `telemetry` is the gateway's (a private one when not given).
     public init(
-        hub: StreamHub, configuration: LLHLSConfiguration = LLHLSConfiguration(), logger: Logger,
+        hub: StreamHub,
+        configuration: LLHLSConfiguration = LLHLSConfiguration(),
+        logger: Logger,
         telemetry: GatewayTelemetry = GatewayTelemetry()
     ) {
         self.telemetry = telemetry
@@ -98,7 +100,8 @@ public final class LLHLSPackager: Sendable {
         if isNew { arrivals.fire() }
         logger.info(
             isNew ? "packaging new stream" : "publisher reconnected; continuing with a discontinuity",
-            metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)", "peer": "\(note.origin)"])
+            metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)", "peer": "\(note.origin)"]
+        )
         return stream
     }
 
@@ -121,7 +124,9 @@ public final class LLHLSPackager: Sendable {
                     }
                 }
                 // Once per session: the streamer's setting, its cost, and what the viewers get instead.
-                if let longGOP { logger.warning("\(longGOP)", metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)"]) }
+                if let longGOP {
+                    logger.warning("\(longGOP)", metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)"])
+                }
             case .ended:
                 break
             }
@@ -133,7 +138,8 @@ public final class LLHLSPackager: Sendable {
             metadata: [
                 "stream": "\(note.key)", "session": "\(note.sessionID)", "dropped_frames": "\(reader.droppedFrames)",
                 "package_p50_ms": "\(summary.packageP50Ms.map { String(format: $0) } ?? "n/a")",
-            ])
+            ]
+        )
     }
 
     private func consumeRung(_ rung: String, _ reader: StreamReader, into stream: LLHLSStream) async {
@@ -163,7 +169,10 @@ public final class LLHLSPackager: Sendable {
                 reportedLagging = lagging
                 let meta: Logger.Metadata = ["stream": "\(stream.key)", "rung": "\(rung)"]
                 if lagging {
-                    logger.warning("rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it", metadata: meta)
+                    logger.warning(
+                        "rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it",
+                        metadata: meta
+                    )
                 } else {
                     logger.info("rung caught up with the source: renditions listed in step again", metadata: meta)
                 }

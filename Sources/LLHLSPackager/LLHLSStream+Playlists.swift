@@ -1,7 +1,7 @@
 import FMP4
-import Synchronization
 import HLSPlaylist
 import MediaCore
+import Synchronization
 
 extension LLHLSStreamState {
     /// SERVER-CONTROL, identical for every rendition (checklist M4); classic HLS has none.
@@ -12,8 +12,11 @@ extension LLHLSStreamState {
         // PART-HOLD-BACK ≥ 3 × PART-TARGET is Apple's MUST [A 14.3]; round up to the millisecond.
         let phb = Duration.milliseconds(Int64((3 * pt * 1000).rounded(.up)))
         return ServerControl(
-            canBlockReload: true, partHoldBack: phb, holdBack: .milliseconds(Int64(3 * td * 1000)),
-            canSkipUntil: .milliseconds(Int64(6 * td * 1000)))
+            canBlockReload: true,
+            partHoldBack: phb,
+            holdBack: .milliseconds(Int64(3 * td * 1000)),
+            canSkipUntil: .milliseconds(Int64(6 * td * 1000))
+        )
     }
 
     /// The media playlist model of the source's video or audio rendition.
@@ -23,14 +26,23 @@ extension LLHLSStreamState {
     func mediaPlaylist(named name: String) -> MediaPlaylist? {
         guard let p = pipeline(named: name) else { return nil }
         // Rendition reports are an LL-HLS tag (§4.4.5.4): classic playlists carry none.
-        let reports = !config.lowLatency ? [] : listedRenditions.filter { $0 != name }.compactMap { other in
-            pipeline(named: other)?.rendition.report(uri: "\(other).m3u8")
-        }
+        let reports =
+            !config.lowLatency
+            ? []
+            : listedRenditions.filter { $0 != name }.compactMap { other in
+                pipeline(named: other)?.rendition.report(uri: "\(other).m3u8")
+            }
         let ctx = PlaylistContext(
-            epoch: epoch, targetDuration: targetDuration,
+            epoch: epoch,
+            targetDuration: targetDuration,
             partTarget: config.lowLatency
-                ? MediaTime(value: Int64((partTargetSeconds * Double(p.timescale)).rounded()), timescale: p.timescale) : nil,
-            serverControl: serverControl, window: config.windowSegments, reports: reports, ended: isEnded)
+                ? MediaTime(value: Int64((partTargetSeconds * Double(p.timescale)).rounded()), timescale: p.timescale)
+                : nil,
+            serverControl: serverControl,
+            window: config.windowSegments,
+            reports: reports,
+            ended: isEnded
+        )
         return p.rendition.playlist(ctx)
     }
 
@@ -44,7 +56,9 @@ extension LLHLSStreamState {
         let audioPeak = audio?.rendition.peakBitRate ?? 0
         let audioAvg = audio?.rendition.averageBitRate ?? 0
         if let a = d.audio {
-            audioRenditions.append(AudioRendition(groupID: "audio", name: "main", language: nil, channels: a.channels, uri: "audio.m3u8"))
+            audioRenditions.append(
+                AudioRendition(groupID: "audio", name: "main", language: nil, channels: a.channels, uri: "audio.m3u8")
+            )
         }
         if d.video != nil {
             var variants: [VariantStream] = []
@@ -59,9 +73,14 @@ extension LLHLSStreamState {
                 variants.append(
                     VariantStream(
                         bandwidth: p.rendition.peakBitRate > 0 ? peak : guess,
-                        averageBandwidth: p.rendition.averageBitRate > 0 ? avg : guess * 4 / 5, codecs: codecs,
-                        resolution: (v.width, v.height), frameRate: v.frameRate ?? d.video?.frameRate ?? p.rendition.measuredFrameRate,
-                        audioGroup: d.audio == nil ? nil : "audio", uri: "\(name).m3u8"))
+                        averageBandwidth: p.rendition.averageBitRate > 0 ? avg : guess * 4 / 5,
+                        codecs: codecs,
+                        resolution: (v.width, v.height),
+                        frameRate: v.frameRate ?? d.video?.frameRate ?? p.rendition.measuredFrameRate,
+                        audioGroup: d.audio == nil ? nil : "audio",
+                        uri: "\(name).m3u8"
+                    )
+                )
                 // A long-GOP passthrough will cut without a keyframe: say so before its first such segment exists.
                 independent = independent && p.rendition.everySegmentIndependent && !(name == "video" && longGOP != nil)
             }
@@ -74,8 +93,15 @@ extension LLHLSStreamState {
             audio: [],
             variants: [
                 VariantStream(
-                    bandwidth: audioPeak > 0 ? audioPeak : 160_000, averageBandwidth: audioAvg > 0 ? audioAvg : 128_000,
-                    codecs: [a.codecString], resolution: nil, frameRate: nil, audioGroup: nil, uri: "audio.m3u8")
-            ])
+                    bandwidth: audioPeak > 0 ? audioPeak : 160_000,
+                    averageBandwidth: audioAvg > 0 ? audioAvg : 128_000,
+                    codecs: [a.codecString],
+                    resolution: nil,
+                    frameRate: nil,
+                    audioGroup: nil,
+                    uri: "audio.m3u8"
+                )
+            ]
+        )
     }
 }

@@ -1,7 +1,7 @@
-import Synchronization
 import HLSPlaylist
 import MediaCore
 import NIOCore
+import Synchronization
 
 /// Whether a playlist request can be answered now (RFC 8216bis §6.2.5.2, checklist B1–B7).
 enum BlockDecision: Equatable {
@@ -12,7 +12,9 @@ enum BlockDecision: Equatable {
 
 extension LLHLSStreamState {
     /// Decides a playlist request against what is published; `wait` carries the longest sensible hold.
-    func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision { decide(named: kind.rawValue, request) }
+    func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision {
+        decide(named: kind.rawValue, request)
+    }
 
     /// Decides a playlist request for a rendition by name.
     func decide(named name: String, _ request: PlaylistRequest) -> BlockDecision {
@@ -29,7 +31,9 @@ extension LLHLSStreamState {
         if !config.lowLatency { return .badRequest("_HLS_msn: blocking reload is off (hls.low_latency: false)") }
         let lastComplete = r.lastCompleteMSN ?? (PublishedRendition.firstMSN - 1)
         // B4: more than two segments ahead is a client error.
-        if m > lastComplete + 2 { return .badRequest("_HLS_msn=\(m) is more than two segments past the last (\(lastComplete))") }
+        if m > lastComplete + 2 {
+            return .badRequest("_HLS_msn=\(m) is more than two segments past the last (\(lastComplete))")
+        }
         let last = r.lastPart ?? (msn: -1, part: -1)
         guard let n = request.part else {
             // B1: _HLS_msn alone waits for a complete segment M.
@@ -38,7 +42,9 @@ extension LLHLSStreamState {
         // B4: Advance Part Limit is 3 / PART-TARGET parts when PART-TARGET < 1 s.
         let limit = pt < 1 ? Int((3 / pt).rounded(.up)) : 3
         let ahead = m == last.msn ? n - last.part : (m > last.msn ? n + 1 : 0)
-        if ahead > limit { return .badRequest("_HLS_part=\(n) is \(ahead) parts past the last published part (limit \(limit))") }
+        if ahead > limit {
+            return .badRequest("_HLS_part=\(n) is \(ahead) parts past the last published part (limit \(limit))")
+        }
         // B2: part N of M, or anything later (a completed M with fewer parts reads as M+1.0).
         if last.msn > m || (last.msn == m && last.part >= n) { return .ready }
         let hold = 3 * pt + Double(max(0, ahead - 1)) * pt
@@ -58,7 +64,12 @@ extension LLHLSStream {
             let seen = signal.version
             let now = ContinuousClock.now
             if let text = state.withLock({ $0.multivariantPlaylist(now: now)?.render() }) {
-                return HLSResponse(status: 200, contentType: HLSResponse.playlistType, maxAge: max(1, td / 2), body: Array(text.utf8))
+                return HLSResponse(
+                    status: 200,
+                    contentType: HLSResponse.playlistType,
+                    maxAge: max(1, td / 2),
+                    body: Array(text.utf8)
+                )
             }
             if ContinuousClock.now >= deadline || Task.isCancelled {
                 return .error(503, "stream \(key) has not sent its tracks yet", maxAge: 1)
@@ -95,8 +106,11 @@ extension LLHLSStream {
                 guard let body else { return .error(404, "no \(name) rendition", maxAge: 1) }
                 // Blocking responses are immutable for their URL: cache long (6 × TD); others briefly.
                 return HLSResponse(
-                    status: 200, contentType: HLSResponse.playlistType, maxAge: blocking ? 6 * td : max(1, td / 2),
-                    payload: body)
+                    status: 200,
+                    contentType: HLSResponse.playlistType,
+                    maxAge: blocking ? 6 * td : max(1, td / 2),
+                    payload: body
+                )
             case .badRequest(let why):
                 // Short, not App. B.1's 4 × TD: a request too far ahead becomes valid within a part or two,
                 // and a cached 400 would answer the viewers who ask for it in time.
@@ -106,11 +120,25 @@ extension LLHLSStream {
                 deadline = limit
                 if ContinuousClock.now >= limit || Task.isCancelled {
                     // A young stream that is slow to fill its first segments still gets what it has.
-                    if !blocking, let text = state.withLock({ s in s.pipeline(named: name)?.rendition.lastPart == nil ? nil : s.mediaPlaylist(named: name)?.render() }) {
-                        return HLSResponse(status: 200, contentType: HLSResponse.playlistType, maxAge: 1, body: Array(text.utf8))
+                    if !blocking,
+                        let text = state.withLock({ s in
+                            s.pipeline(named: name)?.rendition.lastPart == nil
+                                ? nil : s.mediaPlaylist(named: name)?.render()
+                        })
+                    {
+                        return HLSResponse(
+                            status: 200,
+                            contentType: HLSResponse.playlistType,
+                            maxAge: 1,
+                            body: Array(text.utf8)
+                        )
                     }
                     // B6: answer before hls.js gives up (it aborts after max(3 × PT, 0.8 × TD)).
-                    return .error(503, "timed out waiting for \(request.msn.map(String.init) ?? "first segments")", maxAge: 1)
+                    return .error(
+                        503,
+                        "timed out waiting for \(request.msn.map(String.init) ?? "first segments")",
+                        maxAge: 1
+                    )
                 }
                 await signal.wait(after: seen, until: limit)
             }
@@ -130,14 +158,18 @@ extension LLHLSStream {
         let deadline = ContinuousClock.now + .seconds(3 * td)
         while true {
             let seen = signal.version
-            enum Lookup { case found(ByteBuffer), missing, ahead, pending }
+            enum Lookup {
+                case found(ByteBuffer)
+                case missing, ahead, pending
+            }
             let lookup = state.withLock { s -> Lookup in
                 guard s.epoch == epoch, let r = s.pipeline(named: name)?.rendition else { return .missing }
                 switch fileName {
                 case .initSection(let i):
                     return r.initSections[i].map { .found(ByteBuffer(bytes: $0)) } ?? .missing
                 case .segment(let msn):
-                    guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil else {
+                    guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil
+                    else {
                         return .missing
                     }
                     return .found(seg.buffer)
@@ -155,7 +187,13 @@ extension LLHLSStream {
             }
             switch lookup {
             case .found(let bytes):
-                return HLSResponse(status: 200, contentType: contentType, maxAge: 6 * td, immutable: true, payload: bytes)
+                return HLSResponse(
+                    status: 200,
+                    contentType: contentType,
+                    maxAge: 6 * td,
+                    immutable: true,
+                    payload: bytes
+                )
             case .missing:
                 return .error(404, "no such media \(epoch)/\(name)/\(file)", maxAge: 1)
             case .ahead:

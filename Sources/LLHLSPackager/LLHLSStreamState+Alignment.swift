@@ -25,7 +25,8 @@ extension LLHLSStreamState {
     mutating func publish(_ parts: [MuxedPart], name: String, now: ContinuousClock.Instant) {
         guard !parts.isEmpty, let p = pipeline(named: name) else { return }
         for part in parts {
-            let end = MediaTime(value: part.startDTS + part.duration, timescale: p.timescale).converted(to: 90_000).value
+            let end = MediaTime(value: part.startDTS + part.duration, timescale: p.timescale).converted(to: 90_000)
+                .value
             producedEnd[name] = max(producedEnd[name] ?? end, end)
             heldParts.append(HeldPart(name: name, part: part, end: end, queuedAt: now))
         }
@@ -55,7 +56,8 @@ extension LLHLSStreamState {
                 laggingRungs.remove(name)
             }
         }
-        let slowest = active.filter { !laggingRungs.contains($0) }.map { producedEnd[$0] ?? Int64.min }.min() ?? Int64.max
+        let slowest =
+            active.filter { !laggingRungs.contains($0) }.map { producedEnd[$0] ?? Int64.min }.min() ?? Int64.max
         var blocked: Set<String> = []
         var kept: [HeldPart] = []
         for held in heldParts {

@@ -8,9 +8,13 @@ import MediaCore
 extension LLHLSStreamState {
     /// Feeds one source video frame to the session's cadence; true when the grid opens a segment at it.
     mutating func followSourceCadence(_ frame: MediaFrame, dts: Int64, muxer: inout RenditionMuxer) -> Bool {
-        if cadence == nil { cadence = KeyframeCadence(
-                target: gridTarget, frameRate: description?.video?.frameRate,
-                trustsEncoderSettings: !(description?.video?.keyframesOnRequest ?? false)) }
+        if cadence == nil {
+            cadence = KeyframeCadence(
+                target: gridTarget,
+                frameRate: description?.video?.frameRate,
+                trustsEncoderSettings: !(description?.video?.keyframesOnRequest ?? false)
+            )
+        }
         if let found = cadence?.observe(time: dts, isKeyframe: frame.isKeyframe, data: frame.data) {
             longGOP = found
             longGOPNotice = found

@@ -18,8 +18,12 @@ extension LLHLSStreamState {
             rungs[name] = p
         } else {
             rungs[name] = TrackPipeline(
-                kind: .video, timescale: 90_000, muxer: makeRungMuxer(),
-                rendition: PublishedRendition(name: name, timescale: 90_000), parameters: .video(v))
+                kind: .video,
+                timescale: 90_000,
+                muxer: makeRungMuxer(),
+                rendition: PublishedRendition(name: name, timescale: 90_000),
+                parameters: .video(v)
+            )
         }
         rungsAwaitingKeyframe.insert(name)
         installRungInit(name)
@@ -66,8 +70,11 @@ extension LLHLSStreamState {
             } else if p.rendition.nextMSN < start.msn {
                 // Segments this rung missed (it fell behind) become EXT-X-GAP, so MSNs stay contiguous and aligned.
                 let lengths = Dictionary(
-                    (video?.rendition.segments ?? []).map { ($0.msn, MediaTime(value: $0.duration, timescale: $0.timescale)) },
-                    uniquingKeysWith: { a, _ in a })
+                    (video?.rendition.segments ?? []).map {
+                        ($0.msn, MediaTime(value: $0.duration, timescale: $0.timescale))
+                    },
+                    uniquingKeysWith: { a, _ in a }
+                )
                 let timeline = self.timeline
                 p.rendition.fillGaps(upTo: start.msn, lengths: lengths, initIndex: sessionIndex) { t in
                     timeline.programDateTime(ticks: t.value, timescale: t.timescale)
@@ -106,15 +113,22 @@ extension LLHLSStreamState {
         let f = factory ?? MuxerFactory(partTarget: 0.2, segmentTarget: 2, targetDuration: 2)
         var m = f.make(kind: .video, timescale: 90_000, followsBoundaries: true)
         m = RenditionMuxer(
-            trackID: m.trackID, timescale: m.timescale, partTarget: m.partTarget, segmentTarget: m.segmentTarget,
-            segmentLimit: m.segmentLimit, followsBoundaries: true, syncBoundaryTolerance: Self.rungCutTolerance)
+            trackID: m.trackID,
+            timescale: m.timescale,
+            partTarget: m.partTarget,
+            segmentTarget: m.segmentTarget,
+            segmentLimit: m.segmentLimit,
+            followsBoundaries: true,
+            syncBoundaryTolerance: Self.rungCutTolerance
+        )
         return m
     }
 
     private mutating func installRungInit(_ name: String) {
         guard var p = rungs[name] else { return }
         p.rendition.initSections[sessionIndex] = FMP4InitSegment.serialize(
-            track: FMP4Track(trackID: 1, timescale: 90_000, media: p.parameters))
+            track: FMP4Track(trackID: 1, timescale: 90_000, media: p.parameters)
+        )
         rungs[name] = p
     }
 
@@ -126,9 +140,13 @@ extension LLHLSStreamState {
             return
         }
         let sample = TrackSample(
-            dts: dts, compositionOffset: Int32(clamping: frame.compositionOffset.converted(to: 90_000).value),
-            isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.readyForPackaging,
-            capture: frame.stamps.capture)
+            dts: dts,
+            compositionOffset: Int32(clamping: frame.compositionOffset.converted(to: 90_000).value),
+            isSync: frame.isKeyframe,
+            data: frame.data,
+            ingested: frame.stamps.readyForPackaging,
+            capture: frame.stamps.capture
+        )
         let parts = p.muxer.push(sample)
         rungs[name] = p
         publish(parts, name: name, now: now)

@@ -9,7 +9,9 @@ extension LLHLSStreamState {
     var provisionalTargetDuration: Int { max(1, Int((gridTarget.secondsDouble - 0.000_001).rounded(.up))) }
 
     /// EXT-X-TARGETDURATION of every playlist of the stream.
-    var targetDuration: Int { decidedTargetDuration ?? (video == nil ? config.targetDurationSeconds : provisionalTargetDuration) }
+    var targetDuration: Int {
+        decidedTargetDuration ?? (video == nil ? config.targetDurationSeconds : provisionalTargetDuration)
+    }
 
     /// The TARGETDURATION a first segment of `ticks` at 90 kHz asks for: its rounded length, at least the configured one.
     func targetDuration(firstSegmentTicks ticks: Int64) -> Int {

@@ -10,9 +10,17 @@ extension LLHLSStreamState {
         for i in part.ingested { telemetry.record(.package, now - i, stream: key, rendition: name) }
         if !part.captured.isEmpty {
             let wall = WallTime.now()
-            for c in part.captured { telemetry.record(.available, wall.duration(since: c), stream: key, rendition: name) }
+            for c in part.captured {
+                telemetry.record(.available, wall.duration(since: c), stream: key, rendition: name)
+            }
         }
-        telemetry.countPublished(stream: key, rendition: name, frames: part.sampleCount, bytes: part.bytes.count, at: now)
+        telemetry.countPublished(
+            stream: key,
+            rendition: name,
+            frames: part.sampleCount,
+            bytes: part.bytes.count,
+            at: now
+        )
     }
 }
 

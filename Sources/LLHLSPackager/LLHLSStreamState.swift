@@ -129,7 +129,9 @@ struct LLHLSStreamState: Sendable {
         if factory == nil {
             factory = MuxerFactory(
                 partTarget: MuxerFactory.partTarget(wanted: config.partTarget, frameRate: d.video?.frameRate),
-                segmentTarget: config.segmentTarget.secondsDouble, targetDuration: decidedTargetDuration ?? provisionalTargetDuration)
+                segmentTarget: config.segmentTarget.secondsDouble,
+                targetDuration: decidedTargetDuration ?? provisionalTargetDuration
+            )
         }
         // A codec change mid-session is a new timeline for players: flush what the old parameters cut,
         // then DISCONTINUITY and a new init section.
@@ -138,8 +140,12 @@ struct LLHLSStreamState: Sendable {
         if let v = d.video {
             if video == nil {
                 video = TrackPipeline(
-                    kind: .video, timescale: 90_000, muxer: makeMuxer(.video, timescale: 90_000),
-                    rendition: PublishedRendition(name: "video", timescale: 90_000), parameters: .video(v))
+                    kind: .video,
+                    timescale: 90_000,
+                    muxer: makeMuxer(.video, timescale: 90_000),
+                    rendition: PublishedRendition(name: "video", timescale: 90_000),
+                    parameters: .video(v)
+                )
             }
             video?.parameters = .video(v)
         }
@@ -149,8 +155,12 @@ struct LLHLSStreamState: Sendable {
                 var rendition = audio?.rendition ?? PublishedRendition(name: "audio", timescale: ts)
                 rendition.timescale = ts
                 audio = TrackPipeline(
-                    kind: .audio, timescale: ts, muxer: makeMuxer(.audio, timescale: ts), rendition: rendition,
-                    parameters: .audio(a))
+                    kind: .audio,
+                    timescale: ts,
+                    muxer: makeMuxer(.audio, timescale: ts),
+                    rendition: rendition,
+                    parameters: .audio(a)
+                )
             }
             audio?.parameters = .audio(a)
         }
@@ -170,7 +180,8 @@ struct LLHLSStreamState: Sendable {
     private mutating func installInitSection(_ name: String) {
         guard var p = pipeline(named: name) else { return }
         p.rendition.initSections[sessionIndex] = FMP4InitSegment.serialize(
-            track: FMP4Track(trackID: 1, timescale: UInt32(p.timescale), media: p.parameters))
+            track: FMP4Track(trackID: 1, timescale: UInt32(p.timescale), media: p.parameters)
+        )
         setPipeline(named: name, p)
     }
 
@@ -262,8 +273,14 @@ struct LLHLSStreamState: Sendable {
         }
         let cto = Int32(clamping: frame.compositionOffset.converted(to: p.timescale).value)
         let sample = TrackSample(
-            dts: dts, compositionOffset: cto, isSync: frame.isKeyframe, data: frame.data, ingested: frame.stamps.readyForPackaging,
-            capture: frame.stamps.capture, opensSegment: opensSegment)
+            dts: dts,
+            compositionOffset: cto,
+            isSync: frame.isKeyframe,
+            data: frame.data,
+            ingested: frame.stamps.readyForPackaging,
+            capture: frame.stamps.capture,
+            opensSegment: opensSegment
+        )
         let parts = p.muxer.push(sample)
         let boundaries = p.muxer.takeDecidedBoundaries()
         setPipeline(named: name, p)
@@ -317,7 +334,8 @@ struct LLHLSStreamState: Sendable {
         let target = names.compactMap { pipeline(named: $0)?.rendition.nextMSN }.max() ?? PublishedRendition.firstMSN
         var lengths: [Int: MediaTime] = [:]
         for name in names {
-            for s in pipeline(named: name)?.rendition.segments ?? [] where lengths[s.msn] == nil && s.gapDuration == nil {
+            for s in pipeline(named: name)?.rendition.segments ?? [] where lengths[s.msn] == nil && s.gapDuration == nil
+            {
                 lengths[s.msn] = MediaTime(value: s.duration, timescale: s.timescale)
             }
         }

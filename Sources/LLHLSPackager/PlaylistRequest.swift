@@ -25,13 +25,19 @@ public struct PlaylistRequest: Sendable, Equatable {
         for (name, value) in query {
             switch name {
             case "_HLS_msn":
-                guard let v = Int(value), v >= 0 else { throw .badDirective("_HLS_msn must be a non-negative integer, got '\(value)'") }
+                guard let v = Int(value), v >= 0 else {
+                    throw .badDirective("_HLS_msn must be a non-negative integer, got '\(value)'")
+                }
                 msn = v
             case "_HLS_part":
-                guard let v = Int(value), v >= 0 else { throw .badDirective("_HLS_part must be a non-negative integer, got '\(value)'") }
+                guard let v = Int(value), v >= 0 else {
+                    throw .badDirective("_HLS_part must be a non-negative integer, got '\(value)'")
+                }
                 part = v
             case "_HLS_skip":
-                guard value == "YES" || value == "v2" else { throw .badDirective("_HLS_skip must be YES or v2, got '\(value)'") }
+                guard value == "YES" || value == "v2" else {
+                    throw .badDirective("_HLS_skip must be YES or v2, got '\(value)'")
+                }
                 skip = true
             default:
                 continue

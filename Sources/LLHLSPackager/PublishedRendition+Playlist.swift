@@ -52,23 +52,38 @@ extension PublishedRendition {
                 ? s.parts.enumerated().map { j, p in
                     MediaPart(
                         duration: MediaTime(value: p.duration, timescale: s.timescale),
-                        uri: partURI(epoch: ctx.epoch, msn: s.msn, part: j), independent: p.independent)
+                        uri: partURI(epoch: ctx.epoch, msn: s.msn, part: j),
+                        independent: p.independent
+                    )
                 } : []
             let map = (lastInit != s.initIndex) ? initURI(epoch: ctx.epoch, index: s.initIndex) : nil
             lastInit = s.initIndex
             model.append(
                 MediaSegment(
-                    mediaSequence: s.msn, duration: MediaTime(value: s.duration, timescale: s.timescale),
-                    uri: s.complete ? segmentURI(epoch: ctx.epoch, msn: s.msn) : nil, parts: parts,
-                    discontinuity: s.discontinuity, programDateTime: s.programDateTime,
-                    mapURI: map, gap: s.gapDuration != nil))
+                    mediaSequence: s.msn,
+                    duration: MediaTime(value: s.duration, timescale: s.timescale),
+                    uri: s.complete ? segmentURI(epoch: ctx.epoch, msn: s.msn) : nil,
+                    parts: parts,
+                    discontinuity: s.discontinuity,
+                    programDateTime: s.programDateTime,
+                    mapURI: map,
+                    gap: s.gapDuration != nil
+                )
+            )
         }
         let hint = nextPartPosition
         return MediaPlaylist(
-            targetDuration: ctx.targetDuration, partTarget: ctx.partTarget, serverControl: ctx.serverControl,
-            mediaSequence: firstListedMSN, discontinuitySequence: discontinuitySequence + hiddenDiscontinuities,
-            segments: model, preloadHintURI: ctx.ended || !lowLatency ? nil : partURI(epoch: ctx.epoch, msn: hint.msn, part: hint.part),
-            renditionReports: ctx.reports, endList: ctx.ended, independentSegments: false)
+            targetDuration: ctx.targetDuration,
+            partTarget: ctx.partTarget,
+            serverControl: ctx.serverControl,
+            mediaSequence: firstListedMSN,
+            discontinuitySequence: discontinuitySequence + hiddenDiscontinuities,
+            segments: model,
+            preloadHintURI: ctx.ended || !lowLatency ? nil : partURI(epoch: ctx.epoch, msn: hint.msn, part: hint.part),
+            renditionReports: ctx.reports,
+            endList: ctx.ended,
+            independentSegments: false
+        )
     }
 
     /// The report other renditions carry about this one.

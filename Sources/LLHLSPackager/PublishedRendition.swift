@@ -101,20 +101,35 @@ struct PublishedRendition: Sendable {
 
     /// Appends a muxed part, opening a segment first when the part starts one.
     mutating func append(
-        _ part: MuxedPart, initIndex: Int, programDateTime: WallTime, now: ContinuousClock.Instant = .now
+        _ part: MuxedPart,
+        initIndex: Int,
+        programDateTime: WallTime,
+        now: ContinuousClock.Instant = .now
     ) {
         if part.startsSegment || segments.last.map({ $0.complete }) ?? true {
             closeOpenSegment()
             if !part.independent { everySegmentIndependent = false }
             segments.append(
                 PublishedSegment(
-                    msn: nextMSN, startDTS: part.startDTS, discontinuity: pendingDiscontinuity && nextMSN > PublishedRendition.firstMSN,
-                    initIndex: initIndex, programDateTime: programDateTime, timescale: timescale))
+                    msn: nextMSN,
+                    startDTS: part.startDTS,
+                    discontinuity: pendingDiscontinuity && nextMSN > PublishedRendition.firstMSN,
+                    initIndex: initIndex,
+                    programDateTime: programDateTime,
+                    timescale: timescale
+                )
+            )
             pendingDiscontinuity = false
             nextMSN += 1
         }
         segments[segments.count - 1].parts.append(
-            PublishedPart(duration: part.duration, independent: part.independent, buffer: ByteBuffer(bytes: part.bytes), published: now))
+            PublishedPart(
+                duration: part.duration,
+                independent: part.independent,
+                buffer: ByteBuffer(bytes: part.bytes),
+                published: now
+            )
+        )
         samplesSeen += part.sampleCount
         ticksSeen += part.duration
     }
@@ -124,7 +139,9 @@ struct PublishedRendition: Sendable {
 
     /// A measured rate snapped to the nearest common one within 2 %, else rounded to 0.1.
     static func snappedFrameRate(_ measured: Double) -> Double {
-        if let near = commonFrameRates.min(by: { abs($0 - measured) < abs($1 - measured) }), abs(near - measured) <= 0.02 * near {
+        if let near = commonFrameRates.min(by: { abs($0 - measured) < abs($1 - measured) }),
+            abs(near - measured) <= 0.02 * near
+        {
             return near
         }
         return (measured * 10).rounded() / 10
@@ -147,14 +164,25 @@ struct PublishedRendition: Sendable {
     }
 
     /// Fills MSNs up to `target` with EXT-X-GAP segments whose lengths come from another rendition's segments.
-    mutating func fillGaps(upTo target: Int, lengths: [Int: MediaTime], initIndex: Int, programDateTime: (MediaTime) -> WallTime) {
+    mutating func fillGaps(
+        upTo target: Int,
+        lengths: [Int: MediaTime],
+        initIndex: Int,
+        programDateTime: (MediaTime) -> WallTime
+    ) {
         while nextMSN < target {
-            let start = segments.last.map { MediaTime(value: $0.startDTS + $0.duration, timescale: $0.timescale) }
+            let start =
+                segments.last.map { MediaTime(value: $0.startDTS + $0.duration, timescale: $0.timescale) }
                 ?? .zero(timescale: timescale)
             let length = (lengths[nextMSN] ?? .zero(timescale: timescale)).converted(to: timescale).value
             var gap = PublishedSegment(
-                msn: nextMSN, startDTS: start.converted(to: timescale).value, discontinuity: false, initIndex: initIndex,
-                programDateTime: programDateTime(start), timescale: timescale)
+                msn: nextMSN,
+                startDTS: start.converted(to: timescale).value,
+                discontinuity: false,
+                initIndex: initIndex,
+                programDateTime: programDateTime(start),
+                timescale: timescale
+            )
             gap.complete = true
             gap.gapDuration = max(1, length)
             segments.append(gap)

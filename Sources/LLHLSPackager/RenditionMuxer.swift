@@ -80,8 +80,13 @@ struct RenditionMuxer: Sendable {
     private(set) var decidedBoundaries: [Int64] = []
 
     init(
-        trackID: UInt32, timescale: Int64, partTarget: Int64, segmentTarget: Int64, segmentLimit: Int64,
-        followsBoundaries: Bool, syncBoundaryTolerance: Int64? = nil
+        trackID: UInt32,
+        timescale: Int64,
+        partTarget: Int64,
+        segmentTarget: Int64,
+        segmentLimit: Int64,
+        followsBoundaries: Bool,
+        syncBoundaryTolerance: Int64? = nil
     ) {
         self.syncBoundaryTolerance = syncBoundaryTolerance
         self.trackID = trackID
@@ -176,7 +181,14 @@ struct RenditionMuxer: Sendable {
             if let part = closePart() { out.append(part) }
         }
         if partSamples.isEmpty { partStart = s.dts }
-        partSamples.append(FMP4Sample(duration: UInt32(duration), compositionOffset: s.compositionOffset, isSync: s.isSync, data: s.data))
+        partSamples.append(
+            FMP4Sample(
+                duration: UInt32(duration),
+                compositionOffset: s.compositionOffset,
+                isSync: s.isSync,
+                data: s.data
+            )
+        )
         if let i = s.ingested { partIngested.append(i) }
         if let c = s.capture { partCaptured.append(c) }
         partDuration += duration
@@ -189,11 +201,21 @@ struct RenditionMuxer: Sendable {
         guard !partSamples.isEmpty else { return nil }
         sequenceNumber += 1
         let bytes = FMP4Fragment.serialize(
-            sequenceNumber: sequenceNumber, trackID: trackID, baseMediaDecodeTime: UInt64(max(0, partStart)), samples: partSamples)
+            sequenceNumber: sequenceNumber,
+            trackID: trackID,
+            baseMediaDecodeTime: UInt64(max(0, partStart)),
+            samples: partSamples
+        )
         let part = MuxedPart(
-            startsSegment: partStartsSegment, startDTS: partStart, duration: partDuration,
-            independent: partSamples[0].isSync, bytes: bytes, ingested: partIngested, captured: partCaptured,
-            sampleCount: partSamples.count)
+            startsSegment: partStartsSegment,
+            startDTS: partStart,
+            duration: partDuration,
+            independent: partSamples[0].isSync,
+            bytes: bytes,
+            ingested: partIngested,
+            captured: partCaptured,
+            sampleCount: partSamples.count
+        )
         partSamples = []
         partIngested = []
         partCaptured = []

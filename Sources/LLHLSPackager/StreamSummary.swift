@@ -106,9 +106,16 @@ extension LLHLSStream {
             let main = s.video != nil ? "video" : "audio"
             let package = t?.renditions[main]?.percentiles(.package)
             var summary = StreamSummary(
-                key: key.rawValue, state: phase, video: v, audio: a, partTarget: s.partTargetSeconds,
-                lastMSN: (s.video ?? s.audio)?.rendition.lastPart?.msn, packageP50Ms: package?.p50Ms,
-                packageP99Ms: package?.p99Ms, packageSamples: package?.count ?? 0)
+                key: key.rawValue,
+                state: phase,
+                video: v,
+                audio: a,
+                partTarget: s.partTargetSeconds,
+                lastMSN: (s.video ?? s.audio)?.rendition.lastPart?.msn,
+                packageP50Ms: package?.p50Ms,
+                packageP99Ms: package?.p99Ms,
+                packageSamples: package?.count ?? 0
+            )
             summary.viewers = t?.viewers ?? 0
             summary.blockingRequestsWaiting = t?.blockingRequestsWaiting ?? 0
             summary.httpRequests = t?.httpRequests ?? [:]
@@ -118,7 +125,9 @@ extension LLHLSStream {
             }
             summary.notes = [s.longGOPNote].compactMap { $0 }
             for rung in s.laggingRungs.intersection(s.activeRungs).sorted() {
-                summary.notes.append("rung \(rung) trails the source by more than 1 s (encoder behind): the others no longer wait for it")
+                summary.notes.append(
+                    "rung \(rung) trails the source by more than 1 s (encoder behind): the others no longer wait for it"
+                )
             }
             summary.framesDropped = t?.renditions.values.reduce(0) { $0 + $1.totalFramesDropped } ?? 0
             return summary
@@ -128,10 +137,21 @@ extension LLHLSStream {
     private static func rendition(_ name: String, _ p: TrackPipeline, _ t: RenditionTelemetry?) -> RenditionSummary {
         let t = t ?? RenditionTelemetry(name: name)
         var r = RenditionSummary(
-            name: name, kind: p.kind.rawValue, codec: "", fps: t.fps, bitRate: t.bitRate, framesIn: t.framesIn,
-            framesOut: t.framesOut, partsPublished: t.partsPublished, framesDropped: t.totalFramesDropped,
-            framesDroppedBy: t.framesDropped, bytesIn: t.bytesIn, bytesOut: t.bytesOut,
-            lastMSN: p.rendition.lastPart?.msn, hops: t.hops)
+            name: name,
+            kind: p.kind.rawValue,
+            codec: "",
+            fps: t.fps,
+            bitRate: t.bitRate,
+            framesIn: t.framesIn,
+            framesOut: t.framesOut,
+            partsPublished: t.partsPublished,
+            framesDropped: t.totalFramesDropped,
+            framesDroppedBy: t.framesDropped,
+            bytesIn: t.bytesIn,
+            bytesOut: t.bytesOut,
+            lastMSN: p.rendition.lastPart?.msn,
+            hops: t.hops
+        )
         switch p.parameters {
         case .video(let v):
             r.codec = v.codecString

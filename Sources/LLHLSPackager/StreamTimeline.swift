@@ -25,7 +25,8 @@ struct StreamTimeline: Sendable {
         guard let origin else { return nil }
         let rel = frame.dts - origin
         guard rel.value >= 0 else { return nil }
-        return (rel + .zero(timescale: rel.timescale)).converted(to: timescale).value + base.converted(to: timescale).value
+        return (rel + .zero(timescale: rel.timescale)).converted(to: timescale).value
+            + base.converted(to: timescale).value
     }
 
     /// Like `map`, but never sets the origin (for frames that must not start a session).

@@ -35,9 +35,13 @@ struct MuxerFactory: Sendable {
     func make(kind: MediaKind, timescale: Int32, followsBoundaries: Bool) -> RenditionMuxer {
         let ts = Double(timescale)
         return RenditionMuxer(
-            trackID: 1, timescale: Int64(timescale), partTarget: Int64((partTarget * ts).rounded(.down)),
-            segmentTarget: Int64(segmentTarget * ts), segmentLimit: Self.segmentLimit(targetDuration: targetDuration, timescale: timescale),
-            followsBoundaries: followsBoundaries)
+            trackID: 1,
+            timescale: Int64(timescale),
+            partTarget: Int64((partTarget * ts).rounded(.down)),
+            segmentTarget: Int64(segmentTarget * ts),
+            segmentLimit: Self.segmentLimit(targetDuration: targetDuration, timescale: timescale),
+            followsBoundaries: followsBoundaries
+        )
     }
 
     /// Longest segment in ticks: EXTINF rounds to nearest, so stay below TARGETDURATION + 0.5 s (RFC 8216bis §4.4.3.1).
@@ -49,7 +53,9 @@ struct MuxerFactory: Sendable {
     static func partTarget(wanted: Duration, frameRate: Double?) -> Double {
         let w = wanted.secondsDouble
         // Unknown rate (WebRTC: timestamps from a jittering capture clock): 10 % room, or parts close a frame early (P3).
-        guard let fps = frameRate, fps > 1, fps < 241 else { return Double((Int((w * 1000).rounded()) * 11 + 9) / 10) / 1000 }
+        guard let fps = frameRate, fps > 1, fps < 241 else {
+            return Double((Int((w * 1000).rounded()) * 11 + 9) / 10) / 1000
+        }
         let frames = max(1, (w * fps).rounded())
         let exact = frames / fps
         return ((exact * 1000).rounded(.up) + 1) / 1000

@@ -67,7 +67,9 @@ public struct ByteWriter: Sendable {
 
     /// Appends a big-endian unsigned integer of `width` bytes.
     public mutating func writeUInt(_ value: UInt64, width: Int) {
-        for i in stride(from: width - 1, through: 0, by: -1) { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i))) }
+        for i in stride(from: width - 1, through: 0, by: -1) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> (8 * i)))
+        }
     }
 
     public mutating func writeUInt8(_ v: UInt8) { bytes.append(v) }

@@ -25,7 +25,11 @@ public struct VideoParameters: Sendable, Hashable {
 
     /// Creates video parameters.
     public init(
-        codec: Codec = .h264, decoderConfiguration: [UInt8], width: Int, height: Int, codecString: String,
+        codec: Codec = .h264,
+        decoderConfiguration: [UInt8],
+        width: Int,
+        height: Int,
+        codecString: String,
         frameRate: Double? = nil
     ) {
         self.codec = codec
@@ -54,8 +58,12 @@ public struct AudioParameters: Sendable, Hashable {
 
     /// Creates audio parameters.
     public init(
-        codec: Codec = .aac, decoderConfiguration: [UInt8], sampleRate: Int, channels: Int,
-        samplesPerFrame: Int = 1024, codecString: String
+        codec: Codec = .aac,
+        decoderConfiguration: [UInt8],
+        sampleRate: Int,
+        channels: Int,
+        samplesPerFrame: Int = 1024,
+        codecString: String
     ) {
         self.codec = codec
         self.decoderConfiguration = decoderConfiguration

@@ -7,8 +7,10 @@ public enum HMACSHA256 {
 
     /// HMAC-SHA256 of the UTF-8 of `message` under the UTF-8 of `secret`, as lowercase hex.
     public static func hex(_ message: String, secret: String) -> String {
-        authenticationCode(for: Array(message.utf8), key: Array(secret.utf8)).map { hexDigit($0 >> 4) + hexDigit($0 & 0xF) }
-            .joined()
+        authenticationCode(for: Array(message.utf8), key: Array(secret.utf8)).map {
+            hexDigit($0 >> 4) + hexDigit($0 & 0xF)
+        }
+        .joined()
     }
 
     /// Compares in time that depends only on the lengths, so a forger learns nothing from timing.

@@ -19,9 +19,12 @@ public struct HopStamps: Sendable, Hashable {
 
     /// Creates a set of stamps.
     public init(
-        capture: WallTime? = nil, firstByte: ContinuousClock.Instant? = nil,
-        ingested: ContinuousClock.Instant? = nil, ingestWall: WallTime? = nil,
-        decoded: ContinuousClock.Instant? = nil, encoded: ContinuousClock.Instant? = nil
+        capture: WallTime? = nil,
+        firstByte: ContinuousClock.Instant? = nil,
+        ingested: ContinuousClock.Instant? = nil,
+        ingestWall: WallTime? = nil,
+        decoded: ContinuousClock.Instant? = nil,
+        encoded: ContinuousClock.Instant? = nil
     ) {
         self.capture = capture
         self.firstByte = firstByte

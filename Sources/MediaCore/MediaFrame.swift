@@ -21,7 +21,11 @@ public struct MediaFrame: Sendable {
 
     /// Creates a frame.
     public init(
-        kind: MediaKind, dts: MediaTime, compositionOffset: MediaTime? = nil, isKeyframe: Bool, data: [UInt8],
+        kind: MediaKind,
+        dts: MediaTime,
+        compositionOffset: MediaTime? = nil,
+        isKeyframe: Bool,
+        data: [UInt8],
         stamps: HopStamps = HopStamps()
     ) {
         self.kind = kind

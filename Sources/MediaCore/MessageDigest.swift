@@ -34,8 +34,14 @@ public enum MessageDigest {
         let result = key.withUnsafeBytes { k in
             message.withUnsafeBytes { m in
                 HMAC(
-                    algorithm.evp, k.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(k.count),
-                    m.baseAddress?.assumingMemoryBound(to: UInt8.self), m.count, &out, &length)
+                    algorithm.evp,
+                    k.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+                    Int32(k.count),
+                    m.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    m.count,
+                    &out,
+                    &length
+                )
             }
         }
         precondition(result != nil, "HMAC failed")

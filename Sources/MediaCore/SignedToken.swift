@@ -27,7 +27,13 @@ public enum SignedToken {
     }
 
     /// Checks `signature` for `key` and `expiry` at `now` (Unix seconds).
-    public static func verify(key: String, expiry: Int64, signature: String, secret: String, now: Int64)
+    public static func verify(
+        key: String,
+        expiry: Int64,
+        signature: String,
+        secret: String,
+        now: Int64
+    )
         throws(Failure)
     {
         let expected = self.signature(key: key, expiry: expiry, secret: secret)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 /// A wall-clock instant (UTC), nanoseconds since the Unix epoch; used for PDT and capture times.

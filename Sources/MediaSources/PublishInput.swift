@@ -20,7 +20,8 @@ public enum PublishInput: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .testPattern(let w, let h, let fps, let gop, let b):
             return try TestPatternSource(
-                configuration: .init(width: w, height: h, fps: fps, gop: gop, bFrames: b, duration: duration))
+                configuration: .init(width: w, height: h, fps: fps, gop: gop, bFrames: b, duration: duration)
+            )
         case .file(let path):
             return try MediaFileSource(path: path)
         }

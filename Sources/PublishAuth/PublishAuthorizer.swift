@@ -28,7 +28,12 @@ public struct PublishAuthorizer: Sendable {
             if let (expiry, signature) = SignedToken.parseQuery(Substring(request.credential ?? "")) {
                 do {
                     try SignedToken.verify(
-                        key: request.key.rawValue, expiry: expiry, signature: signature, secret: secret, now: now)
+                        key: request.key.rawValue,
+                        expiry: expiry,
+                        signature: signature,
+                        secret: secret,
+                        now: now
+                    )
                     return .allowed(by: "signed key")
                 } catch {
                     failures.append("signed key: \(error)")

@@ -21,7 +21,10 @@ public struct RTMPIngestService: Service {
     /// Creates the service; `run()` binds `host:port` (port 0 picks a free port, reported via `onBound`). Without an
     /// `authorizer`, the default rules apply: any key from loopback peers.
     public init(
-        host: String, port: Int, hub: StreamHub, logger: Logger,
+        host: String,
+        port: Int,
+        hub: StreamHub,
+        logger: Logger,
         configuration: RTMPIngestConfiguration = RTMPIngestConfiguration(),
         onBound: @escaping @Sendable (Int) -> Void = { _ in },
         authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
@@ -63,8 +66,13 @@ public struct RTMPIngestService: Service {
         let configuration = configuration
         let logger = logger
         let initializer = SessionInitializer(
-            hub: hub, configuration: configuration, logger: logger, authorizer: authorizer, sessions: sessions,
-            limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP))
+            hub: hub,
+            configuration: configuration,
+            logger: logger,
+            authorizer: authorizer,
+            sessions: sessions,
+            limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP)
+        )
         logger.info("RTMP publish auth: \(authorizer.configuration.summary)")
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)

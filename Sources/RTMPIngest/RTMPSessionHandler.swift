@@ -1,8 +1,8 @@
 import CodecFormats
 import Logging
 import MediaCore
-import PublishAuth
 import NIOCore
+import PublishAuth
 import RTMPWire
 import StreamHub
 
@@ -31,7 +31,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     var transport = PublishTransport.rtmp
 
     init(
-        hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger,
+        hub: StreamHub,
+        configuration: RTMPIngestConfiguration,
+        logger: Logger,
         authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
     ) {
         self.authorizer = authorizer
@@ -88,7 +90,11 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
-    private func process(_ input: [UInt8], receivedAt now: ContinuousClock.Instant, context: ChannelHandlerContext)
+    private func process(
+        _ input: [UInt8],
+        receivedAt now: ContinuousClock.Instant,
+        context: ChannelHandlerContext
+    )
         throws(RTMPIngestError)
     {
         var bytes = input
@@ -123,7 +129,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     }
 
     private func perform(
-        _ actions: [RTMPSessionStateMachine.Action], context: ChannelHandlerContext, firstByte: ContinuousClock.Instant?
+        _ actions: [RTMPSessionStateMachine.Action],
+        context: ChannelHandlerContext,
+        firstByte: ContinuousClock.Instant?
     )
         throws(RTMPIngestError)
     {
@@ -204,7 +212,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             case .description(let d): publication.update(description: d)
             case .frame(var f):
                 // The publisher's capture clock rides in an SEI (bench, CaptureTimeSEI); it feeds the available hop.
-                if f.kind == .video, f.stamps.capture == nil { f.stamps.capture = CaptureTimeSEI.captureTime(inAVCC: f.data) }
+                if f.kind == .video, f.stamps.capture == nil {
+                    f.stamps.capture = CaptureTimeSEI.captureTime(inAVCC: f.data)
+                }
                 publication.send(f)
             }
         }
@@ -218,7 +228,8 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         guard let publication else { return }
         logger.info(
             "RTMP publish ended",
-            metadata: metadata(["dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)"]))
+            metadata: metadata(["dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)"])
+        )
         self.publication = nil
         publication.end()
     }

@@ -77,7 +77,8 @@ extension RTMPSessionStateMachine {
             .send(.userControl(.streamBegin(streamID: Self.publishStreamID)), messageStreamID: 0),
             reply(
                 .onStatus(code: "NetStream.Publish.Start", description: "\(key) is now published."),
-                on: Self.publishStreamID),
+                on: Self.publishStreamID
+            ),
         ]
     }
 
@@ -98,7 +99,10 @@ extension RTMPSessionStateMachine {
         guard case .publishPending = state else { return [] }
         state = .closed
         let status = RTMPCommand.onStatus(
-            level: "error", code: "NetStream.Publish.Unauthorized", description: "publish refused: \(reason)")
+            level: "error",
+            code: "NetStream.Publish.Unauthorized",
+            description: "publish refused: \(reason)"
+        )
         return [reply(status, on: Self.publishStreamID), .close(reason: "publish refused: \(reason)")]
     }
 

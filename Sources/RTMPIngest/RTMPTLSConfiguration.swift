@@ -19,7 +19,9 @@ public struct RTMPTLSConfiguration: Sendable, Equatable {
     /// The server context; fails with the path that could not be read.
     func makeContext() throws(RTMPIngestError) -> NIOSSLContext {
         do {
-            let chain = try NIOSSLCertificate.fromPEMFile(certificatePath).map { NIOSSLCertificateSource.certificate($0) }
+            let chain = try NIOSSLCertificate.fromPEMFile(certificatePath).map {
+                NIOSSLCertificateSource.certificate($0)
+            }
             let key = try NIOSSLPrivateKey(file: keyPath, format: .pem)
             var tls = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
             tls.minimumTLSVersion = .tlsv12

@@ -32,7 +32,9 @@ public struct RTMPToStream: Sendable {
 
     /// Handles a video message body (FLV VIDEODATA).
     public mutating func video(
-        timestamp: UInt32, body: [UInt8], stamps: HopStamps
+        timestamp: UInt32,
+        body: [UInt8],
+        stamps: HopStamps
     ) throws(RTMPIngestError) -> [Output] {
         let tag: FLVVideoTag
         do { tag = try FLVVideoTag.parse(body) } catch { throw .flv(error) }
@@ -57,9 +59,13 @@ public struct RTMPToStream: Sendable {
                 }
             }
             let frame = MediaFrame(
-                kind: .video, dts: MediaTime(value: Int64(timestamp), timescale: 1000),
+                kind: .video,
+                dts: MediaTime(value: Int64(timestamp), timescale: 1000),
                 compositionOffset: MediaTime(value: Int64(cts), timescale: 1000),
-                isKeyframe: H264.containsIDR(avcc: avcc, lengthSize: 4), data: avcc, stamps: stamps)
+                isKeyframe: H264.containsIDR(avcc: avcc, lengthSize: 4),
+                data: avcc,
+                stamps: stamps
+            )
             return announceAtFirstFrame() + [.frame(frame)]
         case .endOfSequence:
             return []
@@ -68,7 +74,9 @@ public struct RTMPToStream: Sendable {
 
     /// Handles an audio message body (FLV AUDIODATA).
     public mutating func audio(
-        timestamp: UInt32, body: [UInt8], stamps: HopStamps
+        timestamp: UInt32,
+        body: [UInt8],
+        stamps: HopStamps
     ) throws(RTMPIngestError) -> [Output] {
         let tag: FLVAudioTag
         do { tag = try FLVAudioTag.parse(body) } catch { throw .flv(error) }
@@ -82,8 +90,12 @@ public struct RTMPToStream: Sendable {
                 return []
             }
             let frame = MediaFrame(
-                kind: .audio, dts: MediaTime(value: Int64(timestamp), timescale: 1000), isKeyframe: true, data: data,
-                stamps: stamps)
+                kind: .audio,
+                dts: MediaTime(value: Int64(timestamp), timescale: 1000),
+                isKeyframe: true,
+                data: data,
+                stamps: stamps
+            )
             return announceAtFirstFrame() + [.frame(frame)]
         }
     }

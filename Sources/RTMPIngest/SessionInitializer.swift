@@ -25,7 +25,8 @@ struct SessionInitializer: Sendable {
                     metadata: [
                         "reason": "too many sessions from \(ip) (rtmp.max_sessions_per_ip \(limiter.limit))",
                         "peer": "\(channel.remoteAddress.map { "\($0)" } ?? "?")", "stream": "-",
-                    ])
+                    ]
+                )
                 channel.close(promise: nil)
                 return
             }
@@ -33,7 +34,12 @@ struct SessionInitializer: Sendable {
             let ops = channel.pipeline.syncOperations
             if let tls { try ops.addHandler(NIOSSLServerHandler(context: tls)) }
             try ops.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
-            let session = RTMPSessionHandler(hub: hub, configuration: configuration, logger: logger, authorizer: authorizer)
+            let session = RTMPSessionHandler(
+                hub: hub,
+                configuration: configuration,
+                logger: logger,
+                authorizer: authorizer
+            )
             session.transport = tls == nil ? .rtmp : .rtmps
             try ops.addHandler(session)
             sessions.add(channel)

@@ -15,7 +15,11 @@ public struct StreamMetadata: Equatable, Sendable {
 
     /// Metadata that announces both tracks and nothing else.
     public init(
-        width: Int? = nil, height: Int? = nil, frameRate: Double? = nil, hasVideo: Bool = true, hasAudio: Bool = true
+        width: Int? = nil,
+        height: Int? = nil,
+        frameRate: Double? = nil,
+        hasVideo: Bool = true,
+        hasAudio: Bool = true
     ) {
         self.width = width
         self.height = height

@@ -15,12 +15,17 @@ enum FLVTagMapping {
         }
         if let a = description.audio {
             props += [
-                AMF0Property("audiocodecid", .number(10)), AMF0Property("audiosamplerate", .number(Double(a.sampleRate))),
+                AMF0Property("audiocodecid", .number(10)),
+                AMF0Property("audiosamplerate", .number(Double(a.sampleRate))),
                 AMF0Property("audiosamplesize", .number(16)), AMF0Property("stereo", .boolean(a.channels > 1)),
             ]
         }
         props.append(AMF0Property("encoder", .string("Sluice")))
-        return FLVTag(kind: .script, timestamp: 0, body: AMF0Encoder.encode([.string("onMetaData"), .ecmaArray(props)]))
+        return FLVTag(
+            kind: .script,
+            timestamp: 0,
+            body: AMF0Encoder.encode([.string("onMetaData"), .ecmaArray(props)])
+        )
     }
 
     /// The AVC and AAC sequence-header tags, video first.
@@ -29,14 +34,20 @@ enum FLVTagMapping {
         if let v = description.video {
             tags.append(
                 FLVTag(
-                    kind: .video, timestamp: 0,
-                    body: FLVVideoTag.sequenceHeader(decoderConfiguration: v.decoderConfiguration).serialize()))
+                    kind: .video,
+                    timestamp: 0,
+                    body: FLVVideoTag.sequenceHeader(decoderConfiguration: v.decoderConfiguration).serialize()
+                )
+            )
         }
         if let a = description.audio {
             tags.append(
                 FLVTag(
-                    kind: .audio, timestamp: 0,
-                    body: FLVAudioTag.sequenceHeader(audioSpecificConfig: a.decoderConfiguration).serialize()))
+                    kind: .audio,
+                    timestamp: 0,
+                    body: FLVAudioTag.sequenceHeader(audioSpecificConfig: a.decoderConfiguration).serialize()
+                )
+            )
         }
         return tags
     }

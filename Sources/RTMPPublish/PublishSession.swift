@@ -21,7 +21,11 @@ public struct PublishReport: Sendable, Equatable {
 
 /// Opens `input`, tells `announce` its tracks, and publishes it to `url` in real time.
 public func publish(
-    input: PublishInput, to url: String, loop: Bool = false, duration: Duration? = nil, logger: Logger? = nil,
+    input: PublishInput,
+    to url: String,
+    loop: Bool = false,
+    duration: Duration? = nil,
+    logger: Logger? = nil,
     announce: (StreamDescription) -> Void = { _ in }
 ) async throws(RTMPPublishError) -> PublishReport {
     let source: any MediaSource
@@ -33,7 +37,11 @@ public func publish(
 /// Publishes a source to an RTMP URL in real time (like `ffmpeg -re`); returns when the source ends,
 /// `duration` of media has been sent, or the task is cancelled.
 public func publish(
-    source: any MediaSource, to url: String, loop: Bool = false, duration: Duration? = nil, logger: Logger? = nil
+    source: any MediaSource,
+    to url: String,
+    loop: Bool = false,
+    duration: Duration? = nil,
+    logger: Logger? = nil
 ) async throws(RTMPPublishError) -> PublishReport {
     let publisher = try RTMPPublisher(url: url)
     defer { publisher.close() }
@@ -43,7 +51,10 @@ public func publish(
 
 /// Publishes a source through an already connected publisher, pacing frames against a monotonic clock.
 public func publish(
-    source: any MediaSource, with publisher: RTMPPublisher, loop: Bool = false, duration: Duration? = nil,
+    source: any MediaSource,
+    with publisher: RTMPPublisher,
+    loop: Bool = false,
+    duration: Duration? = nil,
     logger: Logger? = nil
 ) async throws(RTMPPublishError) -> PublishReport {
     var report = PublishReport()
@@ -71,7 +82,9 @@ public func publish(
         }
     }
     logger?.info(
-        "published", metadata: ["video": "\(report.videoFrames)", "audio": "\(report.audioFrames)", "loops": "\(report.loops)"])
+        "published",
+        metadata: ["video": "\(report.videoFrames)", "audio": "\(report.audioFrames)", "loops": "\(report.loops)"]
+    )
     return report
 }
 

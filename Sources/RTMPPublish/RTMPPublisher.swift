@@ -3,7 +3,7 @@ import MediaCore
 import RTMPWire
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// An RTMP publishing client over librtmp: connects, publishes, and writes FLV tags.

@@ -47,19 +47,39 @@ public struct GatewayApp: Sendable {
         // One publish authorizer for every ingest protocol.
         let authorizer = PublishAuthorizer(configuration: c.security.publish)
         let transport = WebRTCTransportService(
-            configuration: c.webrtcTransport, certificate: try DTLSCertificate(), logger: logger)
+            configuration: c.webrtcTransport,
+            certificate: try DTLSCertificate(),
+            logger: logger
+        )
         let whip = WHIPIngestService(
-            transport: transport, hub: hub, telemetry: telemetry, configuration: c.whipIngest, logger: logger)
+            transport: transport,
+            hub: hub,
+            telemetry: telemetry,
+            configuration: c.whipIngest,
+            logger: logger
+        )
         var originOptions = c.originOptions(readiness: readiness)
         originOptions.routeGroups.append(
-            WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) }))
+            WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) })
+        )
         let origin = HTTPOriginService(
-            packager: packager, host: c.bind, port: c.httpPort, logger: logger, options: originOptions
+            packager: packager,
+            host: c.bind,
+            port: c.httpPort,
+            logger: logger,
+            options: originOptions
         ) { port in
             ports.set(http: port)
         }
-        let ingest = RTMPIngestService(host: c.bind, port: c.rtmpPort, hub: hub, logger: logger, configuration: c.rtmp,
-            onBound: { port in ports.set(rtmp: port) }, authorizer: authorizer)
+        let ingest = RTMPIngestService(
+            host: c.bind,
+            port: c.rtmpPort,
+            hub: hub,
+            logger: logger,
+            configuration: c.rtmp,
+            onBound: { port in ports.set(rtmp: port) },
+            authorizer: authorizer
+        )
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
@@ -74,10 +94,16 @@ public struct GatewayApp: Sendable {
         }
         if demo, let key = StreamKey(c.demoKey) {
             services.append(
-                .init(service: DemoService(hub: hub, key: key, logger: logger), successTerminationBehavior: .ignore))
+                .init(service: DemoService(hub: hub, key: key, logger: logger), successTerminationBehavior: .ignore)
+            )
         }
         // Last, so it is the first told of shutdown: /readyz turns 503 while everything else drains.
-        services.append(.init(service: ReadinessService(readiness: readiness, drainDelay: c.drainDelay), successTerminationBehavior: .ignore))
+        services.append(
+            .init(
+                service: ReadinessService(readiness: readiness, drainDelay: c.drainDelay),
+                successTerminationBehavior: .ignore
+            )
+        )
         var groupConfig = ServiceGroupConfiguration(services: services, logger: logger)
         groupConfig.gracefulShutdownSignals = [.sigterm, .sigint]
         groupConfig.maximumGracefulShutdownDuration = .seconds(10)
@@ -120,7 +146,11 @@ final class BoundPorts: Sendable {
             "  Watch (LL-HLS):       \(scheme)://\(host):\(h)/live/<stream key>/index.m3u8",
             "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /publish, /dashboard",
         ]
-        if let k = demoKey { lines.append("  Demo stream:          \(scheme)://\(host):\(h)/watch/\(k)  (\(scheme)://\(host):\(h)/live/\(k)/index.m3u8)") }
+        if let k = demoKey {
+            lines.append(
+                "  Demo stream:          \(scheme)://\(host):\(h)/watch/\(k)  (\(scheme)://\(host):\(h)/live/\(k)/index.m3u8)"
+            )
+        }
         // Unbuffered so scripts and tests reading our stdout see the URLs at once.
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }

@@ -22,7 +22,8 @@ struct EnvironmentOverrides {
         var unknown: [String] = []
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) where name.hasPrefix("SLUICE_") {
             let rest = name.dropFirst("SLUICE_".count).lowercased()
-            if let section = sections.first(where: { rest.hasPrefix($0.replacingOccurrences(of: ".", with: "_") + "_") }) {
+            if let section = sections.first(where: { rest.hasPrefix($0.replacingOccurrences(of: ".", with: "_") + "_") }
+            ) {
                 let key = String(rest.dropFirst(section.count + 1))
                 let path = section + "." + key
                 if leaves.contains(path) {
@@ -42,8 +43,10 @@ struct EnvironmentOverrides {
     func apply(to root: inout [String: Any]) throws {
         if let name = unknown.first {
             throw ConfigurationError(
-                key: name, allowed: "SLUICE_<SECTION>_<KEY> naming a documented key (see Config/sluice.yaml)",
-                found: "no such key")
+                key: name,
+                allowed: "SLUICE_<SECTION>_<KEY> naming a documented key (see Config/sluice.yaml)",
+                found: "no such key"
+            )
         }
         for o in overrides {
             try Self.set(Self.scalar(o.value), at: o.path[...], in: &root, prefix: "")
@@ -56,7 +59,12 @@ struct EnvironmentOverrides {
         return v
     }
 
-    private static func set(_ value: Any, at path: ArraySlice<String>, in map: inout [String: Any], prefix: String) throws {
+    private static func set(
+        _ value: Any,
+        at path: ArraySlice<String>,
+        in map: inout [String: Any],
+        prefix: String
+    ) throws {
         guard let head = path.first else { return }
         let here = prefix.isEmpty ? head : "\(prefix).\(head)"
         if path.count == 1 {

@@ -12,14 +12,26 @@ extension SluiceConfiguration {
                 throw ConfigurationError(key: k, allowed: "a readable PEM file", found: "\(path) (not readable)")
             }
         case (nil, _):
-            throw ConfigurationError(key: "http.tls.cert", allowed: "a PEM certificate path when http.tls.key is set", found: "nothing")
+            throw ConfigurationError(
+                key: "http.tls.cert",
+                allowed: "a PEM certificate path when http.tls.key is set",
+                found: "nothing"
+            )
         case (_, nil):
-            throw ConfigurationError(key: "http.tls.key", allowed: "a PEM private key path when http.tls.cert is set", found: "nothing")
+            throw ConfigurationError(
+                key: "http.tls.key",
+                allowed: "a PEM private key path when http.tls.cert is set",
+                found: "nothing"
+            )
         }
         let url = hlsjsURL.lowercased()
-        guard url.hasPrefix("https://") || url.hasPrefix("http://") || (url.hasPrefix("/") && !url.hasPrefix("//")) else {
+        guard url.hasPrefix("https://") || url.hasPrefix("http://") || (url.hasPrefix("/") && !url.hasPrefix("//"))
+        else {
             throw ConfigurationError(
-                key: "pages.hlsjs_url", allowed: "an http:// or https:// URL or a path starting with /", found: hlsjsURL)
+                key: "pages.hlsjs_url",
+                allowed: "an http:// or https:// URL or a path starting with /",
+                found: hlsjsURL
+            )
         }
     }
 

@@ -48,14 +48,20 @@ indirect enum ConfigNode: Sendable, Equatable {
 extension SluiceConfiguration {
     /// The effective configuration as a tree with the file's keys and order.
     var tree: ConfigNode {
-        func m(_ pairs: KeyValuePairs<String, ConfigNode>) -> ConfigNode { .map(pairs.map { .init(key: $0.key, value: $0.value) }) }
+        func m(_ pairs: KeyValuePairs<String, ConfigNode>) -> ConfigNode {
+            .map(pairs.map { .init(key: $0.key, value: $0.value) })
+        }
         let rungs: [ConfigNode] = ladder.rungs.map {
-            m(["name": .string($0.name), "height": .int($0.height), "video_kbps": .int(Int($0.videoBitRate.bitsPerSecond / 1000))])
+            m([
+                "name": .string($0.name), "height": .int($0.height),
+                "video_kbps": .int(Int($0.videoBitRate.bitsPerSecond / 1000)),
+            ])
         }
         let printed = m([
             "bind": .string(bind),
             "rtmp": m([
-                "port": .int(rtmpPort), "chunk_size": .int(rtmp.chunkSize), "max_message_size": .int(rtmp.maxMessageSize),
+                "port": .int(rtmpPort), "chunk_size": .int(rtmp.chunkSize),
+                "max_message_size": .int(rtmp.maxMessageSize),
                 "idle_timeout_s": .int(Int(rtmp.idleTimeout.components.seconds)),
             ]),
             "webrtc": webrtcTree,
@@ -85,7 +91,11 @@ extension SluiceConfiguration {
     }
 
     /// Adds the keys of SluiceConfiguration+Security.swift: under `rtmp`, and `limits`/`auth` at the end.
-    private static func withSecurity(_ tree: ConfigNode, rtmp: [ConfigNode.Entry], sections: [ConfigNode.Entry]) -> ConfigNode {
+    private static func withSecurity(
+        _ tree: ConfigNode,
+        rtmp: [ConfigNode.Entry],
+        sections: [ConfigNode.Entry]
+    ) -> ConfigNode {
         guard case .map(var entries) = tree else { return tree }
         if let i = entries.firstIndex(where: { $0.key == "rtmp" }), case .map(let r) = entries[i].value {
             entries[i].value = .map(r + rtmp)
@@ -126,7 +136,8 @@ extension SluiceConfiguration {
         case .bool(let b): return b ? "true" : "false"
         case .string(let s): return quoted(s)
         case .list(let items): return "[" + items.map(flow).joined(separator: ", ") + "]"
-        case .map(let entries): return "{ " + entries.map { "\($0.key): \(flow($0.value))" }.joined(separator: ", ") + " }"
+        case .map(let entries):
+            return "{ " + entries.map { "\($0.key): \(flow($0.value))" }.joined(separator: ", ") + " }"
         }
     }
 

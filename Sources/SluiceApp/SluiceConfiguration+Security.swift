@@ -36,9 +36,17 @@ extension SluiceConfiguration {
         case (let cert?, let key?):
             c.rtmp.tls = RTMPTLSConfiguration(port: c.security.rtmpsPort, certificatePath: cert, keyPath: key)
         case (nil, _):
-            throw ConfigurationError(key: "rtmp.tls.cert", allowed: "a PEM certificate path when rtmp.tls.key is set", found: "nothing")
+            throw ConfigurationError(
+                key: "rtmp.tls.cert",
+                allowed: "a PEM certificate path when rtmp.tls.key is set",
+                found: "nothing"
+            )
         case (_, nil):
-            throw ConfigurationError(key: "rtmp.tls.key", allowed: "a PEM private key path when rtmp.tls.cert is set", found: "nothing")
+            throw ConfigurationError(
+                key: "rtmp.tls.key",
+                allowed: "a PEM private key path when rtmp.tls.cert is set",
+                found: "nothing"
+            )
         }
     }
 
@@ -54,7 +62,8 @@ extension SluiceConfiguration {
                     .init(key: "port", value: .int(security.rtmpsPort)),
                     .init(key: "cert", value: .string(security.rtmpsCertificate ?? "")),
                     .init(key: "key", value: .string(security.rtmpsKey ?? "")),
-                ])),
+                ])
+            ),
         ]
     }
 
@@ -69,7 +78,8 @@ extension SluiceConfiguration {
                     .init(key: "max_blocking_per_stream", value: .int(security.origin.maxBlockingPerStream)),
                     .init(key: "max_blocking_total", value: .int(security.origin.maxBlockingTotal)),
                     .init(key: "retry_after_s", value: .int(Int(security.origin.retryAfter.components.seconds))),
-                ])),
+                ])
+            ),
             .init(
                 key: "auth",
                 value: .map([
@@ -79,12 +89,24 @@ extension SluiceConfiguration {
                             .init(key: "keys", value: .list(a.keys.map { .string($0) })),
                             .init(key: "hmac_secret", value: .string(a.hmacSecret ?? "")),
                             .init(key: "webhook_url", value: .string(a.webhookURL ?? "")),
-                            .init(key: "webhook_timeout_ms", value: .int(Int(a.webhookTimeout.components.seconds * 1000
-                                + a.webhookTimeout.components.attoseconds / 1_000_000_000_000_000))),
+                            .init(
+                                key: "webhook_timeout_ms",
+                                value: .int(
+                                    Int(
+                                        a.webhookTimeout.components.seconds * 1000
+                                            + a.webhookTimeout.components.attoseconds / 1_000_000_000_000_000
+                                    )
+                                )
+                            ),
                             .init(key: "anonymous", value: .string(a.anonymous?.rawValue ?? "")),
-                        ])),
-                    .init(key: "view", value: .map([.init(key: "hmac_secret", value: .string(security.origin.viewerSecret ?? ""))])),
-                ])),
+                        ])
+                    ),
+                    .init(
+                        key: "view",
+                        value: .map([.init(key: "hmac_secret", value: .string(security.origin.viewerSecret ?? ""))])
+                    ),
+                ])
+            ),
         ]
     }
 
@@ -110,12 +132,19 @@ extension SluiceConfiguration {
             if let rule = try publish.string("anonymous"), !rule.isEmpty {
                 guard let a = PublishAuthConfiguration.Anonymous(rawValue: rule) else {
                     throw ConfigurationError(
-                        key: "auth.publish.anonymous", allowed: "none, loopback or any (empty: automatic)", found: rule)
+                        key: "auth.publish.anonymous",
+                        allowed: "none, loopback or any (empty: automatic)",
+                        found: rule
+                    )
                 }
                 c.security.publish.anonymous = a
             }
             if let url = c.security.publish.webhookURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-                throw ConfigurationError(key: "auth.publish.webhook_url", allowed: "an http:// or https:// URL", found: url)
+                throw ConfigurationError(
+                    key: "auth.publish.webhook_url",
+                    allowed: "an http:// or https:// URL",
+                    found: url
+                )
             }
             try publish.finish()
         }

@@ -15,7 +15,9 @@ extension SluiceConfiguration {
         c.whip.maxSessions = try r.int("max_sessions", in: 0...100_000) ?? c.whip.maxSessions
         c.whip.maxOfferBytes = try r.int("max_offer_bytes", in: 1024...1_048_576) ?? c.whip.maxOfferBytes
         // 0 keeps the default: the HLS segment target, so every segment can start on a requested IDR.
-        if let s = try r.double("keyframe_interval_s", in: 0...60) { c.whip.keyframeInterval = s > 0 ? .milliseconds(Int64(s * 1000)) : nil }
+        if let s = try r.double("keyframe_interval_s", in: 0...60) {
+            c.whip.keyframeInterval = s > 0 ? .milliseconds(Int64(s * 1000)) : nil
+        }
         if let kbps = try r.int("max_bitrate_kbps", in: 0...1_000_000) { c.whip.maxBitrate = UInt64(kbps) * 1000 }
     }
 
@@ -32,8 +34,10 @@ extension SluiceConfiguration {
                 // ICE host candidates carry an address the publisher can send to: never a wildcard or a name.
                 guard let ip = TransportAddress.parseIP(host), ip.contains(where: { $0 != 0 }) else {
                     throw ConfigurationError(
-                        key: key, allowed: "IP addresses such as 127.0.0.1 or 2001:db8::1 (no wildcard, no host name)",
-                        found: host)
+                        key: key,
+                        allowed: "IP addresses such as 127.0.0.1 or 2001:db8::1 (no wildcard, no host name)",
+                        found: host
+                    )
                 }
             }
         }

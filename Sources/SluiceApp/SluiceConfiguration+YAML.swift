@@ -14,7 +14,11 @@ extension SluiceConfiguration {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ConfigurationError(key: "(file)", allowed: "a readable YAML file", found: "\(path): \(error.localizedDescription)")
+            throw ConfigurationError(
+                key: "(file)",
+                allowed: "a readable YAML file",
+                found: "\(path): \(error.localizedDescription)"
+            )
         }
         return try parse(yaml: text, environment: environment)
     }
@@ -65,7 +69,9 @@ extension SluiceConfiguration {
         if var hls = try r.section("hls") {
             c.hls.lowLatency = try hls.bool("low_latency") ?? c.hls.lowLatency
             if let ms = try hls.int("part_target_ms", in: 100...2000) { c.hls.partTarget = .milliseconds(ms) }
-            if let s = try hls.double("segment_target_s", in: 1...10) { c.hls.segmentTarget = .milliseconds(Int64(s * 1000)) }
+            if let s = try hls.double("segment_target_s", in: 1...10) {
+                c.hls.segmentTarget = .milliseconds(Int64(s * 1000))
+            }
             c.hls.windowSegments = try hls.int("window_segments", in: 6...60) ?? c.hls.windowSegments
             if let s = try hls.int("reconnect_grace_s", in: 0...300) { c.hls.reconnectGrace = .seconds(s) }
             if let s = try hls.int("ended_retention_s", in: 0...3600) { c.hls.endedRetention = .seconds(s) }
@@ -76,7 +82,10 @@ extension SluiceConfiguration {
             if let level = try log.string("level") {
                 guard let l = Logger.Level(rawValue: level) else {
                     throw ConfigurationError(
-                        key: "log.level", allowed: "one of trace, debug, info, notice, warning, error, critical", found: level)
+                        key: "log.level",
+                        allowed: "one of trace, debug, info, notice, warning, error, critical",
+                        found: level
+                    )
                 }
                 c.logLevel = l
             }
@@ -94,14 +103,22 @@ extension SluiceConfiguration {
             if let preset = try t.string("preset") {
                 let allowed = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
                 guard allowed.contains(preset) else {
-                    throw ConfigurationError(key: "transcode.preset", allowed: "one of \(allowed.joined(separator: ", "))", found: preset)
+                    throw ConfigurationError(
+                        key: "transcode.preset",
+                        allowed: "one of \(allowed.joined(separator: ", "))",
+                        found: preset
+                    )
                 }
                 c.ladder.preset = preset
             }
             if let top = try t.string("source_rendition") {
                 guard let policy = LadderConfiguration.SourceRendition(rawValue: top) else {
                     let allowed = LadderConfiguration.SourceRendition.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw ConfigurationError(key: "transcode.source_rendition", allowed: "one of \(allowed)", found: top)
+                    throw ConfigurationError(
+                        key: "transcode.source_rendition",
+                        allowed: "one of \(allowed)",
+                        found: top
+                    )
                 }
                 c.ladder.sourceRendition = policy
             }
@@ -111,7 +128,11 @@ extension SluiceConfiguration {
                     let height = try rung.int("height", in: 144...2160) ?? 0
                     let kbps = try rung.int("video_kbps", in: 100...50_000) ?? 0
                     guard height > 0, kbps > 0 else {
-                        throw ConfigurationError(key: "transcode.rungs[\(i)]", allowed: "height and video_kbps", found: "\(item)")
+                        throw ConfigurationError(
+                            key: "transcode.rungs[\(i)]",
+                            allowed: "height and video_kbps",
+                            found: "\(item)"
+                        )
                     }
                     let name = try rung.string("name") ?? "\(height)p"
                     try rung.finish()
@@ -140,8 +161,10 @@ extension SluiceConfiguration {
         try validateWebRTC()
         if hls.partTarget * 3 > hls.segmentTarget {
             throw ConfigurationError(
-                key: "hls.part_target_ms", allowed: "at most a third of hls.segment_target_s",
-                found: "\(hls.partTarget.milliseconds) ms with a \(hls.segmentTarget) segment target")
+                key: "hls.part_target_ms",
+                allowed: "at most a third of hls.segment_target_s",
+                found: "\(hls.partTarget.milliseconds) ms with a \(hls.segmentTarget) segment target"
+            )
         }
     }
 }
@@ -171,8 +194,12 @@ struct ConfigReader {
     mutating func strings(_ k: String) throws -> [String]? {
         seen.insert(k)
         guard let v = values[k] else { return nil }
-        if let s = v as? String { return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
-        guard let l = v as? [String], !l.isEmpty else { throw ConfigurationError(key: path(k), allowed: "a list of strings", found: "\(v)") }
+        if let s = v as? String {
+            return s.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        }
+        guard let l = v as? [String], !l.isEmpty else {
+            throw ConfigurationError(key: path(k), allowed: "a list of strings", found: "\(v)")
+        }
         return l
     }
 
@@ -180,7 +207,11 @@ struct ConfigReader {
         seen.insert(k)
         guard let v = values[k] else { return nil }
         guard let i = v as? Int, range.contains(i) else {
-            throw ConfigurationError(key: path(k), allowed: "an integer in \(range.lowerBound)...\(range.upperBound)", found: "\(v)")
+            throw ConfigurationError(
+                key: path(k),
+                allowed: "an integer in \(range.lowerBound)...\(range.upperBound)",
+                found: "\(v)"
+            )
         }
         return i
     }
@@ -190,7 +221,11 @@ struct ConfigReader {
         guard let v = values[k] else { return nil }
         let d = (v as? Double) ?? (v as? Int).map(Double.init)
         guard let d, range.contains(d) else {
-            throw ConfigurationError(key: path(k), allowed: "a number in \(range.lowerBound)...\(range.upperBound)", found: "\(v)")
+            throw ConfigurationError(
+                key: path(k),
+                allowed: "a number in \(range.lowerBound)...\(range.upperBound)",
+                found: "\(v)"
+            )
         }
         return d
     }
@@ -198,27 +233,37 @@ struct ConfigReader {
     mutating func bool(_ k: String) throws -> Bool? {
         seen.insert(k)
         guard let v = values[k] else { return nil }
-        guard let b = v as? Bool else { throw ConfigurationError(key: path(k), allowed: "true or false", found: "\(v)") }
+        guard let b = v as? Bool else {
+            throw ConfigurationError(key: path(k), allowed: "true or false", found: "\(v)")
+        }
         return b
     }
 
     mutating func list(_ k: String) throws -> [[String: Any]]? {
         seen.insert(k)
         guard let v = values[k] else { return nil }
-        guard let l = v as? [[String: Any]] else { throw ConfigurationError(key: path(k), allowed: "a list of mappings", found: "\(v)") }
+        guard let l = v as? [[String: Any]] else {
+            throw ConfigurationError(key: path(k), allowed: "a list of mappings", found: "\(v)")
+        }
         return l
     }
 
     mutating func section(_ k: String) throws -> ConfigReader? {
         seen.insert(k)
         guard let v = values[k] else { return nil }
-        guard let m = v as? [String: Any] else { throw ConfigurationError(key: path(k), allowed: "a mapping", found: "\(v)") }
+        guard let m = v as? [String: Any] else {
+            throw ConfigurationError(key: path(k), allowed: "a mapping", found: "\(v)")
+        }
         return ConfigReader(values: m, prefix: path(k))
     }
 
     func finish() throws {
         if let unknown = values.keys.sorted().first(where: { !seen.contains($0) }) {
-            throw ConfigurationError(key: path(unknown), allowed: "a documented key (see Config/sluice.yaml)", found: "unknown key")
+            throw ConfigurationError(
+                key: path(unknown),
+                allowed: "a documented key (see Config/sluice.yaml)",
+                found: "unknown key"
+            )
         }
     }
 }

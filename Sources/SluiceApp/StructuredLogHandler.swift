@@ -28,26 +28,42 @@ public struct StructuredLogHandler: LogHandler {
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
         let line = Self.render(
-            format: format, time: Date(), level: event.level, message: "\(event.message)", label: label, metadata: merged)
+            format: format,
+            time: Date(),
+            level: event.level,
+            message: "\(event.message)",
+            label: label,
+            metadata: merged
+        )
         StructuredLogOutput.write(line + "\n")
     }
 
     /// One line without its newline: `time`, `level`, `msg`, `logger`, then metadata keys sorted.
     public static func render(
-        format: LogFormat, time: Date, level: Logger.Level, message: String, label: String, metadata: Logger.Metadata
+        format: LogFormat,
+        time: Date,
+        level: Logger.Level,
+        message: String,
+        label: String,
+        metadata: Logger.Metadata
     ) -> String {
         let stamp = timestamp(time)
         let keys = metadata.keys.sorted()
         switch format {
         case .json:
-            var fields = ["\"time\":\(jsonString(stamp))", "\"level\":\(jsonString(level.rawValue))",
-                          "\"msg\":\(jsonString(message))", "\"logger\":\(jsonString(label))"]
+            var fields = [
+                "\"time\":\(jsonString(stamp))", "\"level\":\(jsonString(level.rawValue))",
+                "\"msg\":\(jsonString(message))", "\"logger\":\(jsonString(label))",
+            ]
             for k in keys where !["time", "level", "msg", "logger"].contains(k) {
                 fields.append("\(jsonString(k)):\(json(metadata[k]!))")
             }
             return "{" + fields.joined(separator: ",") + "}"
         case .logfmt, .text:
-            var pairs = ["time=\(stamp)", "level=\(level.rawValue)", "msg=\(logfmtValue(message))", "logger=\(logfmtValue(label))"]
+            var pairs = [
+                "time=\(stamp)", "level=\(level.rawValue)", "msg=\(logfmtValue(message))",
+                "logger=\(logfmtValue(label))",
+            ]
             for k in keys where !["time", "level", "msg", "logger"].contains(k) {
                 pairs.append("\(logfmtKey(k))=\(logfmtValue(flat(metadata[k]!)))")
             }
@@ -62,8 +78,15 @@ public struct StructuredLogHandler: LogHandler {
         var parts = tm()
         gmtime_r(&t, &parts)
         return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(ms % 1000))
+            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ",
+            Int(parts.tm_year) + 1900,
+            Int(parts.tm_mon) + 1,
+            Int(parts.tm_mday),
+            Int(parts.tm_hour),
+            Int(parts.tm_min),
+            Int(parts.tm_sec),
+            Int(ms % 1000)
+        )
     }
 
     /// A metadata value as JSON: strings, arrays and objects keep their shape.
@@ -100,21 +123,27 @@ public struct StructuredLogHandler: LogHandler {
         case .string(let s): return s
         case .stringConvertible(let c): return c.description
         case .array(let a): return "[" + a.map(flat).joined(separator: ",") + "]"
-        case .dictionary(let d): return "{" + d.keys.sorted().map { "\($0):\(flat(d[$0]!))" }.joined(separator: ",") + "}"
+        case .dictionary(let d):
+            return "{" + d.keys.sorted().map { "\($0):\(flat(d[$0]!))" }.joined(separator: ",") + "}"
         }
     }
 
     /// Keys keep letters, digits, `_`, `.`, `-`; anything else becomes `_` so a line always splits on spaces.
     static func logfmtKey(_ k: String) -> String {
-        let cleaned = String(k.unicodeScalars.map { c -> Character in
-            (c.properties.isAlphabetic || ("0"..."9").contains(c) || "_.-".unicodeScalars.contains(c)) ? Character(c) : "_"
-        })
+        let cleaned = String(
+            k.unicodeScalars.map { c -> Character in
+                (c.properties.isAlphabetic || ("0"..."9").contains(c) || "_.-".unicodeScalars.contains(c))
+                    ? Character(c) : "_"
+            }
+        )
         return cleaned.isEmpty ? "_" : cleaned
     }
 
     /// Bare when safe, else double-quoted with `"`, `\` and control characters escaped.
     static func logfmtValue(_ v: String) -> String {
-        let needsQuotes = v.isEmpty || v.unicodeScalars.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
+        let needsQuotes =
+            v.isEmpty
+            || v.unicodeScalars.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "\\" || $0.value < 0x20 }
         guard needsQuotes else { return v }
         return jsonString(v)
     }

@@ -42,7 +42,8 @@ enum WHIPOriginRoutes {
                 "Access-Control-Allow-Methods": "POST, DELETE, OPTIONS", "Accept-Post": "application/sdp",
                 "Access-Control-Expose-Headers": exposed,
                 "Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match",
-            ])
+            ]
+        )
     }
 
     static func offer(_ request: OriginRequest, whip: WHIPIngestService?, authorize: Authorize?) async -> OriginReply {
@@ -85,7 +86,8 @@ enum WHIPOriginRoutes {
             var token: String?
             if case .token(let t) = credential { token = t }
             let decision = await authorize(
-                PublishAuthRequest(key: streamKey, credential: token, peerIP: request.peerIP, transport: .whip))
+                PublishAuthRequest(key: streamKey, credential: token, peerIP: request.peerIP, transport: .whip)
+            )
             switch decision {
             case .allowed(let by):
                 request.logger.info("WHIP publish authorized", metadata: ["stream": "\(key)", "auth": "\(by)"])
@@ -96,21 +98,30 @@ enum WHIPOriginRoutes {
         }
         request.logger.warning(
             "WHIP publish refused",
-            metadata: ["stream": "\(key)", "peer": "\(request.peerIP ?? "unknown")", "reason": "\(reason)"])
+            metadata: ["stream": "\(key)", "peer": "\(request.peerIP ?? "unknown")", "reason": "\(reason)"]
+        )
         var reply = text(401, "publish refused: \(reason)")
         reply.headers.append(
-            ("WWW-Authenticate",
-            credential == .none ? "Bearer realm=\"sluice\"" : "Bearer realm=\"sluice\", error=\"invalid_token\""))
+            (
+                "WWW-Authenticate",
+                credential == .none ? "Bearer realm=\"sluice\"" : "Bearer realm=\"sluice\", error=\"invalid_token\""
+            )
+        )
         return reply
     }
 
     static func headers() -> [(name: String, value: String)] {
-        [("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", exposed), ("Cache-Control", "no-store")]
+        [
+            ("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", exposed),
+            ("Cache-Control", "no-store"),
+        ]
     }
 
     static func text(_ status: Int, _ message: String) -> OriginReply {
         OriginReply(
-            status: status, headers: headers() + [("Content-Type", "text/plain; charset=utf-8")],
-            body: Array((message.isEmpty ? "" : message + "\n").utf8))
+            status: status,
+            headers: headers() + [("Content-Type", "text/plain; charset=utf-8")],
+            body: Array((message.isEmpty ? "" : message + "\n").utf8)
+        )
     }
 }

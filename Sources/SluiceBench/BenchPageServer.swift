@@ -27,7 +27,9 @@ final class BenchPageServer: Sendable {
             }
         do {
             let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
-            guard let port = channel.localAddress?.port else { throw BenchError.browserFailed("page server has no port") }
+            guard let port = channel.localAddress?.port else {
+                throw BenchError.browserFailed("page server has no port")
+            }
             return BenchPageServer(port: port, channel: channel, state: state)
         } catch {
             throw .browserFailed("cannot start the page server on 127.0.0.1: \(error)")
@@ -157,15 +159,20 @@ private final class BenchPageHandler: ChannelInboundHandler, @unchecked Sendable
     }
 
     private func respond(
-        _ context: ChannelHandlerContext, _ request: HTTPRequestHead, _ status: HTTPResponseStatus, _ type: String,
+        _ context: ChannelHandlerContext,
+        _ request: HTTPRequestHead,
+        _ status: HTTPResponseStatus,
+        _ type: String,
         _ bytes: [UInt8]
     ) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: type)
         headers.add(name: "Content-Length", value: "\(bytes.count)")
         headers.add(name: "Cache-Control", value: "no-store")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
-            promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: status, headers: headers))),
+            promise: nil
+        )
         if !bytes.isEmpty { context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: bytes)))), promise: nil) }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
     }

@@ -110,7 +110,8 @@ public struct BenchReport: Sendable, Codable, Equatable {
     /// The machine this runs on, in one line: kernel, CPU model and count.
     public static func describeMachine() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
+        let model =
+            cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)

@@ -3,7 +3,10 @@ import Logging
 extension BenchRunner {
     /// The model viewers, each joining at `from` plus its own random offset within `joinSpread`.
     func watchWithModels(
-        _ scenario: BenchScenario, url: String, from: ContinuousClock.Instant, until deadline: ContinuousClock.Instant,
+        _ scenario: BenchScenario,
+        url: String,
+        from: ContinuousClock.Instant,
+        until deadline: ContinuousClock.Instant,
         publisherEnds: ContinuousClock.Instant
     ) async throws(BenchError) -> [ViewerReport] {
         let logger = self.logger
@@ -16,8 +19,12 @@ extension BenchRunner {
                     do throws(BenchError) {
                         return .success(
                             scenario.lowLatencyViewer
-                                ? try await LLHLSViewer(playlistURL: url, logger: logger).run(until: deadline, publisherEnds: publisherEnds)
-                                : try await ClassicHLSViewer(playlistURL: url, logger: logger).run(until: deadline))
+                                ? try await LLHLSViewer(playlistURL: url, logger: logger).run(
+                                    until: deadline,
+                                    publisherEnds: publisherEnds
+                                )
+                                : try await ClassicHLSViewer(playlistURL: url, logger: logger).run(until: deadline)
+                        )
                     } catch {
                         return .failure(error)
                     }

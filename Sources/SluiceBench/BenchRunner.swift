@@ -84,7 +84,9 @@ public struct BenchRunner: Sendable {
                 do {
                     let chunk = try player == .hlsjs ? hlsjs?.get() : nil
                     result = try await run(scenario, player: player, hlsjs: chunk, tag: tag)
-                    progress.finish("\(tag): done" + (result.glass.map { ", glass p50 \(BenchTable.ms($0.p50Ms)) ms" } ?? ""))
+                    progress.finish(
+                        "\(tag): done" + (result.glass.map { ", glass p50 \(BenchTable.ms($0.p50Ms)) ms" } ?? "")
+                    )
                 } catch {
                     result.skipped = "failed: \(error)"
                     progress.finish("\(tag): failed, \(error)")
@@ -93,8 +95,12 @@ public struct BenchRunner: Sendable {
             results.append(result)
         }
         var report = BenchReport(
-            date: date, machine: BenchReport.describeMachine(), durationSeconds: options.duration.milliseconds / 1000,
-            command: options.command, scenarios: results)
+            date: date,
+            machine: BenchReport.describeMachine(),
+            durationSeconds: options.duration.milliseconds / 1000,
+            command: options.command,
+            scenarios: results
+        )
         report.source = "\(source)"
         report.loadBefore = loadBefore
         report.loadAfter = BenchReport.loadAverage()
@@ -102,7 +108,12 @@ public struct BenchRunner: Sendable {
     }
 
     /// One scenario from gateway start to gateway stop.
-    func run(_ scenario: BenchScenario, player: PlayerKind, hlsjs: [UInt8]?, tag: String) async throws(BenchError)
+    func run(
+        _ scenario: BenchScenario,
+        player: PlayerKind,
+        hlsjs: [UInt8]?,
+        tag: String
+    ) async throws(BenchError)
         -> ScenarioResult
     {
         let key = "bench-\(scenario.id)-\(UInt32.random(in: 0...UInt32.max))"
@@ -111,7 +122,12 @@ public struct BenchRunner: Sendable {
             let anchor = try NginxRTMPAnchor(fragment: .seconds(fragment))
             defer { anchor.stop() }
             try await anchor.waitUntilReady()
-            let watch = Watch(player: player, hlsjs: hlsjs, media: anchor.playlistURL(key: key), entry: anchor.playlistURL(key: key))
+            let watch = Watch(
+                player: player,
+                hlsjs: hlsjs,
+                media: anchor.playlistURL(key: key),
+                entry: anchor.playlistURL(key: key)
+            )
             var result = try await measure(scenario, watch, tag: tag, publishURL: anchor.rtmpURL(key: key))
             result.rendition = player == .model ? "\(key).m3u8" : watch.entry
             return result
@@ -147,10 +163,17 @@ public struct BenchRunner: Sendable {
             }
             do {
                 let watch = Watch(
-                    player: player, hlsjs: hlsjs, media: "\(httpBase)/live/\(key)/\(rendition).m3u8",
-                    entry: "\(httpBase)/live/\(key)/index.m3u8")
+                    player: player,
+                    hlsjs: hlsjs,
+                    media: "\(httpBase)/live/\(key)/\(rendition).m3u8",
+                    entry: "\(httpBase)/live/\(key)/index.m3u8"
+                )
                 var result = try await measure(
-                    scenario, watch, tag: tag, publishURL: overWHIP ? "\(httpBase)/whip/\(key)" : "\(rtmpBase)/\(key)")
+                    scenario,
+                    watch,
+                    tag: tag,
+                    publishURL: overWHIP ? "\(httpBase)/whip/\(key)" : "\(rtmpBase)/\(key)"
+                )
                 result.rendition = player == .model ? rendition : watch.entry
                 result.hops = try await gatewayHops(httpBase: httpBase, key: key, rendition: rendition)
                 await embedded?.stop()
@@ -173,7 +196,10 @@ public struct BenchRunner: Sendable {
     /// Publishes for the run's duration and watches: model viewers from the warm-up on, or a real player from the
     /// publish start (plus a second one joining after the warm-up).
     private func measure(
-        _ scenario: BenchScenario, _ watch: Watch, tag: String, publishURL: String
+        _ scenario: BenchScenario,
+        _ watch: Watch,
+        tag: String,
+        publishURL: String
     ) async throws(BenchError) -> ScenarioResult {
         let clock = ContinuousClock()
         let duration = options.duration
@@ -200,11 +226,17 @@ public struct BenchRunner: Sendable {
         defer { ticker.cancel() }
         var result = ScenarioResult(scenario: scenario, player: watch.player)
         phase.withLock { $0 = "waiting for the first playable playlist" }
-        let playable = await firstPlayable(watch.media, lowLatency: scenario.lowLatencyViewer, until: start + duration + .seconds(10))
+        let playable = await firstPlayable(
+            watch.media,
+            lowLatency: scenario.lowLatencyViewer,
+            until: start + duration + .seconds(10)
+        )
         guard let playable else {
             publisher.cancel()
             await browser?.close()
-            if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
+            if case .failure(let e) = await publisher.value {
+                throw .gatewayFailed("publishing to \(publishURL) failed: \(e)")
+            }
             throw .badPlaylist(url: watch.media, reason: "no media listed within the run")
         }
         result.publishToPlayableMs = (playable - start).milliseconds
@@ -218,8 +250,12 @@ public struct BenchRunner: Sendable {
             try? await clock.sleep(until: start + duration + Self.tail)
             var trace = await browser.finish()
             trace.publishStart = Double(publishStart.nanosecondsSince1970) / 1e6
-            if let dir = options.traceDirectory { try Self.write(trace, to: "\(dir)/\(scenario.id)-\(watch.player).json") }
-            if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
+            if let dir = options.traceDirectory {
+                try Self.write(trace, to: "\(dir)/\(scenario.id)-\(watch.player).json")
+            }
+            if case .failure(let e) = await publisher.value {
+                throw .gatewayFailed("publishing to \(publishURL) failed: \(e)")
+            }
             let publishEnd = Double(publishStart.advanced(by: duration).nanosecondsSince1970) / 1e6
             result.apply(PlayerFigures(trace, publishStart: trace.publishStart ?? 0, publishEnd: publishEnd))
             return result
@@ -228,10 +264,21 @@ public struct BenchRunner: Sendable {
             phase.withLock { $0 = "warming up" }
             try? await clock.sleep(until: start + warmUp)
         }
-        phase.withLock { $0 = "\(options.modelViewers) model viewers watching \(scenario.lowLatencyViewer ? "(LL-HLS)" : "(classic)")" }
+        phase.withLock {
+            $0 =
+                "\(options.modelViewers) model viewers watching \(scenario.lowLatencyViewer ? "(LL-HLS)" : "(classic)")"
+        }
         let deadline = start + duration + Self.tail
-        let reports = try await watchWithModels(scenario, url: watch.media, from: start + warmUp, until: deadline, publisherEnds: start + duration)
-        if case .failure(let e) = await publisher.value { throw .gatewayFailed("publishing to \(publishURL) failed: \(e)") }
+        let reports = try await watchWithModels(
+            scenario,
+            url: watch.media,
+            from: start + warmUp,
+            until: deadline,
+            publisherEnds: start + duration
+        )
+        if case .failure(let e) = await publisher.value {
+            throw .gatewayFailed("publishing to \(publishURL) failed: \(e)")
+        }
         result.apply(reports)
         return result
     }
@@ -247,7 +294,10 @@ public struct BenchRunner: Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(),
+                withIntermediateDirectories: true
+            )
             try encoder.encode(trace).write(to: url)
         } catch {
             throw .writeFailed(path: path, reason: "\(error)")
@@ -257,7 +307,10 @@ public struct BenchRunner: Sendable {
     /// Publishes the test pattern with its capture clock in SEI: RTMP through librtmp, or WHIP through our own
     /// publisher (same source, audio as Opus) when the URL is an `http://…/whip/KEY` endpoint.
     static func publish(
-        _ source: PublishInput, to url: String, duration: Duration, logger: Logger
+        _ source: PublishInput,
+        to url: String,
+        duration: Duration,
+        logger: Logger
     ) async -> Result<Void, BenchPublishFailure> {
         if url.hasPrefix("http://") {
             do throws(WHIPPublishError) {
@@ -279,7 +332,11 @@ public struct BenchRunner: Sendable {
     }
 
     /// When a GET of the media playlist first lists media a player can start on (a part, or a segment for classic).
-    private func firstPlayable(_ url: String, lowLatency: Bool, until deadline: ContinuousClock.Instant) async
+    private func firstPlayable(
+        _ url: String,
+        lowLatency: Bool,
+        until deadline: ContinuousClock.Instant
+    ) async
         -> ContinuousClock.Instant?
     {
         guard let target = try? HTTPURL(url) else { return nil }
@@ -299,7 +356,11 @@ public struct BenchRunner: Sendable {
     }
 
     /// The gateway's per-hop percentiles for the watched rendition, from `GET /api/streams`.
-    private func gatewayHops(httpBase: String, key: String, rendition: String) async throws(BenchError)
+    private func gatewayHops(
+        httpBase: String,
+        key: String,
+        rendition: String
+    ) async throws(BenchError)
         -> [String: LatencyPercentiles]
     {
         let url = try HTTPURL(httpBase + "/api/streams")

@@ -65,45 +65,72 @@ public enum BenchSVG {
         s.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
         s.append(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(f(width))\" height=\"\(f(height))\" "
-                + "viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">")
+                + "viewBox=\"0 0 \(f(width)) \(f(height))\" font-family=\"sans-serif\" font-size=\"12\">"
+        )
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>")
-        s.append("<text x=\"\(f(left))\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
-            + "sluice bench: where glass-to-glass latency goes (p50 per hop, whisker = glass p90)</text>")
-        s.append("<text x=\"\(f(left))\" y=\"40\" fill=\"#555\">\(escape("\(report.date) · \(report.machine) · \(Int(report.durationSeconds)) s per scenario"))</text>")
+        s.append(
+            "<text x=\"\(f(left))\" y=\"22\" font-size=\"15\" font-weight=\"bold\">"
+                + "sluice bench: where glass-to-glass latency goes (p50 per hop, whisker = glass p90)</text>"
+        )
+        s.append(
+            "<text x=\"\(f(left))\" y=\"40\" fill=\"#555\">\(escape("\(report.date) · \(report.machine) · \(Int(report.durationSeconds)) s per scenario"))</text>"
+        )
         // Axis and grid.
         var t = 0.0
         while t <= axisEnd + 0.5 {
             let gx = x(t)
-            s.append("<line x1=\"\(f(gx))\" y1=\"\(f(top - 6))\" x2=\"\(f(gx))\" y2=\"\(f(chartBottom))\" stroke=\"#e4e4e4\"/>")
-            s.append("<text x=\"\(f(gx))\" y=\"\(f(chartBottom + 16))\" text-anchor=\"middle\" fill=\"#333\">\(label(t))</text>")
+            s.append(
+                "<line x1=\"\(f(gx))\" y1=\"\(f(top - 6))\" x2=\"\(f(gx))\" y2=\"\(f(chartBottom))\" stroke=\"#e4e4e4\"/>"
+            )
+            s.append(
+                "<text x=\"\(f(gx))\" y=\"\(f(chartBottom + 16))\" text-anchor=\"middle\" fill=\"#333\">\(label(t))</text>"
+            )
             t += step
         }
-        s.append("<text x=\"\(f(left + plot / 2))\" y=\"\(f(chartBottom + 32))\" text-anchor=\"middle\" fill=\"#333\">"
-            + "time from capture</text>")
+        s.append(
+            "<text x=\"\(f(left + plot / 2))\" y=\"\(f(chartBottom + 32))\" text-anchor=\"middle\" fill=\"#333\">"
+                + "time from capture</text>"
+        )
         for (i, r) in rows.enumerated() {
             let y = top + Double(i) * (barHeight + rowGap)
-            s.append("<text x=\"\(f(left - 8))\" y=\"\(f(y + barHeight / 2 + 4))\" text-anchor=\"end\">\(escape(r.id))</text>")
-            s.append("<text x=\"\(f(left - 8))\" y=\"\(f(y + barHeight / 2 + 17))\" text-anchor=\"end\" fill=\"#777\" "
-                + "font-size=\"10\">\(escape(r.player.rawValue))</text>")
+            s.append(
+                "<text x=\"\(f(left - 8))\" y=\"\(f(y + barHeight / 2 + 4))\" text-anchor=\"end\">\(escape(r.id))</text>"
+            )
+            s.append(
+                "<text x=\"\(f(left - 8))\" y=\"\(f(y + barHeight / 2 + 17))\" text-anchor=\"end\" fill=\"#777\" "
+                    + "font-size=\"10\">\(escape(r.player.rawValue))</text>"
+            )
             if let why = r.skipped {
-                s.append("<text x=\"\(f(left + 6))\" y=\"\(f(y + barHeight / 2 + 4))\" fill=\"#888\" font-style=\"italic\">"
-                    + "\(escape("not run: \(why)"))</text>")
+                s.append(
+                    "<text x=\"\(f(left + 6))\" y=\"\(f(y + barHeight / 2 + 4))\" fill=\"#888\" font-style=\"italic\">"
+                        + "\(escape("not run: \(why)"))</text>"
+                )
                 continue
             }
             var start = 0.0
             for seg in segments(r) {
                 let piece = pieces[seg.key]!
-                s.append("<rect x=\"\(f(x(start)))\" y=\"\(f(y))\" width=\"\(f(max(0.5, x(start + seg.ms) - x(start))))\" "
-                    + "height=\"\(f(barHeight))\" fill=\"\(piece.colour)\"><title>\(escape("\(seg.key): \(BenchTable.ms(seg.ms)) ms"))</title></rect>")
+                s.append(
+                    "<rect x=\"\(f(x(start)))\" y=\"\(f(y))\" width=\"\(f(max(0.5, x(start + seg.ms) - x(start))))\" "
+                        + "height=\"\(f(barHeight))\" fill=\"\(piece.colour)\"><title>\(escape("\(seg.key): \(BenchTable.ms(seg.ms)) ms"))</title></rect>"
+                )
                 start += seg.ms
             }
             if let p = r.glass {
                 let cy = y + barHeight / 2
-                s.append("<line x1=\"\(f(x(p.p50Ms)))\" y1=\"\(f(cy))\" x2=\"\(f(x(p.p90Ms)))\" y2=\"\(f(cy))\" stroke=\"#222\"/>")
-                s.append("<line x1=\"\(f(x(p.p90Ms)))\" y1=\"\(f(y + 6))\" x2=\"\(f(x(p.p90Ms)))\" y2=\"\(f(y + barHeight - 6))\" stroke=\"#222\"/>")
-                s.append("<text x=\"\(f(x(p.p90Ms) + 6))\" y=\"\(f(cy + 4))\" fill=\"#222\">\(escape("p50 \(seconds(p.p50Ms)) s"))</text>")
+                s.append(
+                    "<line x1=\"\(f(x(p.p50Ms)))\" y1=\"\(f(cy))\" x2=\"\(f(x(p.p90Ms)))\" y2=\"\(f(cy))\" stroke=\"#222\"/>"
+                )
+                s.append(
+                    "<line x1=\"\(f(x(p.p90Ms)))\" y1=\"\(f(y + 6))\" x2=\"\(f(x(p.p90Ms)))\" y2=\"\(f(y + barHeight - 6))\" stroke=\"#222\"/>"
+                )
+                s.append(
+                    "<text x=\"\(f(x(p.p90Ms) + 6))\" y=\"\(f(cy + 4))\" fill=\"#222\">\(escape("p50 \(seconds(p.p50Ms)) s"))</text>"
+                )
             } else {
-                s.append("<text x=\"\(f(x(start) + 6))\" y=\"\(f(y + barHeight / 2 + 4))\" fill=\"#888\">no viewer frames</text>")
+                s.append(
+                    "<text x=\"\(f(x(start) + 6))\" y=\"\(f(y + barHeight / 2 + 4))\" fill=\"#888\">no viewer frames</text>"
+                )
             }
         }
         // Legend, two columns.

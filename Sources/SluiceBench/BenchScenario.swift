@@ -31,26 +31,40 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     /// Every scenario, in table order.
     public static let all: [BenchScenario] = [
         BenchScenario(
-            id: "rtmp-llhls", title: "RTMP -> LL-HLS, passthrough (200 ms parts, 2 s segments)",
-            path: .sluice(lowLatency: true, transcode: false, rendition: "video")),
+            id: "rtmp-llhls",
+            title: "RTMP -> LL-HLS, passthrough (200 ms parts, 2 s segments)",
+            path: .sluice(lowLatency: true, transcode: false, rendition: "video")
+        ),
         BenchScenario(
-            id: "rtmp-llhls-ladder", title: "RTMP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
-            path: .sluice(lowLatency: true, transcode: true, rendition: "480p")),
+            id: "rtmp-llhls-ladder",
+            title: "RTMP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
+            path: .sluice(lowLatency: true, transcode: true, rendition: "480p")
+        ),
         BenchScenario(
-            id: "rtmp-hls", title: "RTMP -> classic HLS (2 s segments, player 3 segments behind)",
-            path: .sluice(lowLatency: false, transcode: false, rendition: "video")),
+            id: "rtmp-hls",
+            title: "RTMP -> classic HLS (2 s segments, player 3 segments behind)",
+            path: .sluice(lowLatency: false, transcode: false, rendition: "video")
+        ),
         BenchScenario(
-            id: "nginx-rtmp-hls", title: "RTMP -> nginx-rtmp classic HLS (2 s fragments, MPEG-TS, player 3 behind)",
-            path: .nginxRTMP(fragmentSeconds: 2)),
+            id: "nginx-rtmp-hls",
+            title: "RTMP -> nginx-rtmp classic HLS (2 s fragments, MPEG-TS, player 3 behind)",
+            path: .nginxRTMP(fragmentSeconds: 2)
+        ),
         BenchScenario(
-            id: "nginx-rtmp-hls-1s", title: "RTMP -> nginx-rtmp classic HLS (1 s fragments, MPEG-TS, player 3 behind)",
-            path: .nginxRTMP(fragmentSeconds: 1)),
+            id: "nginx-rtmp-hls-1s",
+            title: "RTMP -> nginx-rtmp classic HLS (1 s fragments, MPEG-TS, player 3 behind)",
+            path: .nginxRTMP(fragmentSeconds: 1)
+        ),
         BenchScenario(
-            id: "whip-llhls", title: "WHIP -> LL-HLS, passthrough video, Opus -> AAC (200 ms parts, 2 s segments)",
-            path: .whip(transcode: false, rendition: "video")),
+            id: "whip-llhls",
+            title: "WHIP -> LL-HLS, passthrough video, Opus -> AAC (200 ms parts, 2 s segments)",
+            path: .whip(transcode: false, rendition: "video")
+        ),
         BenchScenario(
-            id: "whip-llhls-ladder", title: "WHIP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
-            path: .whip(transcode: true, rendition: "480p")),
+            id: "whip-llhls-ladder",
+            title: "WHIP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
+            path: .whip(transcode: true, rendition: "480p")
+        ),
     ]
 
     /// The scenario with this name.

@@ -3,10 +3,11 @@ import Foundation
 /// The comparison as text: one row per scenario and player, each latency cell `p50/p90/p99` in milliseconds.
 public enum BenchTable {
     /// Column headings after the scenario name and the player; each names what it measures.
-    static let headings = GatewayHops.order + [
-        "capture->downloaded", "glass capture->shown", "publish->playable", "publish->1st frame", "join->1st frame",
-        "frames", "stalls (ms)", "switches", "errors",
-    ]
+    static let headings =
+        GatewayHops.order + [
+            "capture->downloaded", "glass capture->shown", "publish->playable", "publish->1st frame", "join->1st frame",
+            "frames", "stalls (ms)", "switches", "errors",
+        ]
 
     /// What each column measures, printed under the table.
     static let legend = [
@@ -31,12 +32,15 @@ public enum BenchTable {
             return "\(ms(p.p50Ms))/\(ms(p.p90Ms))/\(ms(p.p99Ms))"
         }
         let stalls = r.player == .model ? "\(r.stalls)" : "\(r.stalls) (\(ms(r.stalledMs)))"
-        let errors = r.player == .model
+        let errors =
+            r.player == .model
             ? "\(r.errorCount)"
             : "\(r.errorCount) (\(r.levelLoadErrors), \(r.fatalErrors), \(r.startupErrors), \(r.afterEndErrors))"
         return GatewayHops.order.map { cell(r.hops[$0]) } + [
-            cell(r.downloaded), cell(r.glass), r.publishToPlayableMs.map(ms) ?? "-", r.publishToFirstFrameMs.map(ms) ?? "-",
-            r.joinToFirstFrameMs.map(ms) ?? "-", "\(r.frames)", stalls, r.player == .model ? "-" : "\(r.renditionSwitches)",
+            cell(r.downloaded), cell(r.glass), r.publishToPlayableMs.map(ms) ?? "-",
+            r.publishToFirstFrameMs.map(ms) ?? "-",
+            r.joinToFirstFrameMs.map(ms) ?? "-", "\(r.frames)", stalls,
+            r.player == .model ? "-" : "\(r.renditionSwitches)",
             errors,
         ]
     }
@@ -56,7 +60,8 @@ public enum BenchTable {
         }
         func line(_ row: [String]) -> String {
             row.enumerated().map { i, c in
-                i < widths.count && row.count == header.count ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0) : c
+                i < widths.count && row.count == header.count
+                    ? c.padding(toLength: widths[i], withPad: " ", startingAt: 0) : c
             }.joined(separator: "  ")
         }
         var out = [line(header)]
@@ -68,7 +73,9 @@ public enum BenchTable {
     /// The same table in Markdown, for docs/BENCHMARKS.md.
     public static func markdown(_ report: BenchReport) -> String {
         let header = ["scenario", "player"] + headings
-        var out = ["| " + header.joined(separator: " | ") + " |", "|" + header.map { _ in "---" }.joined(separator: "|") + "|"]
+        var out = [
+            "| " + header.joined(separator: " | ") + " |", "|" + header.map { _ in "---" }.joined(separator: "|") + "|",
+        ]
         for r in report.scenarios {
             var row = ["`\(r.id)`", r.player.rawValue] + cells(r)
             if row.count < header.count { row += Array(repeating: "", count: header.count - row.count) }

@@ -19,13 +19,20 @@ public struct ClassicHLSViewer: Sendable {
     /// A viewer of `playlistURL`.
     public init(playlistURL: String, saveMediaTo: String? = nil, liveSyncSegments: Int = 3, logger: Logger) {
         self.init(
-            playlistURL: playlistURL, saveMediaTo: saveMediaTo, liveSyncSegments: liveSyncSegments, logger: logger,
-            group: MultiThreadedEventLoopGroup.singleton)
+            playlistURL: playlistURL,
+            saveMediaTo: saveMediaTo,
+            liveSyncSegments: liveSyncSegments,
+            logger: logger,
+            group: MultiThreadedEventLoopGroup.singleton
+        )
     }
 
     /// A viewer whose connections run on `group`.
     public init(
-        playlistURL: String, saveMediaTo: String? = nil, liveSyncSegments: Int = 3, logger: Logger,
+        playlistURL: String,
+        saveMediaTo: String? = nil,
+        liveSyncSegments: Int = 3,
+        logger: Logger,
         group: any EventLoopGroup
     ) {
         self.playlistURL = playlistURL
@@ -40,8 +47,12 @@ public struct ClassicHLSViewer: Sendable {
         let joinedAt = WallTime.now()
         let entry = try HTTPURL(playlistURL)
         let session = ViewerSession(
-            origin: entry, group: group, deadline: deadline, logger: logger,
-            recorder: try ViewerRecorder(saveDirectory: saveMediaTo, logger: logger))
+            origin: entry,
+            group: group,
+            deadline: deadline,
+            logger: logger,
+            recorder: try ViewerRecorder(saveDirectory: saveMediaTo, logger: logger)
+        )
         let startPosition = await watch(entry, session: session)
         await session.close()
         return await session.report(joinedAt: joinedAt, startPosition: startPosition)
@@ -79,8 +90,13 @@ public struct ClassicHLSViewer: Sendable {
                     uri.hasSuffix(".ts") || uri.contains(".ts?")
                     ? await session.downloadTS(uri: uri, name: "\(segment.msn).ts", segment: segment, base: mediaURL)
                     : await session.downloadFMP4(
-                        uri: uri, name: "\(segment.msn).m4s", kind: "segment", segment: segment, startsSegment: true,
-                        base: mediaURL)
+                        uri: uri,
+                        name: "\(segment.msn).m4s",
+                        kind: "segment",
+                        segment: segment,
+                        startsSegment: true,
+                        base: mediaURL
+                    )
                 if segment.msn == join.msn, let earliest = positions.min() {
                     startPosition = earliest + .milliseconds(Int64(((target - starts[joinIndex]) * 1_000).rounded()))
                 }

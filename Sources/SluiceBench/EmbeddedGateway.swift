@@ -35,7 +35,9 @@ final class EmbeddedGateway: Sendable {
         let tasks = [
             Task { await packager.run() },
             Task {
-                do { try await origin.run() } catch { logger.error("embedded origin stopped", metadata: ["error": "\(error)"]) }
+                do { try await origin.run() } catch {
+                    logger.error("embedded origin stopped", metadata: ["error": "\(error)"])
+                }
             },
             Task {
                 do { try await runDemoStream(hub: hub, key: key, logger: logger) } catch {

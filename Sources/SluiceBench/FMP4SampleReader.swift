@@ -115,7 +115,8 @@ public struct FMP4SampleReader: Sendable {
                 let d = trunFlags & 0x100 != 0 ? r.u32() : duration
                 let s = Int(trunFlags & 0x200 != 0 ? r.u32() : size)
                 let f = trunFlags & 0x400 != 0 ? r.u32() : (i == 0 ? firstFlags ?? flags : flags)
-                let cto = trunFlags & 0x800 != 0 ? (version == 0 ? Int64(r.u32()) : Int64(Int32(bitPattern: r.u32()))) : 0
+                let cto =
+                    trunFlags & 0x800 != 0 ? (version == 0 ? Int64(r.u32()) : Int64(Int32(bitPattern: r.u32()))) : 0
                 guard !r.failed, dataOffset >= 0, s <= media.count - dataOffset else {
                     throw .badMedia(url: "fragment", reason: "sample \(i) outside the data")
                 }
@@ -124,7 +125,10 @@ public struct FMP4SampleReader: Sendable {
                         dts: MediaTime(value: decodeTime, timescale: timescale),
                         pts: MediaTime(value: decodeTime &+ cto, timescale: timescale),
                         duration: MediaTime(value: Int64(d), timescale: timescale),
-                        isSync: f & 0x0001_0000 == 0, data: Array(media[dataOffset..<dataOffset + s])))
+                        isSync: f & 0x0001_0000 == 0,
+                        data: Array(media[dataOffset..<dataOffset + s])
+                    )
+                )
                 dataOffset += s
                 decodeTime &+= Int64(d)
             }

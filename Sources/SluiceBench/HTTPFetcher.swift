@@ -25,7 +25,9 @@ public actor HTTPFetcher {
 
     /// A fetcher for `host`:`port`; connects lazily on the first GET.
     public init(
-        host: String, port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        host: String,
+        port: Int,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         connectTimeout: Duration = .seconds(5)
     ) {
         self.host = host
@@ -36,7 +38,8 @@ public actor HTTPFetcher {
 
     /// A fetcher for the origin of `url`.
     public init(
-        origin url: HTTPURL, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        origin url: HTTPURL,
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         connectTimeout: Duration = .seconds(5)
     ) {
         self.init(host: url.host, port: url.port, group: group, connectTimeout: connectTimeout)
@@ -46,7 +49,9 @@ public actor HTTPFetcher {
 
     /// GETs `target` ("/path?query", or an absolute URL on this origin); any status is returned, not thrown.
     public func get(
-        _ target: String, timeout: Duration = .seconds(10), discardBody: Bool = false
+        _ target: String,
+        timeout: Duration = .seconds(10),
+        discardBody: Bool = false
     ) async throws(BenchError) -> HTTPFetchResult {
         let requestTarget = target.hasPrefix("http://") ? try HTTPURL(target).target : target
         let url = "http://\(host):\(port)\(requestTarget)"
@@ -60,7 +65,9 @@ public actor HTTPFetcher {
             let (channel, reused) = try await connection()
             do {
                 let result = try await send(
-                    HTTPFetchRequest.Template(head: head, url: url, timeout: timeout, discardBody: discardBody), on: channel)
+                    HTTPFetchRequest.Template(head: head, url: url, timeout: timeout, discardBody: discardBody),
+                    on: channel
+                )
                 requests += 1
                 return result
             } catch {
@@ -88,8 +95,12 @@ public actor HTTPFetcher {
         if let channel, channel.isActive { return (channel, true) }
         channel = nil
         let bootstrap = ClientBootstrap(group: group)
-            .connectTimeout(.nanoseconds(Int64(connectTimeout.components.seconds) * 1_000_000_000
-                + connectTimeout.components.attoseconds / 1_000_000_000))
+            .connectTimeout(
+                .nanoseconds(
+                    Int64(connectTimeout.components.seconds) * 1_000_000_000
+                        + connectTimeout.components.attoseconds / 1_000_000_000
+                )
+            )
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -109,12 +120,17 @@ public actor HTTPFetcher {
 
     /// Writes one request and waits for its complete response.
     private func send(
-        _ template: HTTPFetchRequest.Template, on channel: any Channel
+        _ template: HTTPFetchRequest.Template,
+        on channel: any Channel
     ) async throws(BenchError) -> HTTPFetchResult {
         let promise = channel.eventLoop.makePromise(of: HTTPFetchResult.self)
         let request = HTTPFetchRequest(
-            head: template.head, url: template.url, timeout: template.timeout, discardBody: template.discardBody,
-            promise: promise)
+            head: template.head,
+            url: template.url,
+            timeout: template.timeout,
+            discardBody: template.discardBody,
+            promise: promise
+        )
         channel.writeAndFlush(request).whenFailure { error in
             promise.fail(BenchError.requestFailed(url: template.url, reason: "\(error)"))
         }

@@ -74,9 +74,16 @@ final class HTTPResponseCollector: ChannelDuplexHandler {
             inFlight = nil
             flight.timeout?.cancel()
             let result = HTTPFetchResult(
-                status: Int(head.status.code), headers: head.headers, body: flight.body, bodyCount: flight.bodyCount,
-                sent: flight.sent, firstByte: firstByte.0, firstByteWall: firstByte.1, completed: .now,
-                completedWall: WallTime.now())
+                status: Int(head.status.code),
+                headers: head.headers,
+                body: flight.body,
+                bodyCount: flight.bodyCount,
+                sent: flight.sent,
+                firstByte: firstByte.0,
+                firstByteWall: firstByte.1,
+                completed: .now,
+                completedWall: WallTime.now()
+            )
             // The server said it will close: let the fetcher reconnect for the next request.
             if !head.isKeepAlive { context.close(promise: nil) }
             flight.request.promise.succeed(result)

@@ -13,7 +13,9 @@ final class HeadlessChromium {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw .browserFailed("\(binary) is not installed (Debian package chromium)")
         }
-        profile = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-bench-chromium-\(UUID().uuidString)")
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sluice-bench-chromium-\(UUID().uuidString)"
+        )
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = [
             "--headless=new", "--no-sandbox", "--autoplay-policy=no-user-gesture-required", "--mute-audio",

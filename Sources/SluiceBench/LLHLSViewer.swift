@@ -18,7 +18,12 @@ public struct LLHLSViewer: Sendable {
 
     /// A viewer of `playlistURL`.
     public init(playlistURL: String, saveMediaTo: String? = nil, logger: Logger) {
-        self.init(playlistURL: playlistURL, saveMediaTo: saveMediaTo, logger: logger, group: MultiThreadedEventLoopGroup.singleton)
+        self.init(
+            playlistURL: playlistURL,
+            saveMediaTo: saveMediaTo,
+            logger: logger,
+            group: MultiThreadedEventLoopGroup.singleton
+        )
     }
 
     /// A viewer whose connections run on `group`.
@@ -32,13 +37,19 @@ public struct LLHLSViewer: Sendable {
     /// Watches until `deadline` (or EXT-X-ENDLIST, or a blocking reload timed out after `publisherEnds`) and
     /// reports every frame received.
     public func run(
-        until deadline: ContinuousClock.Instant, publisherEnds: ContinuousClock.Instant? = nil
+        until deadline: ContinuousClock.Instant,
+        publisherEnds: ContinuousClock.Instant? = nil
     ) async throws(BenchError) -> ViewerReport {
         let joinedAt = WallTime.now()
         let entry = try HTTPURL(playlistURL)
         let session = ViewerSession(
-            origin: entry, group: group, deadline: deadline, publisherEnds: publisherEnds, logger: logger,
-            recorder: try ViewerRecorder(saveDirectory: saveMediaTo, logger: logger))
+            origin: entry,
+            group: group,
+            deadline: deadline,
+            publisherEnds: publisherEnds,
+            logger: logger,
+            recorder: try ViewerRecorder(saveDirectory: saveMediaTo, logger: logger)
+        )
         let startPosition = await watch(entry, session: session)
         await session.close()
         return await session.report(joinedAt: joinedAt, startPosition: startPosition)
@@ -59,7 +70,11 @@ public struct LLHLSViewer: Sendable {
         let fetchFrom = timeline.entries[...joinIndex].lastIndex { $0.part.independent } ?? 0
         let join = timeline.entries[joinIndex]
         logger.debug(
-            "joining", metadata: ["part": "\(join.part.msn).\(join.part.index)", "edge": "\(timeline.edge)", "target": "\(target)"])
+            "joining",
+            metadata: [
+                "part": "\(join.part.msn).\(join.part.index)", "edge": "\(timeline.edge)", "target": "\(target)",
+            ]
+        )
         var startPosition: Duration?
         var last: (msn: Int, index: Int)?
         var pending = Array(timeline.entries[fetchFrom...])
@@ -69,8 +84,12 @@ public struct LLHLSViewer: Sendable {
                 last = (entry.part.msn, entry.part.index)
                 if entry.part.gap { continue }
                 let positions = await session.download(
-                    part: entry.part, segment: entry.segment, base: mediaURL)
-                if entry.part.msn == join.part.msn, entry.part.index == join.part.index, let earliest = positions.min() {
+                    part: entry.part,
+                    segment: entry.segment,
+                    base: mediaURL
+                )
+                if entry.part.msn == join.part.msn, entry.part.index == join.part.index, let earliest = positions.min()
+                {
                     startPosition = earliest + .milliseconds(Int64(((target - join.start) * 1_000).rounded()))
                 }
             }
@@ -79,7 +98,8 @@ public struct LLHLSViewer: Sendable {
             // Blocking reload for the part after the last one listed (§6.2.5.2: an index past the segment's
             // last part means part 0 of the next segment).
             guard let lastListed = playlist.segments.last else { break }
-            let next = lastListed.uri == nil
+            let next =
+                lastListed.uri == nil
                 ? (msn: lastListed.msn, part: (lastListed.parts.last?.index ?? -1) + 1)
                 : (msn: lastListed.msn + 1, part: 0)
             let reloadURL = mediaURL.addingQuery([("_HLS_msn", "\(next.msn)"), ("_HLS_part", "\(next.part)")])

@@ -29,20 +29,33 @@ public enum LadderBenchmark {
     /// Decodes `path` once and scales + encodes every planned rung in parallel, forcing IDRs at source keyframes.
     public static func run(path: String, configuration: LadderConfiguration) throws -> LadderBenchmarkResult {
         let source = try MediaFileSource(path: path)
-        guard let video = source.streamDescription.video else { throw FFmpegError(message: "no video track", context: path) }
+        guard let video = source.streamDescription.video else {
+            throw FFmpegError(message: "no video track", context: path)
+        }
         let plan = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // Threaded as the live ladder threads it: decoder by the first keyframe's slices, x264 by the rungs' pixels.
         var decoder: H264Decoder?
         let workers = try plan.map { rung in
             BenchRung(
-                rung: rung, scaler: PictureScaler(width: rung.width, height: rung.height),
+                rung: rung,
+                scaler: PictureScaler(width: rung.width, height: rung.height),
                 encoder: try LadderVideoEncoder(
                     .init(
-                        width: rung.width, height: rung.height, bitRate: rung.videoBitRate.bitsPerSecond,
-                        frameRate: video.frameRate ?? 30, preset: configuration.preset,
+                        width: rung.width,
+                        height: rung.height,
+                        bitRate: rung.videoBitRate.bitsPerSecond,
+                        frameRate: video.frameRate ?? 30,
+                        preset: configuration.preset,
                         threads: LadderPlan.encoderThreads(
-                            for: rung, in: plan, cores: cores, configured: configuration.encoderThreads))))
+                            for: rung,
+                            in: plan,
+                            cores: cores,
+                            configured: configuration.encoderThreads
+                        )
+                    )
+                )
+            )
         }
         let clock = ContinuousClock()
         let start = clock.now
@@ -71,12 +84,22 @@ public enum LadderBenchmark {
             guard frame.kind == .video else { continue }
             frames += 1
             if frame.isKeyframe { keyframePTS.insert(frame.pts.converted(to: 90_000).value) }
-            let slices = decoder == nil ? (try? H264.nalUnits(avcc: frame.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1 : 1
-            let d = try decoder ?? H264Decoder(
-                avcC: video.decoderConfiguration,
-                threading: .choose(
-                    slicesPerPicture: slices, width: video.width, height: video.height, frameRate: video.frameRate,
-                    cores: cores, encoders: plan.count))
+            let slices =
+                decoder == nil
+                ? (try? H264.nalUnits(avcc: frame.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1 : 1
+            let d =
+                try decoder
+                ?? H264Decoder(
+                    avcC: video.decoderConfiguration,
+                    threading: .choose(
+                        slicesPerPicture: slices,
+                        width: video.width,
+                        height: video.height,
+                        frameRate: video.frameRate,
+                        cores: cores,
+                        encoders: plan.count
+                    )
+                )
             decoder = d
             encode(try d.decode(frame))
         }
@@ -85,12 +108,17 @@ public enum LadderBenchmark {
         for w in workers { w.finish() }
         let wall = clock.now - start
         return LadderBenchmarkResult(
-            wallTime: wall, frames: frames,
+            wallTime: wall,
+            frames: frames,
             rungs: workers.map {
                 .init(
-                    name: $0.rung.name, width: $0.rung.width, height: $0.rung.height,
-                    framesPerSecond: Double($0.pictures) / max($0.busy.secondsDouble, 1e-9))
-            })
+                    name: $0.rung.name,
+                    width: $0.rung.width,
+                    height: $0.rung.height,
+                    framesPerSecond: Double($0.pictures) / max($0.busy.secondsDouble, 1e-9)
+                )
+            }
+        )
     }
 }
 

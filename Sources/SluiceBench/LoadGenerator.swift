@@ -103,8 +103,13 @@ public enum LoadGenerator {
         await withTaskGroup(of: Void.self) { tasks in
             for i in 0..<c.viewers {
                 let viewer = LoadViewer(
-                    playlist: playlist, fetcher: HTTPFetcher(origin: playlist, group: group), clock: clock, stats: stats,
-                    live: c.live, pace: c.partTarget)
+                    playlist: playlist,
+                    fetcher: HTTPFetcher(origin: playlist, group: group),
+                    clock: clock,
+                    stats: stats,
+                    live: c.live,
+                    pace: c.partTarget
+                )
                 tasks.addTask { await viewer.run(until: deadline) }
                 if c.rampPerSecond > 0 && i % 50 == 49 {
                     try? await Task.sleep(for: .seconds(50.0 / Double(c.rampPerSecond)))
@@ -120,10 +125,19 @@ public enum LoadGenerator {
         try? await group.shutdownGracefully()
         let s = stats.snapshot()
         var report = LoadGeneratorReport(
-            viewers: c.viewers, activeViewers: s.activeViewers, parts: s.delays.count, requests: s.requests,
-            errors: s.errors, delay: LatencyPercentiles(samples: s.delays), delayMaxMs: s.delays.max().map { $0.secondsDouble * 1000 },
-            publication: clock.definition(live: c.live), seconds: c.duration.secondsDouble)
-        if let a = before.origin, let b = after.origin { report.originCPUPercent = ProcessUsage.cpuPercent(from: a, to: b) }
+            viewers: c.viewers,
+            activeViewers: s.activeViewers,
+            parts: s.delays.count,
+            requests: s.requests,
+            errors: s.errors,
+            delay: LatencyPercentiles(samples: s.delays),
+            delayMaxMs: s.delays.max().map { $0.secondsDouble * 1000 },
+            publication: clock.definition(live: c.live),
+            seconds: c.duration.secondsDouble
+        )
+        if let a = before.origin, let b = after.origin {
+            report.originCPUPercent = ProcessUsage.cpuPercent(from: a, to: b)
+        }
         if let a = idleStart, let b = idleEnd { report.originIdleCPUPercent = ProcessUsage.cpuPercent(from: a, to: b) }
         report.originRSSBeforeKiB = idleEnd?.rssKiB
         report.originRSSAfterKiB = after.origin?.rssKiB

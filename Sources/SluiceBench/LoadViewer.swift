@@ -15,7 +15,12 @@ struct LoadViewer: Sendable {
     let pace: Duration
 
     init(
-        playlist: HTTPURL, fetcher: HTTPFetcher, clock: PublicationClock, stats: LoadStatistics, live: Bool, pace: Duration
+        playlist: HTTPURL,
+        fetcher: HTTPFetcher,
+        clock: PublicationClock,
+        stats: LoadStatistics,
+        live: Bool,
+        pace: Duration
     ) {
         self.playlist = playlist
         self.fetcher = fetcher
@@ -54,7 +59,8 @@ struct LoadViewer: Sendable {
                 stats.part(viewer: id, receipt: part.completed, published: clock.published(p.position))
             }
             if listed.ended { return }
-            next = listed.hint ?? listed.parts.last.map { .init(msn: $0.position.msn, part: $0.position.part + 1) } ?? next
+            next =
+                listed.hint ?? listed.parts.last.map { .init(msn: $0.position.msn, part: $0.position.part + 1) } ?? next
         }
     }
 

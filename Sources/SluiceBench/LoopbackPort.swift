@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// Free TCP ports on 127.0.0.1 for the embedded gateway and the nginx anchor.

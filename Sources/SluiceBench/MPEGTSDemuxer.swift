@@ -146,8 +146,10 @@ public struct MPEGTSDemuxer: Sendable {
         let end = declared > 0 ? min(pes.count, 6 + declared) : pes.count
         guard end >= headerEnd else { return nil }
         return TSAccessUnit(
-            pts: MediaTime(value: pts, timescale: 90_000), dts: MediaTime(value: dts, timescale: 90_000),
-            data: Array(pes[headerEnd..<end]))
+            pts: MediaTime(value: pts, timescale: 90_000),
+            dts: MediaTime(value: dts, timescale: 90_000),
+            data: Array(pes[headerEnd..<end])
+        )
     }
 
     /// A 33-bit PTS/DTS in its 5-byte marker-bit layout (§2.4.3.7).

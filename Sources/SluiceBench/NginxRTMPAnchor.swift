@@ -21,19 +21,32 @@ final class NginxRTMPAnchor {
         self.fragment = fragment
         rtmpPort = rtmp
         httpPort = http
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-bench-nginx-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "sluice-bench-nginx-\(UUID().uuidString)"
+        )
         let conf = directory.appendingPathComponent("nginx.conf")
         do {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent("hls"), withIntermediateDirectories: true)
-            try Self.configuration(module: module, prefix: directory.path, rtmpPort: rtmp, httpPort: http, fragment: fragment)
-                .write(to: conf, atomically: true, encoding: .utf8)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent("hls"),
+                withIntermediateDirectories: true
+            )
+            try Self.configuration(
+                module: module,
+                prefix: directory.path,
+                rtmpPort: rtmp,
+                httpPort: http,
+                fragment: fragment
+            )
+            .write(to: conf, atomically: true, encoding: .utf8)
         } catch {
             throw .anchorFailed("cannot write \(conf.path): \(error)")
         }
         process.executableURL = URL(fileURLWithPath: nginx)
         // -e: nginx opens its error log before reading the config; keep it out of /var/log.
-        process.arguments = ["-p", directory.path, "-c", conf.path, "-e", directory.appendingPathComponent("error.log").path,
-            "-g", "daemon off;"]
+        process.arguments = [
+            "-p", directory.path, "-c", conf.path, "-e", directory.appendingPathComponent("error.log").path,
+            "-g", "daemon off;",
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
@@ -71,7 +84,13 @@ final class NginxRTMPAnchor {
     }
 
     /// The whole nginx.conf: one worker, the RTMP module writing HLS, a loopback HTTP server reading it.
-    static func configuration(module: String, prefix: String, rtmpPort: Int, httpPort: Int, fragment: Duration) -> String {
+    static func configuration(
+        module: String,
+        prefix: String,
+        rtmpPort: Int,
+        httpPort: Int,
+        fragment: Duration
+    ) -> String {
         let seconds = max(1, Int(fragment.milliseconds / 1000))
         return """
             load_module \(module);

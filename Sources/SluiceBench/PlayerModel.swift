@@ -27,7 +27,8 @@ struct PlayerModel: Sendable, Equatable {
         guard let first = order.first else { return Schedule(displayed: displayed, stalls: 0, stalledFor: .zero) }
         let origin = inputs[first].position
         // Playback cannot begin before every frame up to the first shown one has arrived (decode order).
-        let start = inputs.indices.filter { inputs[$0].position <= origin }.map { inputs[$0].available }.max()
+        let start =
+            inputs.indices.filter { inputs[$0].position <= origin }.map { inputs[$0].available }.max()
             ?? inputs[first].available
         var stalled = Duration.zero
         var stalls = 0

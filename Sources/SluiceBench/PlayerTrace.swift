@@ -90,7 +90,9 @@ struct PlayerFigures: Sendable, Equatable {
         let main = trace.frames.filter { $0.viewer == 1 }
         presented = main.count
         unreadable = main.filter { $0.capture == nil }.count
-        glass = LatencyPercentiles(samples: main.compactMap { f in f.capture.map { Duration.milliseconds(f.shown - $0) } })
+        glass = LatencyPercentiles(
+            samples: main.compactMap { f in f.capture.map { Duration.milliseconds(f.shown - $0) } }
+        )
         missed = zip(main, main.dropFirst()).reduce(0) { $0 + max(0, $1.1.presented - $1.0.presented - 1) }
         let firstShown = main.map(\.shown).min()
         publishToFirstFrameMs = firstShown.map { $0 - publishStart }
@@ -117,9 +119,10 @@ struct PlayerFigures: Sendable, Equatable {
         afterEndErrors = allErrors.filter { $0.at >= publishEnd }.count
         let errorEvents = allErrors.filter { $0.at < publishEnd }
         fatalErrors = errorEvents.filter { $0.type == "fatal" }.count
-        levelLoadErrors = errorEvents.filter { e in
-            e.detail.map { $0.contains("levelLoadError") || $0.contains("levelLoadTimeOut") } ?? false
-        }.count
+        levelLoadErrors =
+            errorEvents.filter { e in
+                e.detail.map { $0.contains("levelLoadError") || $0.contains("levelLoadTimeOut") } ?? false
+            }.count
         startupErrors = errorEvents.filter { $0.viewer == 1 && $0.at < (firstShown ?? .infinity) }.count
         errorSamples = allErrors.prefix(10).map { "viewer \($0.viewer) \($0.type): \($0.detail ?? "")" }
     }

@@ -96,13 +96,21 @@ public struct ReadPlaylist: Sendable, Equatable {
                 guard let uri = a["URI"] else { continue }
                 next.parts.append(
                     Part(
-                        msn: mediaSequence + segments.count, index: next.parts.count, duration: a["DURATION"].flatMap(Double.init) ?? 0,
-                        uri: uri, independent: a["INDEPENDENT"] == "YES", gap: a["GAP"] == "YES"))
+                        msn: mediaSequence + segments.count,
+                        index: next.parts.count,
+                        duration: a["DURATION"].flatMap(Double.init) ?? 0,
+                        uri: uri,
+                        independent: a["INDEPENDENT"] == "YES",
+                        gap: a["GAP"] == "YES"
+                    )
+                )
             case "#EXT-X-STREAM-INF":
                 let a = Self.attributes(value)
                 pendingVariant = Variant(
-                    uri: "", bandwidth: a["BANDWIDTH"].flatMap { Int($0) } ?? 0,
-                    height: a["RESOLUTION"].flatMap { $0.split(separator: "x").last.flatMap { Int($0) } })
+                    uri: "",
+                    bandwidth: a["BANDWIDTH"].flatMap { Int($0) } ?? 0,
+                    height: a["RESOLUTION"].flatMap { $0.split(separator: "x").last.flatMap { Int($0) } }
+                )
             case _ where !line.hasPrefix("#"):
                 if var variant = pendingVariant {
                     variant.uri = line

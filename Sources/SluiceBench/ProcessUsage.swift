@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
 import MediaCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// proc(5): CPU time and resident memory of one process, read from `/proc/PID/stat` and `/proc/PID/status`.
 struct ProcessUsage: Sendable {
@@ -23,7 +24,8 @@ struct ProcessUsage: Sendable {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let utime = Double(fields[11]), let stime = Double(fields[12]) else { return nil }
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        let rss =
+            status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         return ProcessUsage(cpuSeconds: (utime + stime) / ticks, rssKiB: rss, at: .now)
     }

@@ -13,7 +13,10 @@ final class RealPlayerSession {
 
     /// Starts the page server and the browser; fails when the page is not ready within `timeout`.
     static func open(
-        player: PlayerKind, hlsjs: [UInt8]?, url: String, timeout: Duration = .seconds(30)
+        player: PlayerKind,
+        hlsjs: [UInt8]?,
+        url: String,
+        timeout: Duration = .seconds(30)
     ) async throws(BenchError) -> RealPlayerSession {
         let server = try await BenchPageServer.start(hlsjs: hlsjs)
         let browser: HeadlessChromium

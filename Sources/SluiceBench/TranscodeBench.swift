@@ -3,7 +3,7 @@ import MediaCore
 import Transcoder
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// `sluice bench --transcode-only`: our ladder against the `ffmpeg` CLI doing the identical ladder, in one run.
@@ -50,7 +50,9 @@ public enum TranscodeBench {
                 "ffmpeg  \(fmt(ffmpegSeconds)) s  (\(fmt(frames / ffmpegSeconds)) fps end to end)  peak RSS \(ffmpegPeakRSSKiB / 1024) MiB",
                 "ratio   \(fmt(ratio)) x ffmpeg's time (target <= 1.0)",
             ]
-            for r in ours.rungs { lines.append("  \(r.name): \(fmt(r.framesPerSecond)) fps (scale + encode, per rung thread)") }
+            for r in ours.rungs {
+                lines.append("  \(r.name): \(fmt(r.framesPerSecond)) fps (scale + encode, per rung thread)")
+            }
             return lines.joined(separator: "\n") + "\n"
         }
     }
@@ -68,8 +70,13 @@ public enum TranscodeBench {
         let oursRSS = peakRSSKiB()
         let theirs = try runFFmpegLadder(source: source, rungs: ours.rungs, config: config)
         return Report(
-            source: source, preset: options.preset, ours: ours, oursPeakRSSKiB: oursRSS, ffmpegSeconds: theirs.seconds,
-            ffmpegPeakRSSKiB: theirs.maxRSSKiB)
+            source: source,
+            preset: options.preset,
+            ours: ours,
+            oursPeakRSSKiB: oursRSS,
+            ffmpegSeconds: theirs.seconds,
+            ffmpegPeakRSSKiB: theirs.maxRSSKiB
+        )
     }
 
     private static func generateSource(seconds: Int) throws(BenchError) -> String {
@@ -79,24 +86,31 @@ public enum TranscodeBench {
             "ffmpeg",
             [
                 "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t",
-                "\(seconds)", "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-bf", "0", "-pix_fmt", "yuv420p", path,
-            ])
+                "\(seconds)", "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-bf", "0", "-pix_fmt", "yuv420p",
+                path,
+            ]
+        )
         return path
     }
 
     /// The same ladder through the CLI: one decode, split, scale, libx264 with our exact settings, null output.
     private static func runFFmpegLadder(
-        source: String, rungs: [LadderBenchmarkResult.Rung], config: LadderConfiguration
+        source: String,
+        rungs: [LadderBenchmarkResult.Rung],
+        config: LadderConfiguration
     ) throws(BenchError) -> (seconds: Double, maxRSSKiB: Int) {
         let labels = rungs.indices.map { "r\($0)" }
         var graph = "[0:v]split=\(rungs.count)" + labels.map { "[\($0)in]" }.joined() + ";"
-        graph += zip(rungs, labels).map { r, l in "[\(l)in]scale=\(r.width):\(r.height):flags=bicubic[\(l)]" }.joined(separator: ";")
+        graph += zip(rungs, labels).map { r, l in "[\(l)in]scale=\(r.width):\(r.height):flags=bicubic[\(l)]" }.joined(
+            separator: ";"
+        )
         var args = ["-hide_banner", "-benchmark", "-y", "-i", source, "-filter_complex", graph]
         for (r, l) in zip(rungs, labels) {
             let kbps = config.rungs.first { $0.name == r.name }?.videoBitRate.bitsPerSecond ?? 1_000_000
             args += [
                 "-map", "[\(l)]", "-c:v", "libx264", "-preset", config.preset, "-tune", "zerolatency",
-                "-x264-params", "keyint=infinite:min-keyint=1:scenecut=0:bframes=0:open-gop=0", "-force_key_frames", "source",
+                "-x264-params", "keyint=infinite:min-keyint=1:scenecut=0:bframes=0:open-gop=0", "-force_key_frames",
+                "source",
                 "-b:v", "\(kbps)", "-maxrate", "\(kbps * 11 / 10)", "-bufsize", "\(kbps)", "-f", "null", "-",
             ]
         }

@@ -64,7 +64,9 @@ struct ViewerRecorder {
                 if framesWithoutClock == 1 { error("a video frame without a capture-time SEI (pts \(frame.pts))") }
                 continue
             }
-            received.append(Received(capture: capture, input: PlayerModel.Input(position: position, available: available)))
+            received.append(
+                Received(capture: capture, input: PlayerModel.Input(position: position, available: available))
+            )
         }
         return positions
     }
@@ -74,7 +76,8 @@ struct ViewerRecorder {
         guard let saveDirectory else { return }
         let path = saveDirectory + "/" + name
         let clocks = captures.map { $0.map { String($0.nanosecondsSince1970) } ?? "null" }.joined(separator: ",")
-        let line = "{\"file\":\"\(name)\",\"kind\":\"\(kind)\",\"arrival_ns\":\(arrival.nanosecondsSince1970),"
+        let line =
+            "{\"file\":\"\(name)\",\"kind\":\"\(kind)\",\"arrival_ns\":\(arrival.nanosecondsSince1970),"
             + "\"captures_ns\":[\(clocks)]}\n"
         do {
             try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -93,13 +96,25 @@ struct ViewerRecorder {
 
     /// The report: the player model run over every frame, starting at `startPosition`.
     func report(joinedAt: WallTime, startPosition: Duration?) -> ViewerReport {
-        let schedule = PlayerModel.schedule(received.map(\.input), startPosition: startPosition ?? .seconds(Int64.max / 2))
+        let schedule = PlayerModel.schedule(
+            received.map(\.input),
+            startPosition: startPosition ?? .seconds(Int64.max / 2)
+        )
         let order = received.indices.sorted { received[$0].input.position < received[$1].input.position }
         let frames = order.map { i in
-            ViewerFrame(capture: received[i].capture, available: received[i].input.available, displayed: schedule.displayed[i])
+            ViewerFrame(
+                capture: received[i].capture,
+                available: received[i].input.available,
+                displayed: schedule.displayed[i]
+            )
         }
         return ViewerReport(
-            frames: frames, joinedAt: joinedAt, firstFrameAt: frames.compactMap(\.displayed).min(),
-            stalls: schedule.stalls, requests: requests, errors: errors)
+            frames: frames,
+            joinedAt: joinedAt,
+            firstFrameAt: frames.compactMap(\.displayed).min(),
+            stalls: schedule.stalls,
+            requests: requests,
+            errors: errors
+        )
     }
 }

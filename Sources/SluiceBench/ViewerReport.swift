@@ -34,8 +34,12 @@ public struct ViewerReport: Sendable, Equatable {
 
     /// A report.
     public init(
-        frames: [ViewerFrame] = [], joinedAt: WallTime, firstFrameAt: WallTime? = nil, stalls: Int = 0,
-        requests: Int = 0, errors: [String] = []
+        frames: [ViewerFrame] = [],
+        joinedAt: WallTime,
+        firstFrameAt: WallTime? = nil,
+        stalls: Int = 0,
+        requests: Int = 0,
+        errors: [String] = []
     ) {
         self.frames = frames
         self.joinedAt = joinedAt

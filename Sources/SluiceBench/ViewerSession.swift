@@ -22,8 +22,12 @@ actor ViewerSession {
     private var receivedAny = false
 
     init(
-        origin: HTTPURL, group: any EventLoopGroup, deadline: ContinuousClock.Instant,
-        publisherEnds: ContinuousClock.Instant? = nil, logger: Logger, recorder: ViewerRecorder
+        origin: HTTPURL,
+        group: any EventLoopGroup,
+        deadline: ContinuousClock.Instant,
+        publisherEnds: ContinuousClock.Instant? = nil,
+        logger: Logger,
+        recorder: ViewerRecorder
     ) {
         playlistFetcher = HTTPFetcher(origin: origin, group: group)
         mediaFetcher = HTTPFetcher(origin: origin, group: group)
@@ -52,13 +56,19 @@ actor ViewerSession {
     private var waitingError: String?
 
     func get(
-        _ url: HTTPURL, media: Bool, timeout: Duration = .seconds(10), blockingReload: Bool = false
+        _ url: HTTPURL,
+        media: Bool,
+        timeout: Duration = .seconds(10),
+        blockingReload: Bool = false
     ) async -> HTTPFetchResult? {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { return nil }
         recorder.requests += 1
         do {
-            let result = try await (media ? mediaFetcher : playlistFetcher).get(url.target, timeout: min(timeout, remaining))
+            let result = try await (media ? mediaFetcher : playlistFetcher).get(
+                url.target,
+                timeout: min(timeout, remaining)
+            )
             guard result.status == 200 else {
                 if blockingReload, result.status == 503, let ends = publisherEnds, ContinuousClock.now >= ends {
                     // The gateway times out a reload for a part that will never come: the end, not a failure.
@@ -91,7 +101,8 @@ actor ViewerSession {
     /// Loads `entry` until it (or, for a multivariant playlist, its first variant) satisfies `ready`; retries every
     /// 100 ms while the stream is not up yet (404/503) until the deadline.
     func mediaPlaylist(
-        from entry: HTTPURL, until ready: @Sendable (ReadPlaylist) -> Bool
+        from entry: HTTPURL,
+        until ready: @Sendable (ReadPlaylist) -> Bool
     ) async -> (HTTPURL, ReadPlaylist)? {
         var url = entry
         while ContinuousClock.now < deadline {
@@ -114,7 +125,11 @@ actor ViewerSession {
 
     /// Loads and parses one playlist (`blockingReload`: one with `_HLS_msn`); nil on failure (after a short pause so
     /// retries do not spin) or once the stream ended.
-    func playlist(at url: HTTPURL, timeout: Duration = .seconds(10), blockingReload: Bool = false) async -> ReadPlaylist? {
+    func playlist(
+        at url: HTTPURL,
+        timeout: Duration = .seconds(10),
+        blockingReload: Bool = false
+    ) async -> ReadPlaylist? {
         guard let result = await get(url, media: false, timeout: timeout, blockingReload: blockingReload) else {
             if !streamEnded, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(100)) }
             return nil
@@ -141,7 +156,13 @@ actor ViewerSession {
             reader = try FMP4SampleReader(initSegment: result.body)
             mapURL = url
             inits += 1
-            recorder.save("init-\(inits).mp4", kind: "init", bytes: result.body, arrival: result.completedWall, captures: [])
+            recorder.save(
+                "init-\(inits).mp4",
+                kind: "init",
+                bytes: result.body,
+                arrival: result.completedWall,
+                captures: []
+            )
             return true
         } catch {
             recorder.error("init \(url): \(error)")
@@ -151,7 +172,12 @@ actor ViewerSession {
 
     /// Downloads one fMP4 part or segment and records its frames; returns their timeline positions.
     func downloadFMP4(
-        uri: String, name: String, kind: String, segment: ReadPlaylist.Segment, startsSegment: Bool, base: HTTPURL
+        uri: String,
+        name: String,
+        kind: String,
+        segment: ReadPlaylist.Segment,
+        startsSegment: Bool,
+        base: HTTPURL
     ) async -> [Duration] {
         guard await ensureInit(segment.map, base: base), let reader else { return [] }
         let url: HTTPURL
@@ -166,7 +192,13 @@ actor ViewerSession {
             return []
         }
         let frames = samples.map { (pts: $0.pts, capture: CaptureTimeSEI.captureTime(inAVCC: $0.data)) }
-        return record(frames, discontinuity: segment.discontinuity && startsSegment, name: name, kind: kind, result: result)
+        return record(
+            frames,
+            discontinuity: segment.discontinuity && startsSegment,
+            name: name,
+            kind: kind,
+            result: result
+        )
     }
 
     /// Downloads one MPEG-TS segment and records its frames; returns their timeline positions.
@@ -185,12 +217,21 @@ actor ViewerSession {
 
     /// Records frames received in `result`, saving the file when asked.
     private func record(
-        _ frames: [(pts: MediaTime, capture: WallTime?)], discontinuity: Bool, name: String, kind: String,
+        _ frames: [(pts: MediaTime, capture: WallTime?)],
+        discontinuity: Bool,
+        name: String,
+        kind: String,
         result: HTTPFetchResult
     ) -> [Duration] {
         if discontinuity && receivedAny { recorder.discontinuity() }
         receivedAny = true
-        recorder.save(name, kind: kind, bytes: result.body, arrival: result.completedWall, captures: frames.map(\.capture))
+        recorder.save(
+            name,
+            kind: kind,
+            bytes: result.body,
+            arrival: result.completedWall,
+            captures: frames.map(\.capture)
+        )
         return recorder.add(frames: frames, available: result.completedWall)
     }
 }
@@ -199,7 +240,12 @@ extension ViewerSession {
     /// Downloads one LL-HLS part.
     func download(part: ReadPlaylist.Part, segment: ReadPlaylist.Segment, base: HTTPURL) async -> [Duration] {
         await downloadFMP4(
-            uri: part.uri, name: "\(part.msn).\(part.index).m4s", kind: "part", segment: segment,
-            startsSegment: part.index == 0, base: base)
+            uri: part.uri,
+            name: "\(part.msn).\(part.index).m4s",
+            kind: "part",
+            segment: segment,
+            startsSegment: part.index == 0,
+            base: base
+        )
     }
 }

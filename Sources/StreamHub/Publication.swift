@@ -22,7 +22,10 @@ public final class Publication: Sendable {
     private let onFrame: (@Sendable (MediaFrame) -> Void)?
 
     init(
-        key: StreamKey, sessionID: String, origin: String, onFrame: (@Sendable (MediaFrame) -> Void)? = nil,
+        key: StreamKey,
+        sessionID: String,
+        origin: String,
+        onFrame: (@Sendable (MediaFrame) -> Void)? = nil,
         onEnd: @escaping @Sendable (Publication) -> Void
     ) {
         self.key = key

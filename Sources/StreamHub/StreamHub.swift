@@ -24,7 +24,11 @@ public final class StreamHub: Sendable {
 
     /// Claims `key` for a publisher; a key already live is refused. Ingest protocols keep the default role, so
     /// their frames reach `onIngest`; the gateway's own publishers (ladder rungs, the demo) say `.derived`.
-    public func publish(key: StreamKey, origin: String, role: PublicationRole = .ingest) throws(StreamHubError)
+    public func publish(
+        key: StreamKey,
+        origin: String,
+        role: PublicationRole = .ingest
+    ) throws(StreamHubError)
         -> Publication
     {
         let observer = role == .ingest ? onIngest.map { see in { @Sendable frame in see(key, frame) } } : nil
@@ -73,7 +77,9 @@ public final class StreamHub: Sendable {
             let id = s.nextWatcher
             s.nextWatcher += 1
             s.watchers[id] = continuation
-            continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.watchers.removeValue(forKey: id) } }
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { _ = $0.watchers.removeValue(forKey: id) }
+            }
             return Array(s.live.values)
         }
         for p in current { continuation.yield(HubAnnouncement(key: p.key, sessionID: p.sessionID, origin: p.origin)) }

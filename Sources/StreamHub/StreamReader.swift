@@ -62,7 +62,8 @@ public final class StreamReader: Sendable {
 
     /// Delivers an event without ever blocking the caller.
     func push(_ event: StreamEvent) {
-        let resume: (CheckedContinuation<StreamEvent?, Never>, StreamEvent)? = state.withLock { s -> (CheckedContinuation<StreamEvent?, Never>, StreamEvent)? in
+        let resume: (CheckedContinuation<StreamEvent?, Never>, StreamEvent)? = state.withLock {
+            s -> (CheckedContinuation<StreamEvent?, Never>, StreamEvent)? in
             guard !s.finished || s.head < s.queue.count else { return nil }
             if let w = s.waiter {
                 s.waiter = nil

@@ -1,6 +1,6 @@
 import MediaCore
-import Synchronization
 import Prometheus
+import Synchronization
 
 /// The per-rendition counters of `/metrics`.
 enum CounterName: String, CaseIterable, Sendable {
@@ -41,12 +41,18 @@ extension GatewayTelemetry {
 
     /// The packager published one part holding `frames` frames and `bytes` bytes of media.
     public func countPublished(
-        stream: StreamKey, rendition: String, frames: Int, bytes: Int, at now: ContinuousClock.Instant = .now
+        stream: StreamKey,
+        rendition: String,
+        frames: Int,
+        bytes: Int,
+        at now: ContinuousClock.Instant = .now
     ) {
         count(stream, rendition, [(.framesOut, frames), (.partsPublished, 1)]) {
             $0.framesOut += frames
             $0.partsPublished += 1
-        } rate: { $0.add(frames: frames, bytes: bytes, at: now) }
+        } rate: {
+            $0.add(frames: frames, bytes: bytes, at: now)
+        }
     }
 
     /// The origin wrote a response body of `bytes` bytes for a rendition (or `index` for the multivariant).
@@ -63,9 +69,12 @@ extension GatewayTelemetry {
             if let c = r.dropCounters[reader] { return c }
             let c = registry.makeCounter(
                 descriptor: MetricNameDescriptor(
-                    metricName: "sluice_frames_dropped", unitName: "total",
-                    helpText: "Frames dropped because a reader or stage fell behind"),
-                labels: labels() + [("reader", reader)])
+                    metricName: "sluice_frames_dropped",
+                    unitName: "total",
+                    helpText: "Frames dropped because a reader or stage fell behind"
+                ),
+                labels: labels() + [("reader", reader)]
+            )
             r.dropCounters[reader] = c
             return c
         }
@@ -81,8 +90,12 @@ extension GatewayTelemetry {
             if let c = s.httpCounters[kind] { return c }
             let c = registry.makeCounter(
                 descriptor: MetricNameDescriptor(
-                    metricName: "sluice_http_requests", unitName: "total", helpText: "HTTP requests by stream and kind"),
-                labels: [("stream", name), ("kind", kind.rawValue)])
+                    metricName: "sluice_http_requests",
+                    unitName: "total",
+                    helpText: "HTTP requests by stream and kind"
+                ),
+                labels: [("stream", name), ("kind", kind.rawValue)]
+            )
             s.httpCounters[kind] = c
             return c
         }
@@ -146,16 +159,23 @@ extension GatewayTelemetry {
                     s.waitingGauge
                     ?? registry.makeGauge(
                         descriptor: MetricNameDescriptor(
-                            metricName: "sluice_blocking_requests_waiting", unitName: "",
-                            helpText: "Blocking playlist requests (_HLS_msn) waiting now"), labels: labels)
+                            metricName: "sluice_blocking_requests_waiting",
+                            unitName: "",
+                            helpText: "Blocking playlist requests (_HLS_msn) waiting now"
+                        ),
+                        labels: labels
+                    )
                 let viewers =
                     s.viewersGauge
                     ?? registry.makeGauge(
                         descriptor: MetricNameDescriptor(
-                            metricName: "sluice_viewers", unitName: "",
+                            metricName: "sluice_viewers",
+                            unitName: "",
                             helpText:
                                 "Distinct client connections with a playlist request in the last 10 s, or the peak of waiting video blocking requests if larger"
-                        ), labels: labels)
+                        ),
+                        labels: labels
+                    )
                 s.waitingGauge = waiting
                 s.viewersGauge = viewers
                 out.append((waiting, s.waiting))
@@ -168,8 +188,11 @@ extension GatewayTelemetry {
     }
 
     private func count(
-        _ stream: StreamKey, _ rendition: String, _ amounts: [(CounterName, Int)],
-        _ tally: (inout RenditionTelemetry) -> Void, rate: (inout RateMeter) -> Void = { _ in }
+        _ stream: StreamKey,
+        _ rendition: String,
+        _ amounts: [(CounterName, Int)],
+        _ tally: (inout RenditionTelemetry) -> Void,
+        rate: (inout RateMeter) -> Void = { _ in }
     ) {
         let registry = registry
         let counters = withRendition(stream, rendition) { r, labels -> [(Prometheus.Counter, Int)] in

@@ -27,8 +27,13 @@ extension GatewayTelemetry {
             let out = WebRTCReceiveCounts.Field.allCases.map { field -> (Prometheus.Counter, Int) in
                 if let c = series[field] { return (c, delta[field]) }
                 let c = registry.makeCounter(
-                    descriptor: MetricNameDescriptor(metricName: field.rawValue, unitName: "total", helpText: field.help),
-                    labels: [("stream", name), ("kind", kind)])
+                    descriptor: MetricNameDescriptor(
+                        metricName: field.rawValue,
+                        unitName: "total",
+                        helpText: field.help
+                    ),
+                    labels: [("stream", name), ("kind", kind)]
+                )
                 series[field] = c
                 return (c, delta[field])
             }
@@ -57,8 +62,12 @@ extension GatewayTelemetry {
                 s.webrtc.sessionsGauge
                 ?? registry.makeGauge(
                     descriptor: MetricNameDescriptor(
-                        metricName: "sluice_webrtc_sessions", unitName: "", helpText: "WHIP sessions publishing now"),
-                    labels: [("stream", name)])
+                        metricName: "sluice_webrtc_sessions",
+                        unitName: "",
+                        helpText: "WHIP sessions publishing now"
+                    ),
+                    labels: [("stream", name)]
+                )
             s.webrtc.sessionsGauge = g
             return (g, s.webrtc.snapshot.sessions)
         }

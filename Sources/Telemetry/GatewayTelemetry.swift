@@ -42,7 +42,10 @@ public final class GatewayTelemetry: Sendable {
             r.hopHistograms[hop, default: HopHistogram()].record(latency)
             if let h = r.hopMetrics[hop] { return h }
             let h = registry.makeDurationHistogram(
-                descriptor: Self.hopLatency, labels: [("hop", hop.rawValue)] + labels(), buckets: Self.hopBuckets)
+                descriptor: Self.hopLatency,
+                labels: [("hop", hop.rawValue)] + labels(),
+                buckets: Self.hopBuckets
+            )
             r.hopMetrics[hop] = h
             return h
         }
@@ -51,7 +54,10 @@ public final class GatewayTelemetry: Sendable {
 
     /// Records the span from `start` to `end` when both are known.
     public func record(
-        _ hop: Hop, from start: ContinuousClock.Instant?, to end: ContinuousClock.Instant?, stream: StreamKey,
+        _ hop: Hop,
+        from start: ContinuousClock.Instant?,
+        to end: ContinuousClock.Instant?,
+        stream: StreamKey,
         rendition: String
     ) {
         guard let start, let end else { return }
@@ -69,13 +75,18 @@ public final class GatewayTelemetry: Sendable {
 
     static var hopLatency: MetricNameDescriptor {
         MetricNameDescriptor(
-        metricName: "sluice_hop_latency", unitName: "seconds",
-        helpText: "Latency of one hop of a frame's trip (ingest, decode, encode, package, deliver, available, glass)")
+            metricName: "sluice_hop_latency",
+            unitName: "seconds",
+            helpText:
+                "Latency of one hop of a frame's trip (ingest, decode, encode, package, deliver, available, glass)"
+        )
     }
 
     /// Runs `body` on a rendition's state (created on first use) with its Prometheus labels.
     func withRendition<T>(
-        _ stream: StreamKey, _ rendition: String, _ body: (inout RenditionState, @autoclosure () -> [(String, String)]) -> T
+        _ stream: StreamKey,
+        _ rendition: String,
+        _ body: (inout RenditionState, @autoclosure () -> [(String, String)]) -> T
     ) -> T {
         let key = stream.sourceKey
         let origin = origin
@@ -83,8 +94,11 @@ public final class GatewayTelemetry: Sendable {
         return state.withLock { s in
             body(
                 &s.streams[key, default: StreamState(origin: origin)].renditions[
-                    rendition, default: RenditionState(origin: origin)],
-                [("stream", key.rawValue), ("rendition", rendition)])
+                    rendition,
+                    default: RenditionState(origin: origin)
+                ],
+                [("stream", key.rawValue), ("rendition", rendition)]
+            )
         }
     }
 

@@ -8,7 +8,11 @@ public struct HopHistogram: Sendable {
 
     /// An empty histogram.
     public init() {
-        hdr = Histogram(lowestDiscernibleValue: 1, highestTrackableValue: Self.highestMicroseconds, numberOfSignificantValueDigits: .three)
+        hdr = Histogram(
+            lowestDiscernibleValue: 1,
+            highestTrackableValue: Self.highestMicroseconds,
+            numberOfSignificantValueDigits: .three
+        )
     }
 
     /// Samples recorded.

@@ -34,8 +34,12 @@ final class LadderPipeline: Sendable {
     private let cadence: KeyframeCadence?
 
     init(
-        source: VideoParameters, rungs: [RungWorker], configuration: LadderConfiguration, logger: Logger,
-        telemetry: (GatewayTelemetry, StreamKey)? = nil, cadence: KeyframeCadence? = nil
+        source: VideoParameters,
+        rungs: [RungWorker],
+        configuration: LadderConfiguration,
+        logger: Logger,
+        telemetry: (GatewayTelemetry, StreamKey)? = nil,
+        cadence: KeyframeCadence? = nil
     ) {
         self.cadence = cadence
         self.telemetry = telemetry
@@ -111,8 +115,13 @@ final class LadderPipeline: Sendable {
     private func openDecoder(firstAccessUnit unit: MediaFrame) -> H264Decoder? {
         let slices = (try? H264.nalUnits(avcc: unit.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1
         let threading = DecoderThreading.choose(
-            slicesPerPicture: slices, width: source.width, height: source.height, frameRate: source.frameRate,
-            cores: ProcessInfo.processInfo.activeProcessorCount, encoders: rungs.count)
+            slicesPerPicture: slices,
+            width: source.width,
+            height: source.height,
+            frameRate: source.frameRate,
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            encoders: rungs.count
+        )
         do {
             let decoder = try H264Decoder(avcC: source.decoderConfiguration, threading: threading)
             logger.info("ladder decoder opened", metadata: ["threads": "\(threading)", "slices": "\(slices)"])
@@ -125,7 +134,9 @@ final class LadderPipeline: Sendable {
 
     /// Hands each picture to every rung that keeps up; a rung that overflowed waits for the next source keyframe.
     private func dispatch(
-        _ pictures: [DecodedPicture], to rungs: [RungWorker], _ fanOut: inout LadderFanOut,
+        _ pictures: [DecodedPicture],
+        to rungs: [RungWorker],
+        _ fanOut: inout LadderFanOut,
         _ monitor: inout RungLoadMonitor
     ) {
         for picture in pictures {
@@ -141,7 +152,9 @@ final class LadderPipeline: Sendable {
                 else {
                     fanOut.dropped(rung: i)
                     rung.meter.update { $0.picturesDropped += 1 }
-                    if let (t, key) = telemetry { t.countDropped(stream: key, rendition: rung.rung.name, reader: "encoder") }
+                    if let (t, key) = telemetry {
+                        t.countDropped(stream: key, rendition: rung.rung.name, reader: "encoder")
+                    }
                     continue
                 }
             }

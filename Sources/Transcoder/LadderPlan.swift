@@ -24,7 +24,9 @@ public struct PlannedRung: Sendable, Hashable {
 public enum LadderPlan {
     /// Rungs strictly below the source height, highest first, at most `maxRungs`; the source itself is the top rung.
     public static func plan(
-        source: VideoParameters, rungs: [LadderConfiguration.Rung], maxRungs: Int = .max
+        source: VideoParameters,
+        rungs: [LadderConfiguration.Rung],
+        maxRungs: Int = .max
     ) -> [PlannedRung] {
         guard source.width > 0, source.height > 0 else { return [] }
         let fitting = rungs.filter { $0.height < source.height && $0.height >= 2 }.sorted { $0.height > $1.height }
@@ -60,7 +62,12 @@ public enum LadderPlan {
 
     /// x264 threads for `rung` in a ladder of `all`: the cores shared in proportion to each rung's pixels, rounded
     /// up, at least 1 (2 cores, 720p + 480p + 360p → 2, 1, 1). `configured` > 0 overrides (`encoderThreads`).
-    public static func encoderThreads(for rung: PlannedRung, in all: [PlannedRung], cores: Int, configured: Int = 0) -> Int {
+    public static func encoderThreads(
+        for rung: PlannedRung,
+        in all: [PlannedRung],
+        cores: Int,
+        configured: Int = 0
+    ) -> Int {
         if configured > 0 { return configured }
         let total = all.reduce(0) { $0 + $1.width * $1.height }
         guard total > 0, cores > 1 else { return 1 }

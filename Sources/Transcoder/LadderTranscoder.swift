@@ -22,8 +22,11 @@ public final class LadderTranscoder: Sendable {
 
     /// Subscribes to `source` at once (so no frame is missed); nil when it is not live.
     public init?(
-        hub: StreamHub, source: StreamKey, configuration: LadderConfiguration = LadderConfiguration(),
-        logger: Logger = Logger(label: "sluice.transcoder"), telemetry: GatewayTelemetry? = nil
+        hub: StreamHub,
+        source: StreamKey,
+        configuration: LadderConfiguration = LadderConfiguration(),
+        logger: Logger = Logger(label: "sluice.transcoder"),
+        telemetry: GatewayTelemetry? = nil
     ) {
         guard let reader = hub.subscribe(key: source, name: "transcoder", capacity: configuration.readerCapacity) else {
             return nil
@@ -90,7 +93,10 @@ public final class LadderTranscoder: Sendable {
             await plan(video, firstKeyframe: frame, &state)
         }
         let evidence = state.cadence?.observe(
-            time: frame.dts.converted(to: 90_000).value, isKeyframe: frame.isKeyframe, data: frame.data)
+            time: frame.dts.converted(to: 90_000).value,
+            isKeyframe: frame.isKeyframe,
+            data: frame.data
+        )
         if let evidence, configuration.sourceRendition == .auto, state.sourceRung == nil, let video = state.video {
             await transcodeSourceRendition(video, because: evidence, &state)
         }
@@ -121,7 +127,9 @@ public final class LadderTranscoder: Sendable {
         state.cadence = nil
         var kept: Set<String> = []
         if let video {
-            kept = Set(LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs).map(\.name))
+            kept = Set(
+                LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs).map(\.name)
+            )
             kept.insert(LadderPlan.sourceRung(source: video, rungs: configuration.rungs).name)
         }
         for (name, publication) in state.publications where !kept.contains(name) {
@@ -143,15 +151,22 @@ public final class LadderTranscoder: Sendable {
     private func plan(_ video: VideoParameters, firstKeyframe: MediaFrame, _ state: inout RunState) async {
         // A ladder started late (see transcodeSourceRendition) keeps the session's grid; the fan-out observes this
         // keyframe itself, so the look-ahead at its SEI works on a copy.
-        let cadence = state.cadence ?? KeyframeCadence(
-            target: KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget), frameRate: video.frameRate,
-            trustsEncoderSettings: !video.keyframesOnRequest)
+        let cadence =
+            state.cadence
+            ?? KeyframeCadence(
+                target: KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget),
+                frameRate: video.frameRate,
+                trustsEncoderSettings: !video.keyframesOnRequest
+            )
         state.cadence = cadence
         var lookahead = cadence
         let stated =
             lookahead.longGOP
             ?? lookahead.observe(
-                time: firstKeyframe.dts.converted(to: 90_000).value, isKeyframe: true, data: firstKeyframe.data)
+                time: firstKeyframe.dts.converted(to: 90_000).value,
+                isKeyframe: true,
+                data: firstKeyframe.data
+            )
         var plan = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
         let top = LadderPlan.sourceRung(source: video, rungs: configuration.rungs)
         switch configuration.sourceRendition {
@@ -172,7 +187,8 @@ public final class LadderTranscoder: Sendable {
                     source keyframe interval exceeds the segment target; the passthrough stays the top rendition \
                     (transcode.source_rendition: passthrough), so its segments start without a keyframe
                     """,
-                    metadata: ["evidence": "\(stated)"])
+                    metadata: ["evidence": "\(stated)"]
+                )
             }
         }
         state.sourceRung = plan.first { $0 == top }
@@ -185,8 +201,13 @@ public final class LadderTranscoder: Sendable {
             if let worker = await worker(for: rung, video, in: plan, &state) { workers.append(worker) }
         }
         let pipeline = LadderPipeline(
-            source: video, rungs: workers, configuration: configuration, logger: logger,
-            telemetry: telemetry.map { ($0, self.source) }, cadence: state.cadence)
+            source: video,
+            rungs: workers,
+            configuration: configuration,
+            logger: logger,
+            telemetry: telemetry.map { ($0, self.source) },
+            cadence: state.cadence
+        )
         pipeline.start()
         state.pipeline = pipeline
         logger.info(
@@ -194,19 +215,23 @@ public final class LadderTranscoder: Sendable {
             metadata: [
                 "source": "\(video.width)x\(video.height)",
                 "rungs": "\(plan.map { "\($0.name)=\($0.width)x\($0.height)" })",
-            ])
+            ]
+        )
     }
 
     /// A long GOP seen only after the ladder started (the encoder did not state its interval): the top rendition
     /// becomes a rung at the source's size from the next grid IDR on.
     private func transcodeSourceRendition(
-        _ video: VideoParameters, because evidence: KeyframeCadence.Evidence, _ state: inout RunState
+        _ video: VideoParameters,
+        because evidence: KeyframeCadence.Evidence,
+        _ state: inout RunState
     ) async {
         let top = LadderPlan.sourceRung(source: video, rungs: configuration.rungs)
         state.sourceRung = top
         logSourceRendition(top, because: evidence)
         if let pipeline = state.pipeline {
-            let all = [top] + LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
+            let all =
+                [top] + LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
             if let worker = await worker(for: top, video, in: all, &state) { pipeline.add(worker) }
         } else {
             // No lower rung fits this source: the ladder starts at the next keyframe with the source rung alone.
@@ -216,7 +241,8 @@ public final class LadderTranscoder: Sendable {
 
     private func logSourceRendition(_ top: PlannedRung, because evidence: KeyframeCadence.Evidence) {
         let target = KeyframeCadence.Evidence.format(
-            KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget).secondsDouble)
+            KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget).secondsDouble
+        )
         logger.warning(
             """
             source keyframe interval exceeds the \(target) s segment target: the top rendition is transcoded at the \
@@ -226,12 +252,16 @@ public final class LadderTranscoder: Sendable {
             metadata: [
                 "evidence": "\(evidence)", "rung": "\(top.name)=\(top.width)x\(top.height)",
                 "video_kbps": "\(top.videoBitRate.bitsPerSecond / 1000)",
-            ])
+            ]
+        )
     }
 
     /// A rung's worker with its publication and meter (nil if the derived key could not be claimed).
     private func worker(
-        for rung: PlannedRung, _ video: VideoParameters, in ladder: [PlannedRung], _ state: inout RunState
+        for rung: PlannedRung,
+        _ video: VideoParameters,
+        in ladder: [PlannedRung],
+        _ state: inout RunState
     ) async -> RungWorker? {
         guard let publication = await publication(for: rung.name, in: &state) else { return nil }
         let meter = meters.withLock { m in
@@ -244,11 +274,21 @@ public final class LadderTranscoder: Sendable {
             $0.height = rung.height
         }
         let threads = LadderPlan.encoderThreads(
-            for: rung, in: ladder, cores: ProcessInfo.processInfo.activeProcessorCount,
-            configured: configuration.encoderThreads)
+            for: rung,
+            in: ladder,
+            cores: ProcessInfo.processInfo.activeProcessorCount,
+            configured: configuration.encoderThreads
+        )
         return RungWorker(
-            rung: rung, frameRate: video.frameRate, publication: publication, meter: meter,
-            configuration: configuration, threads: threads, logger: logger, telemetry: telemetry)
+            rung: rung,
+            frameRate: video.frameRate,
+            publication: publication,
+            meter: meter,
+            configuration: configuration,
+            threads: threads,
+            logger: logger,
+            telemetry: telemetry
+        )
     }
 
     /// The rung's publication, claiming the derived key on first use (retrying while a previous session lets go).

@@ -27,7 +27,8 @@ struct RungLoadMonitor {
                 metadata: [
                     "rung": "\(name)", "real_time_factor": "\(Self.format(s.realTimeFactor(frameRate: frameRate)))",
                     "queue": "\(depth)/\(rung.queue.capacity)", "pictures_dropped": "\(s.picturesDropped)",
-                ])
+                ]
+            )
         } else if depth <= bound / 4 {
             overSince[name] = nil
             // Recovered only after as long below a quarter of the bound: a rung skipping to its next IDR empties

@@ -25,8 +25,14 @@ final class RungWorker: Sendable {
     private let telemetry: GatewayTelemetry?
 
     init(
-        rung: PlannedRung, frameRate: Double?, publication: Publication, meter: RungMeter,
-        configuration: LadderConfiguration, threads: Int, logger: Logger, telemetry: GatewayTelemetry? = nil
+        rung: PlannedRung,
+        frameRate: Double?,
+        publication: Publication,
+        meter: RungMeter,
+        configuration: LadderConfiguration,
+        threads: Int,
+        logger: Logger,
+        telemetry: GatewayTelemetry? = nil
     ) {
         self.telemetry = telemetry
         self.rung = rung
@@ -35,8 +41,13 @@ final class RungWorker: Sendable {
         self.logger = logger
         queue = WorkQueue(capacity: configuration.rungQueueCapacity)
         settings = LadderVideoEncoder.Settings(
-            width: rung.width, height: rung.height, bitRate: rung.videoBitRate.bitsPerSecond,
-            frameRate: frameRate ?? 30, preset: configuration.preset, threads: threads)
+            width: rung.width,
+            height: rung.height,
+            bitRate: rung.videoBitRate.bitsPerSecond,
+            frameRate: frameRate ?? 30,
+            preset: configuration.preset,
+            threads: threads
+        )
     }
 
     /// Starts the thread; it leaves `group` after `.finish`.
@@ -101,7 +112,12 @@ final class RungWorker: Sendable {
             // Encode hop: the picture left the decoder → this rung's packet left x264.
             frame.stamps.encoded = encoded
             telemetry?.record(
-                .encode, from: frame.stamps.decoded, to: encoded, stream: publication.key, rendition: rung.name)
+                .encode,
+                from: frame.stamps.decoded,
+                to: encoded,
+                stream: publication.key,
+                rendition: rung.name
+            )
             publication.send(frame)
         }
         meter.update { $0.framesPublished += frames.count }

@@ -12,8 +12,10 @@ public struct TranscoderService: Sendable {
 
     /// A service over `hub` with one ladder configuration for every stream.
     public init(
-        hub: StreamHub, configuration: LadderConfiguration = LadderConfiguration(),
-        logger: Logger = Logger(label: "sluice.transcoder"), telemetry: GatewayTelemetry? = nil
+        hub: StreamHub,
+        configuration: LadderConfiguration = LadderConfiguration(),
+        logger: Logger = Logger(label: "sluice.transcoder"),
+        telemetry: GatewayTelemetry? = nil
     ) {
         self.telemetry = telemetry
         self.hub = hub
@@ -29,8 +31,12 @@ public struct TranscoderService: Sendable {
                 guard note.key.renditionName == nil else { continue }
                 guard
                     let transcoder = LadderTranscoder(
-                        hub: hub, source: note.key, configuration: configuration, logger: logger,
-                        telemetry: telemetry)
+                        hub: hub,
+                        source: note.key,
+                        configuration: configuration,
+                        logger: logger,
+                        telemetry: telemetry
+                    )
                 else { continue }
                 group.addTask { await transcoder.run() }
             }

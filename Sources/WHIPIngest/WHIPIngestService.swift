@@ -34,8 +34,11 @@ public final class WHIPIngestService: Sendable {
 
     /// A service publishing into `hub` over `transport` (which the app starts and stops).
     public init(
-        transport: WebRTCTransportService, hub: StreamHub, telemetry: GatewayTelemetry? = nil,
-        configuration: WHIPIngestConfiguration = .init(), logger: Logger = Logger(label: "sluice.whip")
+        transport: WebRTCTransportService,
+        hub: StreamHub,
+        telemetry: GatewayTelemetry? = nil,
+        configuration: WHIPIngestConfiguration = .init(),
+        logger: Logger = Logger(label: "sluice.whip")
     ) {
         self.transport = transport
         self.hub = hub
@@ -61,8 +64,12 @@ public final class WHIPIngestService: Sendable {
         let negotiation: WHIPNegotiation
         do {
             let configuration = WHIPAnswerConfiguration(
-                iceUfrag: local.ufrag, icePwd: local.password, fingerprint: transport.certificate.fingerprint,
-                candidates: candidates, sessionID: UInt64.random(in: 1...UInt64(Int64.max)))
+                iceUfrag: local.ufrag,
+                icePwd: local.password,
+                fingerprint: transport.certificate.fingerprint,
+                candidates: candidates,
+                sessionID: UInt64.random(in: 1...UInt64(Int64.max))
+            )
             let parsed = try WHIPOffer(parsing: offer, sizeLimit: self.configuration.maxOfferBytes)
             negotiation = try WHIPNegotiation(offer: parsed, configuration: configuration)
         } catch {
@@ -72,8 +79,12 @@ public final class WHIPIngestService: Sendable {
         let publication: Publication
         do { publication = try hub.publish(key: key, origin: "whip") } catch { throw WHIPIngestError(error) }
         let parameters = WebRTCSessionParameters(
-            local: local, remote: ICECredentials(ufrag: negotiation.offer.iceUfrag, password: negotiation.offer.icePwd),
-            remoteFingerprint: negotiation.offer.fingerprint, dtlsRole: negotiation.dtlsRole, iceRole: .controlled)
+            local: local,
+            remote: ICECredentials(ufrag: negotiation.offer.iceUfrag, password: negotiation.offer.icePwd),
+            remoteFingerprint: negotiation.offer.fingerprint,
+            dtlsRole: negotiation.dtlsRole,
+            iceRole: .controlled
+        )
         let session: WebRTCSession
         do {
             session = try await transport.openSession(parameters)
@@ -83,7 +94,10 @@ public final class WHIPIngestService: Sendable {
         }
         let id = Self.randomID()
         sessions.withLock { $0[id] = Entry(key: key, session: session) }
-        var configuration = WHIPMediaConfiguration(negotiation: negotiation, localSSRC: UInt32.random(in: 1...UInt32.max))
+        var configuration = WHIPMediaConfiguration(
+            negotiation: negotiation,
+            localSSRC: UInt32.random(in: 1...UInt32.max)
+        )
         configuration.reorder.maxWait = self.configuration.reorderWait
         configuration.keyframeInterval = self.configuration.keyframeInterval ?? configuration.keyframeInterval
         configuration.maxBitrate = self.configuration.maxBitrate
@@ -123,7 +137,10 @@ public final class WHIPIngestService: Sendable {
 
     /// One task owns the pipeline; transport events and timer ticks reach it through one stream, in order.
     private func run(
-        _ session: WebRTCSession, id: String, publication: Publication, configuration: WHIPMediaConfiguration,
+        _ session: WebRTCSession,
+        id: String,
+        publication: Publication,
+        configuration: WHIPMediaConfiguration,
         metadata: Logger.Metadata
     ) {
         let (inputs, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(8_192))
@@ -206,21 +223,25 @@ public final class WHIPIngestService: Sendable {
     }
 
     private func perform(
-        _ actions: [WHIPMediaPipeline.Action], session: WebRTCSession, publication: Publication,
+        _ actions: [WHIPMediaPipeline.Action],
+        session: WebRTCSession,
+        publication: Publication,
         metadata: Logger.Metadata
     ) {
         for action in actions {
             switch action {
             case .publish(let description):
                 var described = metadata
-                described["video"] = "\(description.video.map { "\($0.codecString) \($0.width)x\($0.height)" } ?? "none")"
+                described["video"] =
+                    "\(description.video.map { "\($0.codecString) \($0.width)x\($0.height)" } ?? "none")"
                 described["audio"] = "\(description.audio?.codecString ?? "none")"
                 logger.info("WHIP stream described", metadata: described)
                 publication.update(description: description)
             case .frame(let frame):
                 publication.send(frame)
             case .sendRTCP(let bytes): session.sendRTCP(bytes)
-            case .warning(let text): logger.warning("WHIP media", metadata: metadata.merging(["reason": "\(text)"]) { $1 })
+            case .warning(let text):
+                logger.warning("WHIP media", metadata: metadata.merging(["reason": "\(text)"]) { $1 })
             }
         }
     }

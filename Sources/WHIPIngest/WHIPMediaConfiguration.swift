@@ -43,7 +43,10 @@ public struct WHIPMediaConfiguration: Sendable {
 
     /// A configuration with explicit feedback choices.
     public init(
-        video: NegotiatedStream?, audio: NegotiatedStream?, localSSRC: UInt32, sendsNACK: Bool,
+        video: NegotiatedStream?,
+        audio: NegotiatedStream?,
+        localSSRC: UInt32,
+        sendsNACK: Bool,
         keyframeRequest: KeyframeRequest
     ) {
         self.video = video
@@ -58,10 +61,15 @@ public struct WHIPMediaConfiguration: Sendable {
         let feedback = Set(negotiation.video?.codec.feedback ?? [])
         // Our answer asks for all three when the offer lists none, so an empty list allows all.
         let request: KeyframeRequest =
-            feedback.isEmpty || feedback.contains("nack pli") ? .pli : feedback.contains("ccm fir") ? .fir : .unavailable
+            feedback.isEmpty || feedback.contains("nack pli")
+            ? .pli : feedback.contains("ccm fir") ? .fir : .unavailable
         self.init(
-            video: negotiation.video, audio: negotiation.audio, localSSRC: localSSRC,
-            sendsNACK: feedback.isEmpty || feedback.contains("nack"), keyframeRequest: request)
+            video: negotiation.video,
+            audio: negotiation.audio,
+            localSSRC: localSSRC,
+            sendsNACK: feedback.isEmpty || feedback.contains("nack"),
+            keyframeRequest: request
+        )
         sendsREMB = feedback.contains("goog-remb")
     }
 }

@@ -42,8 +42,13 @@ struct AudioTrack {
         self.ssrc = stream.ssrcs.first
         self.reorder = RTPReorderBuffer(configuration: reorder)
         let input = AudioParameters(
-            codec: .opus, decoderConfiguration: Self.opusHead, sampleRate: 48_000, channels: 2, samplesPerFrame: 960,
-            codecString: "opus")
+            codec: .opus,
+            decoderConfiguration: Self.opusHead,
+            sampleRate: 48_000,
+            channels: 2,
+            samplesPerFrame: 960,
+            codecString: "opus"
+        )
         do {
             transcoder = try AACTranscoder(input: input)
             transcoderFailure = nil
@@ -55,7 +60,12 @@ struct AudioTrack {
 }
 
 extension WHIPMediaPipeline {
-    mutating func receivedAudio(_ packet: RTPPacket, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+    mutating func receivedAudio(
+        _ packet: RTPPacket,
+        now: ContinuousClock.Instant,
+        wall: WallTime,
+        into actions: inout [Action]
+    ) {
         guard var track = audio else { return }
         if track.ssrc != packet.ssrc || track.statistics == nil {
             track.ssrc = packet.ssrc
@@ -72,7 +82,12 @@ extension WHIPMediaPipeline {
         releaseAudio(output.released, now: now, wall: wall, into: &actions)
     }
 
-    mutating func releaseAudio(_ packets: [RTPPacket], now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+    mutating func releaseAudio(
+        _ packets: [RTPPacket],
+        now: ContinuousClock.Instant,
+        wall: WallTime,
+        into actions: inout [Action]
+    ) {
         guard var track = audio, let origin, !packets.isEmpty else { return }
         guard let transcoder = track.transcoder else {
             if !track.reportedFailure, let failure = track.transcoderFailure {
@@ -87,7 +102,9 @@ extension WHIPMediaPipeline {
             guard let frame = track.depacketizer.push(packet) else { continue }
             for filler in track.concealment(before: frame) {
                 let dts = track.timeline.time(of: filler.timestamp, arrival: now, origin: origin)
-                opus.append(filler.mediaFrame(dts: dts, stamps: HopStamps(firstByte: now, ingested: now, ingestWall: wall)))
+                opus.append(
+                    filler.mediaFrame(dts: dts, stamps: HopStamps(firstByte: now, ingested: now, ingestWall: wall))
+                )
                 counters.audioConcealedFrames += 1
             }
             let firstByte = track.arrivals.removeValue(forKey: frame.timestamp) ?? now

@@ -27,7 +27,12 @@ struct VideoTrack {
 }
 
 extension WHIPMediaPipeline {
-    mutating func receivedVideo(_ received: RTPPacket, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+    mutating func receivedVideo(
+        _ received: RTPPacket,
+        now: ContinuousClock.Instant,
+        wall: WallTime,
+        into actions: inout [Action]
+    ) {
         guard var track = video else { return }
         var packet = received
         if packet.payloadType == track.stream.rtxPayloadType {
@@ -67,7 +72,10 @@ extension WHIPMediaPipeline {
     }
 
     mutating func releaseVideo(
-        _ output: RTPReorderBuffer.Output, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]
+        _ output: RTPReorderBuffer.Output,
+        now: ContinuousClock.Instant,
+        wall: WallTime,
+        into actions: inout [Action]
     ) {
         guard var track = video else { return }
         for sequence in output.lost { track.nack.resolve(sequence) }
@@ -87,7 +95,12 @@ extension WHIPMediaPipeline {
         for unit in units { emitVideo(unit, now: now, wall: wall, into: &actions) }
     }
 
-    private mutating func emitVideo(_ unit: H264AccessUnit, now: ContinuousClock.Instant, wall: WallTime, into actions: inout [Action]) {
+    private mutating func emitVideo(
+        _ unit: H264AccessUnit,
+        now: ContinuousClock.Instant,
+        wall: WallTime,
+        into actions: inout [Action]
+    ) {
         guard var track = video, let origin else { return }
         if unit.isKeyframe, let record = unit.decoderConfiguration {
             let avcC = record.serialize()
@@ -162,7 +175,11 @@ extension WHIPMediaPipeline {
         case .fir:
             counters.video.firsSent += 1
             packet = .fullIntraRequest(
-                RTCPFullIntraRequest(senderSSRC: configuration.localSSRC, entries: [.init(ssrc: ssrc, sequenceNumber: firSequence)]))
+                RTCPFullIntraRequest(
+                    senderSSRC: configuration.localSSRC,
+                    entries: [.init(ssrc: ssrc, sequenceNumber: firSequence)]
+                )
+            )
             firSequence &+= 1
         }
         actions.append(.sendRTCP(RTCPPacket.serializeCompound([packet])))
@@ -195,11 +212,16 @@ struct TrackTimeline {
     init(clockRate: Int32) { self.clockRate = clockRate }
 
     /// Decode time of `timestamp`; the first one sits at its arrival's distance from `origin` so tracks line up.
-    mutating func time(of timestamp: UInt32, arrival: ContinuousClock.Instant, origin: ContinuousClock.Instant) -> MediaTime {
+    mutating func time(
+        of timestamp: UInt32,
+        arrival: ContinuousClock.Instant,
+        origin: ContinuousClock.Instant
+    ) -> MediaTime {
         let extended = unwrapper.unwrap(timestamp)
         if first == nil {
             let since = origin.duration(to: arrival)
-            let offset = since.components.seconds * Int64(clockRate)
+            let offset =
+                since.components.seconds * Int64(clockRate)
                 + since.components.attoseconds / (1_000_000_000_000_000_000 / Int64(clockRate))
             first = (extended, max(0, offset))
         }

@@ -41,7 +41,9 @@ public struct WHIPMediaPipeline {
     /// A pipeline for the streams `configuration` negotiated.
     public init(configuration: WHIPMediaConfiguration) {
         self.configuration = configuration
-        video = configuration.video.map { VideoTrack(stream: $0, reorder: configuration.reorder, nack: configuration.nack) }
+        video = configuration.video.map {
+            VideoTrack(stream: $0, reorder: configuration.reorder, nack: configuration.nack)
+        }
         var audioReorder = configuration.reorder
         audioReorder.maxWait = min(audioReorder.maxWait, configuration.audioReorderWait)
         audio = configuration.audio.map { AudioTrack(stream: $0, reorder: audioReorder) }
@@ -58,7 +60,9 @@ public struct WHIPMediaPipeline {
         }
         if origin == nil { origin = now }
         var actions: [Action] = []
-        if let stream = video?.stream, packet.payloadType == stream.payloadType || packet.payloadType == stream.rtxPayloadType {
+        if let stream = video?.stream,
+            packet.payloadType == stream.payloadType || packet.payloadType == stream.rtxPayloadType
+        {
             receivedVideo(packet, now: now, wall: wall, into: &actions)
         } else if let stream = audio?.stream, packet.payloadType == stream.payloadType {
             receivedAudio(packet, now: now, wall: wall, into: &actions)
@@ -108,10 +112,18 @@ public struct WHIPMediaPipeline {
         if lastReport.map({ $0.duration(to: now) >= configuration.reportInterval }) ?? (origin != nil) {
             lastReport = now
             var blocks: [RTCPReportBlock] = []
-            if var stats = video?.statistics { blocks.append(stats.makeReportBlock(now: now)); video?.statistics = stats }
-            if var stats = audio?.statistics { blocks.append(stats.makeReportBlock(now: now)); audio?.statistics = stats }
+            if var stats = video?.statistics {
+                blocks.append(stats.makeReportBlock(now: now))
+                video?.statistics = stats
+            }
+            if var stats = audio?.statistics {
+                blocks.append(stats.makeReportBlock(now: now))
+                audio?.statistics = stats
+            }
             if !blocks.isEmpty {
-                var packets = [RTCPPacket.receiverReport(RTCPReceiverReport(ssrc: configuration.localSSRC, reports: blocks))]
+                var packets = [
+                    RTCPPacket.receiverReport(RTCPReceiverReport(ssrc: configuration.localSSRC, reports: blocks))
+                ]
                 if let remb = makeREMB() {
                     packets.append(.receiverEstimatedMaxBitrate(remb))
                     counters.bitrateEstimatesSent += 1
@@ -127,7 +139,11 @@ public struct WHIPMediaPipeline {
     func makeREMB() -> RTCPReceiverEstimatedMaxBitrate? {
         let ssrcs = [video?.ssrc, audio?.ssrc].compactMap { $0 }
         guard configuration.sendsREMB, configuration.maxBitrate > 0, !ssrcs.isEmpty else { return nil }
-        return RTCPReceiverEstimatedMaxBitrate(senderSSRC: configuration.localSSRC, bitrate: configuration.maxBitrate, ssrcs: ssrcs)
+        return RTCPReceiverEstimatedMaxBitrate(
+            senderSSRC: configuration.localSSRC,
+            bitrate: configuration.maxBitrate,
+            ssrcs: ssrcs
+        )
     }
 }
 

@@ -12,7 +12,9 @@ public struct RTPSendHistory: Sendable {
 
     /// The packet sent with `sequenceNumber`, if it is still remembered.
     public func packet(_ sequenceNumber: UInt16) -> [UInt8]? {
-        guard let slot = slots[Int(sequenceNumber) % slots.count], slot.sequenceNumber == sequenceNumber else { return nil }
+        guard let slot = slots[Int(sequenceNumber) % slots.count], slot.sequenceNumber == sequenceNumber else {
+            return nil
+        }
         return slot.bytes
     }
 }

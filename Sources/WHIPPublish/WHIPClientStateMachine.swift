@@ -99,9 +99,14 @@ public struct WHIPClientStateMachine: Sendable {
         guard !answer.candidates.isEmpty else { return finishAfterDelete(.badAnswer("no UDP host candidate")) }
         guard let video = answer.videoPayloadType else { return finishAfterDelete(.badAnswer("video was rejected")) }
         let plan = TransportPlan(
-            remoteUfrag: answer.description.iceUfrag, remotePassword: answer.description.icePwd,
-            remoteFingerprint: answer.description.fingerprint, dtlsRole: answer.dtlsRole, candidates: answer.candidates,
-            videoPayloadType: video, audioPayloadType: answer.audioPayloadType)
+            remoteUfrag: answer.description.iceUfrag,
+            remotePassword: answer.description.icePwd,
+            remoteFingerprint: answer.description.fingerprint,
+            dtlsRole: answer.dtlsRole,
+            candidates: answer.candidates,
+            videoPayloadType: video,
+            audioPayloadType: answer.audioPayloadType
+        )
         state = .connecting(since: now)
         return [.openTransport(plan)]
     }

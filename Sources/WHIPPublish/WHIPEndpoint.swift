@@ -22,7 +22,8 @@ public struct WHIPEndpoint: Sendable, Hashable, CustomStringConvertible {
         }
         guard let location = HTTPLocation(url) else { throw .badEndpoint(url) }
         let segments = location.path.split(separator: "/", omittingEmptySubsequences: false)
-        guard let whip = segments.lastIndex(of: "whip"), whip + 1 == segments.count - 1, !segments[whip + 1].isEmpty else {
+        guard let whip = segments.lastIndex(of: "whip"), whip + 1 == segments.count - 1, !segments[whip + 1].isEmpty
+        else {
             throw .badEndpoint(url)
         }
         self.location = location

@@ -24,7 +24,9 @@ extension WHIPMediaSender {
             case .fullIntraRequest(let fir) where fir.entries.contains(where: { $0.ssrc == video.ssrc }):
                 wantsKeyframe = true
             case .receiverReport(let report):
-                if let block = report.reports.first(where: { $0.ssrc == video.ssrc }) { counters.lastFractionLost = block.fractionLost }
+                if let block = report.reports.first(where: { $0.ssrc == video.ssrc }) {
+                    counters.lastFractionLost = block.fractionLost
+                }
             default:
                 break
             }
@@ -66,18 +68,24 @@ extension WHIPMediaSender {
         lastReport = now
         counters.senderReportsSent += reports.count
         let cname = RTCPSourceDescriptionChunk.Item(type: 1, text: configuration.cname)
-        let chunks = [video, audio].filter { $0.anchor != nil }.map { RTCPSourceDescriptionChunk(ssrc: $0.ssrc, items: [cname]) }
+        let chunks = [video, audio].filter { $0.anchor != nil }.map {
+            RTCPSourceDescriptionChunk(ssrc: $0.ssrc, items: [cname])
+        }
         return [.sendRTCP(RTCPPacket.serializeCompound(reports + [.sourceDescription(chunks)]))]
     }
 
     /// The report tying `wall` to the RTP clock: the anchor's timestamp advanced by the wall time since it.
     static func senderReport(for track: Track, anchor: ClockAnchor, at wall: WallTime) -> RTCPSenderReport {
         let elapsed = wall.duration(since: anchor.wall)
-        let ticks = elapsed.components.seconds * track.clockRate
+        let ticks =
+            elapsed.components.seconds * track.clockRate
             + elapsed.components.attoseconds / (1_000_000_000_000_000_000 / track.clockRate)
         return RTCPSenderReport(
-            ssrc: track.ssrc, ntpTimestamp: RTCPSenderReport.ntpTimestamp(wall),
-            rtpTimestamp: anchor.rtpTimestamp &+ UInt32(truncatingIfNeeded: ticks), packetCount: track.packets,
-            octetCount: track.octets)
+            ssrc: track.ssrc,
+            ntpTimestamp: RTCPSenderReport.ntpTimestamp(wall),
+            rtpTimestamp: anchor.rtpTimestamp &+ UInt32(truncatingIfNeeded: ticks),
+            packetCount: track.packets,
+            octetCount: track.octets
+        )
     }
 }

@@ -42,8 +42,15 @@ public struct WHIPMediaSender: Sendable {
 
         /// A configuration with explicit starting points (tests); `random` draws them.
         public init(
-            videoSSRC: UInt32, videoPayloadType: UInt8, audioSSRC: UInt32, audioPayloadType: UInt8?, cname: String,
-            videoSequence: UInt16, audioSequence: UInt16, videoTimestampOffset: UInt32, audioTimestampOffset: UInt32
+            videoSSRC: UInt32,
+            videoPayloadType: UInt8,
+            audioSSRC: UInt32,
+            audioPayloadType: UInt8?,
+            cname: String,
+            videoSequence: UInt16,
+            audioSequence: UInt16,
+            videoTimestampOffset: UInt32,
+            audioTimestampOffset: UInt32
         ) {
             self.videoSSRC = videoSSRC
             self.videoPayloadType = videoPayloadType
@@ -89,10 +96,17 @@ public struct WHIPMediaSender: Sendable {
     public init(configuration: Configuration, avcC: [UInt8]) throws(WHIPPublishError) {
         self.configuration = configuration
         packetizer = H264Packetizer(
-            maxPayloadSize: configuration.maxPayloadSize, payloadType: configuration.videoPayloadType,
-            ssrc: configuration.videoSSRC, sequenceNumber: configuration.videoSequence)
+            maxPayloadSize: configuration.maxPayloadSize,
+            payloadType: configuration.videoPayloadType,
+            ssrc: configuration.videoSSRC,
+            sequenceNumber: configuration.videoSequence
+        )
         audioSequence = configuration.audioSequence
-        video = Track(ssrc: configuration.videoSSRC, clockRate: 90_000, history: RTPSendHistory(capacity: configuration.historyCapacity))
+        video = Track(
+            ssrc: configuration.videoSSRC,
+            clockRate: 90_000,
+            history: RTPSendHistory(capacity: configuration.historyCapacity)
+        )
         audio = Track(ssrc: configuration.audioSSRC, clockRate: 48_000, history: RTPSendHistory(capacity: 256))
         do {
             let record = try AVCDecoderConfigurationRecord(parsing: avcC)
@@ -103,7 +117,11 @@ public struct WHIPMediaSender: Sendable {
     }
 
     /// One video access unit (4-byte AVCC) released at `wall`: its RTP packets, timestamp = presentation time.
-    public mutating func send(video frame: MediaFrame, now: ContinuousClock.Instant, wall: WallTime) throws(WHIPPublishError)
+    public mutating func send(
+        video frame: MediaFrame,
+        now: ContinuousClock.Instant,
+        wall: WallTime
+    ) throws(WHIPPublishError)
         -> [Action]
     {
         var data = frame.data
@@ -129,7 +147,10 @@ public struct WHIPMediaSender: Sendable {
         } catch {
             throw .malformedVideo(dts: frame.dts, reason: "\(error)")
         }
-        video.anchor = ClockAnchor(wall: wall, rtpTimestamp: configuration.videoTimestampOffset &+ UInt32(truncatingIfNeeded: dts))
+        video.anchor = ClockAnchor(
+            wall: wall,
+            rtpTimestamp: configuration.videoTimestampOffset &+ UInt32(truncatingIfNeeded: dts)
+        )
         counters.videoFrames += 1
         return packets.map { packet in
             let bytes = packet.serialized()
@@ -145,11 +166,17 @@ public struct WHIPMediaSender: Sendable {
     /// was not negotiated.
     public mutating func send(audio frame: MediaFrame, wall: WallTime) -> [Action] {
         guard let payloadType = configuration.audioPayloadType else { return [] }
-        let timestamp = configuration.audioTimestampOffset &+ UInt32(truncatingIfNeeded: frame.dts.converted(to: 48_000).value)
+        let timestamp =
+            configuration.audioTimestampOffset &+ UInt32(truncatingIfNeeded: frame.dts.converted(to: 48_000).value)
         // RFC 7587 §4.1: the marker bit is only for the first packet after silence (the first one here).
         let packet = RTPPacket(
-            marker: audio.packets == 0, payloadType: payloadType, sequenceNumber: audioSequence, timestamp: timestamp,
-            ssrc: configuration.audioSSRC, payload: frame.data)
+            marker: audio.packets == 0,
+            payloadType: payloadType,
+            sequenceNumber: audioSequence,
+            timestamp: timestamp,
+            ssrc: configuration.audioSSRC,
+            payload: frame.data
+        )
         audioSequence &+= 1
         let bytes = packet.serialized()
         audio.history.store(sequenceNumber: packet.sequenceNumber, bytes: bytes)
@@ -161,7 +188,10 @@ public struct WHIPMediaSender: Sendable {
     }
 
     static func lengthPrefix(_ count: Int) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
+        [
+            UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16),
+            UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count),
+        ]
     }
 }
 

@@ -25,8 +25,13 @@ struct WHIPPublishRun {
     static let tickInterval: Duration = .milliseconds(50)
 
     init(
-        publisher: WHIPPublisher, machine: WHIPClientStateMachine, certificate: DTLSCertificate, local: ICECredentials,
-        offer: WHIPPublisherOffer, avcC: [UInt8], pump: WHIPMediaPump
+        publisher: WHIPPublisher,
+        machine: WHIPClientStateMachine,
+        certificate: DTLSCertificate,
+        local: ICECredentials,
+        offer: WHIPPublisherOffer,
+        avcC: [UInt8],
+        pump: WHIPMediaPump
     ) {
         self.publisher = publisher
         self.machine = machine
@@ -133,7 +138,10 @@ struct WHIPPublishRun {
     }
 
     /// Carries out machine actions (HTTP and transport steps feed their outcome back); true once finished.
-    private mutating func perform(_ initial: [WHIPClientStateMachine.Action], outcome: inout WHIPPublishError?) async -> Bool {
+    private mutating func perform(
+        _ initial: [WHIPClientStateMachine.Action],
+        outcome: inout WHIPPublishError?
+    ) async -> Bool {
         var queue = initial
         while !queue.isEmpty {
             let action = queue.removeFirst()
@@ -191,9 +199,13 @@ struct WHIPPublishRun {
         do {
             try await service.start()
             let parameters = WebRTCSessionParameters(
-                local: local, remote: ICECredentials(ufrag: plan.remoteUfrag, password: plan.remotePassword),
-                remoteFingerprint: plan.remoteFingerprint, dtlsRole: plan.dtlsRole, iceRole: .controlling,
-                remoteCandidates: plan.candidates)
+                local: local,
+                remote: ICECredentials(ufrag: plan.remoteUfrag, password: plan.remotePassword),
+                remoteFingerprint: plan.remoteFingerprint,
+                dtlsRole: plan.dtlsRole,
+                iceRole: .controlling,
+                remoteCandidates: plan.candidates
+            )
             let opened = try await service.openSession(parameters)
             session = opened
             let feed = self.feed
@@ -202,15 +214,25 @@ struct WHIPPublishRun {
             throw .transport(error)
         }
         var configurationOfSender = WHIPMediaSender.Configuration(
-            videoSSRC: offer.videoSSRC, videoPayloadType: plan.videoPayloadType, audioSSRC: offer.audioSSRC ?? 0,
-            audioPayloadType: offer.audioSSRC == nil ? nil : plan.audioPayloadType, cname: offer.cname,
-            videoSequence: UInt16.random(in: 0...UInt16.max), audioSequence: UInt16.random(in: 0...UInt16.max),
-            videoTimestampOffset: UInt32.random(in: 0...UInt32.max), audioTimestampOffset: UInt32.random(in: 0...UInt32.max))
+            videoSSRC: offer.videoSSRC,
+            videoPayloadType: plan.videoPayloadType,
+            audioSSRC: offer.audioSSRC ?? 0,
+            audioPayloadType: offer.audioSSRC == nil ? nil : plan.audioPayloadType,
+            cname: offer.cname,
+            videoSequence: UInt16.random(in: 0...UInt16.max),
+            audioSequence: UInt16.random(in: 0...UInt16.max),
+            videoTimestampOffset: UInt32.random(in: 0...UInt32.max),
+            audioTimestampOffset: UInt32.random(in: 0...UInt32.max)
+        )
         configurationOfSender.reportInterval = .seconds(1)
         sender = try WHIPMediaSender(configuration: configurationOfSender, avcC: avcC)
         logger.info(
             "WHIP answer applied",
-            metadata: ["candidates": "\(plan.candidates)", "dtls_role": "\(plan.dtlsRole)", "audio": "\(plan.audioPayloadType != nil)"])
+            metadata: [
+                "candidates": "\(plan.candidates)", "dtls_role": "\(plan.dtlsRole)",
+                "audio": "\(plan.audioPayloadType != nil)",
+            ]
+        )
     }
 
     private mutating func tearDown() async {

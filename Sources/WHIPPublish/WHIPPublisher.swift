@@ -39,7 +39,11 @@ public struct WHIPPublisher: Sendable {
     let signaling: any WHIPSignaling
 
     /// A publisher to `url` (`http://HOST:PORT/whip/KEY`); throws for any other URL.
-    public init(url: String, options: Options = Options(), logger: Logger = Logger(label: "sluice.whip.publish"))
+    public init(
+        url: String,
+        options: Options = Options(),
+        logger: Logger = Logger(label: "sluice.whip.publish")
+    )
         throws(WHIPPublishError)
     {
         endpoint = try WHIPEndpoint(url)
@@ -49,7 +53,10 @@ public struct WHIPPublisher: Sendable {
     }
 
     /// Opens `input` (as `sluice publish` does for RTMP), tells `announce` its tracks, and publishes it.
-    public func publish(input: PublishInput, announce: (StreamDescription) -> Void = { _ in }) async throws(WHIPPublishError)
+    public func publish(
+        input: PublishInput,
+        announce: (StreamDescription) -> Void = { _ in }
+    ) async throws(WHIPPublishError)
         -> WHIPPublishReport
     {
         let source: any MediaSource
@@ -77,18 +84,34 @@ public struct WHIPPublisher: Sendable {
         let local = ICECredentials.random()
         let videoSSRC = UInt32.random(in: 1...UInt32.max)
         var offer = WHIPPublisherOffer(
-            iceUfrag: local.ufrag, icePwd: local.password, fingerprint: certificate.fingerprint, videoSSRC: videoSSRC,
-            audioSSRC: opus == nil ? nil : videoSSRC &+ 1, cname: ICECredentials.random().ufrag,
-            sessionID: UInt64.random(in: 1...UInt64(Int64.max)))
+            iceUfrag: local.ufrag,
+            icePwd: local.password,
+            fingerprint: certificate.fingerprint,
+            videoSSRC: videoSSRC,
+            audioSSRC: opus == nil ? nil : videoSSRC &+ 1,
+            cname: ICECredentials.random().ufrag,
+            sessionID: UInt64.random(in: 1...UInt64(Int64.max))
+        )
         // Announce the profile the source really encodes (avcC bytes 1–3), so a strict receiver decodes it.
         if video.decoderConfiguration.count >= 4 {
-            offer.profileLevelID = video.decoderConfiguration[1...3].map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            offer.profileLevelID = video.decoderConfiguration[1...3].map {
+                ($0 < 16 ? "0" : "") + String($0, radix: 16)
+            }.joined()
         }
         let pump = WHIPMediaPump(source: source, opus: opus, loop: options.loop, duration: options.duration)
         var run = WHIPPublishRun(
-            publisher: self, machine: WHIPClientStateMachine(
-                endpoint: endpoint, offer: offer.description.text, connectTimeout: options.connectTimeout),
-            certificate: certificate, local: local, offer: offer, avcC: video.decoderConfiguration, pump: pump)
+            publisher: self,
+            machine: WHIPClientStateMachine(
+                endpoint: endpoint,
+                offer: offer.description.text,
+                connectTimeout: options.connectTimeout
+            ),
+            certificate: certificate,
+            local: local,
+            offer: offer,
+            avcC: video.decoderConfiguration,
+            pump: pump
+        )
         return try await run.run()
     }
 }

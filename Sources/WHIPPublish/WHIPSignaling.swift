@@ -30,7 +30,12 @@ public struct WHIPHTTPSignaling: WHIPSignaling {
         try await send("DELETE", target: Self.target(of: url) ?? endpoint.target, endpoint: endpoint, body: nil)
     }
 
-    private func send(_ method: String, target: String, endpoint: WHIPEndpoint, body: String?)
+    private func send(
+        _ method: String,
+        target: String,
+        endpoint: WHIPEndpoint,
+        body: String?
+    )
         async throws(WHIPPublishError) -> WHIPHTTPResponse
     {
         var headers: [(String, String)] = []
@@ -39,7 +44,9 @@ public struct WHIPHTTPSignaling: WHIPSignaling {
         let url = HTTPLocation(host: endpoint.host, port: endpoint.port, target: target)
         do {
             let client = HTTPClient(timeout: timeout, userAgent: "sluice-whip")
-            return WHIPHTTPResponse(try await client.request(method, url, headers: headers, body: body.map { Array($0.utf8) }))
+            return WHIPHTTPResponse(
+                try await client.request(method, url, headers: headers, body: body.map { Array($0.utf8) })
+            )
         } catch {
             switch error {
             case .timedOut(_, let after): throw .http(url: url.description, reason: "no response within \(after)")

@@ -18,7 +18,10 @@ public final class DTLSCertificate: @unchecked Sendable {
     static let srtpProfiles = "SRTP_AEAD_AES_128_GCM:SRTP_AES128_CM_SHA1_80"
 
     /// Generates a fresh key pair and certificate (common name `sluice`).
-    public init(validity: Duration = .seconds(30 * 24 * 3600), commonName: String = "sluice")
+    public init(
+        validity: Duration = .seconds(30 * 24 * 3600),
+        commonName: String = "sluice"
+    )
         throws(WebRTCTransportError)
     {
         ERR_clear_error()
@@ -50,7 +53,12 @@ public final class DTLSCertificate: @unchecked Sendable {
     }
 
     /// Version 3, random positive serial, notBefore an hour back (peer clock skew), self-issued, ECDSA-SHA256.
-    private static func fill(_ x509: OpaquePointer, key: OpaquePointer, validity: Duration, commonName: String)
+    private static func fill(
+        _ x509: OpaquePointer,
+        key: OpaquePointer,
+        validity: Duration,
+        commonName: String
+    )
         throws(WebRTCTransportError)
     {
         let serial = Int.random(in: 1...Int(Int32.max))
@@ -68,7 +76,10 @@ public final class DTLSCertificate: @unchecked Sendable {
     }
 
     /// A DTLS 1.2 context with our certificate, `use_srtp`, peer certificates required (checked by fingerprint).
-    private static func makeContext(certificate: OpaquePointer, key: OpaquePointer) throws(WebRTCTransportError)
+    private static func makeContext(
+        certificate: OpaquePointer,
+        key: OpaquePointer
+    ) throws(WebRTCTransportError)
         -> OpaquePointer
     {
         guard let context = SSL_CTX_new(DTLS_method()) else {

@@ -42,7 +42,10 @@ public struct DTLSEndpoint: ~Copyable {
     /// - Parameter remoteFingerprint: the peer's SDP `a=fingerprint`; the handshake fails unless its certificate
     ///   hashes to it.
     public init(
-        role: DTLSRole, certificate: DTLSCertificate, remoteFingerprint: DTLSFingerprint, mtu: Int = 1200
+        role: DTLSRole,
+        certificate: DTLSCertificate,
+        remoteFingerprint: DTLSFingerprint,
+        mtu: Int = 1200
     ) throws(WebRTCTransportError) {
         guard DTLSFingerprint.openSSLDigestNames[remoteFingerprint.algorithm] != nil else {
             throw .unsupportedFingerprintAlgorithm(remoteFingerprint.algorithm)

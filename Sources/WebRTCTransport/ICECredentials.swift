@@ -57,8 +57,12 @@ public struct WebRTCSessionParameters: Sendable {
     public var remoteCandidates: [TransportAddress]
 
     public init(
-        local: ICECredentials, remote: ICECredentials, remoteFingerprint: DTLSFingerprint,
-        dtlsRole: DTLSRole = .server, iceRole: ICERole = .controlled, remoteCandidates: [TransportAddress] = []
+        local: ICECredentials,
+        remote: ICECredentials,
+        remoteFingerprint: DTLSFingerprint,
+        dtlsRole: DTLSRole = .server,
+        iceRole: ICERole = .controlled,
+        remoteCandidates: [TransportAddress] = []
     ) {
         self.local = local
         self.remote = remote

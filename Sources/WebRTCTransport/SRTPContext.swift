@@ -24,7 +24,12 @@ public final class SRTPContext {
 
     /// - Parameter replayWindow: packets the replay check remembers (RFC 3711 §3.3.2; WebRTC reorders, so
     ///   libsrtp's default of 128 is small for video bursts).
-    public init(profile: SRTPProfile, key: SRTPKey, direction: SRTPDirection, replayWindow: Int = 1024)
+    public init(
+        profile: SRTPProfile,
+        key: SRTPKey,
+        direction: SRTPDirection,
+        replayWindow: Int = 1024
+    )
         throws(WebRTCTransportError)
     {
         guard srtpLibraryStatus == srtp_err_status_ok.rawValue else {
@@ -93,7 +98,9 @@ public final class SRTPContext {
 
     /// Runs a libsrtp call in place on a copy of `packet` and maps its status.
     private func run(
-        _ packet: [UInt8], kind: SRTPPacketKind, grow: Bool,
+        _ packet: [UInt8],
+        kind: SRTPPacketKind,
+        grow: Bool,
         _ call: (UnsafeMutableRawPointer, UnsafeMutablePointer<Int32>) -> srtp_err_status_t
     ) throws(WebRTCTransportError) -> [UInt8] {
         guard packet.count >= (kind == .rtp ? 12 : 8) else {

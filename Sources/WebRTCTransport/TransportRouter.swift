@@ -12,7 +12,11 @@ final class TransportRouter: @unchecked Sendable {
         var session: TransportSession
         let continuation: AsyncStream<WebRTCSessionEvent>.Continuation
 
-        init(id: UInt64, session: consuming TransportSession, continuation: AsyncStream<WebRTCSessionEvent>.Continuation) {
+        init(
+            id: UInt64,
+            session: consuming TransportSession,
+            continuation: AsyncStream<WebRTCSessionEvent>.Continuation
+        ) {
             self.id = id
             self.session = session
             self.continuation = continuation
@@ -36,8 +40,13 @@ final class TransportRouter: @unchecked Sendable {
     /// Datagrams no session claimed (unknown ufrag or address, or not STUN/DTLS/RTP/RTCP).
     private(set) var unroutedDatagrams = 0
 
-    init(eventLoop: any EventLoop, certificate: DTLSCertificate, timing: TransportSession.Timing, eventBufferLimit: Int,
-         logger: Logger) {
+    init(
+        eventLoop: any EventLoop,
+        certificate: DTLSCertificate,
+        timing: TransportSession.Timing,
+        eventBufferLimit: Int,
+        logger: Logger
+    ) {
         self.eventLoop = eventLoop
         self.certificate = certificate
         self.timing = timing
@@ -46,7 +55,9 @@ final class TransportRouter: @unchecked Sendable {
     }
 
     /// Registers a session under our ufrag and, when controlling, starts its checks.
-    func open(_ parameters: WebRTCSessionParameters) throws(WebRTCTransportError)
+    func open(
+        _ parameters: WebRTCSessionParameters
+    ) throws(WebRTCTransportError)
         -> (id: UInt64, events: AsyncStream<WebRTCSessionEvent>)
     {
         guard byUfrag[parameters.local.ufrag] == nil else {
@@ -55,7 +66,9 @@ final class TransportRouter: @unchecked Sendable {
         let now = NIODeadline.now()
         let session = try TransportSession(parameters: parameters, certificate: certificate, timing: timing, now: now)
         let (events, continuation) = AsyncStream.makeStream(
-            of: WebRTCSessionEvent.self, bufferingPolicy: .bufferingNewest(eventBufferLimit))
+            of: WebRTCSessionEvent.self,
+            bufferingPolicy: .bufferingNewest(eventBufferLimit)
+        )
         let entry = Entry(id: nextID, session: session, continuation: continuation)
         nextID += 1
         sessions[entry.id] = entry
@@ -141,7 +154,9 @@ final class TransportRouter: @unchecked Sendable {
 
     private func remove(_ entry: Entry, reason: WebRTCTransportError?) {
         sessions[entry.id] = nil
-        if byUfrag[entry.session.parameters.local.ufrag] === entry { byUfrag[entry.session.parameters.local.ufrag] = nil }
+        if byUfrag[entry.session.parameters.local.ufrag] === entry {
+            byUfrag[entry.session.parameters.local.ufrag] = nil
+        }
         for (address, owner) in byAddress where owner === entry {
             byAddress[address] = nil
             channelByAddress[address] = nil
@@ -150,12 +165,14 @@ final class TransportRouter: @unchecked Sendable {
         entry.continuation.finish()
         logger.info(
             "session closed",
-            metadata: ["session": "\(entry.id)", "reason": "\(reason.map { "\($0)" } ?? "closed locally")"])
+            metadata: ["session": "\(entry.id)", "reason": "\(reason.map { "\($0)" } ?? "closed locally")"]
+        )
     }
 
     /// Writes from the socket that last heard `destination`, else the first one of the same IP family.
     private func write(_ bytes: [UInt8], to destination: TransportAddress) {
-        let index = channelByAddress[destination]
+        let index =
+            channelByAddress[destination]
             ?? channels.firstIndex { channel in
                 guard let local = channel.localAddress else { return false }
                 return (local.protocol == .inet) == destination.isIPv4

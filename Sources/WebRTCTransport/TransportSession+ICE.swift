@@ -8,7 +8,11 @@ extension TransportSession {
     static let checkPriority: UInt32 = (1 << 24) * 110 + (1 << 8) * 65_535 + 255
 
     /// A Binding message the router matched to us (requests by USERNAME, responses by address).
-    mutating func receiveSTUN(_ message: STUNMessage, from source: TransportAddress, now: NIODeadline)
+    mutating func receiveSTUN(
+        _ message: STUNMessage,
+        from source: TransportAddress,
+        now: NIODeadline
+    )
         -> [TransportSessionAction]
     {
         guard phase != .closed, message.type.method == STUNMessageType.bindingMethod else { return [] }
@@ -24,7 +28,11 @@ extension TransportSession {
     }
 
     /// §7.3: USERNAME must read `ourUfrag:theirUfrag` and MESSAGE-INTEGRITY verify under our password.
-    private mutating func answerCheck(_ request: STUNMessage, from source: TransportAddress, now: NIODeadline)
+    private mutating func answerCheck(
+        _ request: STUNMessage,
+        from source: TransportAddress,
+        now: NIODeadline
+    )
         -> [TransportSessionAction]
     {
         guard let fragments = request.iceUsernameFragments, fragments.receiver == parameters.local.ufrag,
@@ -46,7 +54,11 @@ extension TransportSession {
     }
 
     /// §8.1.1: a success response to one of our checks nominates its pair (we always send USE-CANDIDATE).
-    private mutating func checkSucceeded(_ response: STUNMessage, from source: TransportAddress, now: NIODeadline)
+    private mutating func checkSucceeded(
+        _ response: STUNMessage,
+        from source: TransportAddress,
+        now: NIODeadline
+    )
         -> [TransportSessionAction]
     {
         guard parameters.iceRole == .controlling, let target = pendingChecks[response.transactionID],
@@ -87,8 +99,12 @@ extension TransportSession {
             let id = STUNTransactionID.random(using: &generator)
             pendingChecks[id] = target
             let request = STUNMessage.bindingRequest(
-                transactionID: id, username: "\(parameters.remote.ufrag):\(parameters.local.ufrag)",
-                priority: Self.checkPriority, controllingTieBreaker: tieBreaker, useCandidate: true)
+                transactionID: id,
+                username: "\(parameters.remote.ufrag):\(parameters.local.ufrag)",
+                priority: Self.checkPriority,
+                controllingTieBreaker: tieBreaker,
+                useCandidate: true
+            )
             let bytes = request.serialized(integrityKey: parameters.remote.integrityKey, fingerprint: true)
             actions.append(countSend(bytes, to: target))
         }

@@ -58,13 +58,21 @@ struct TransportSession: ~Copyable {
     private var nextCheck: NIODeadline
     let tieBreaker = UInt64.random(in: 1...UInt64.max)
 
-    init(parameters: WebRTCSessionParameters, certificate: DTLSCertificate, timing: Timing, now: NIODeadline)
+    init(
+        parameters: WebRTCSessionParameters,
+        certificate: DTLSCertificate,
+        timing: Timing,
+        now: NIODeadline
+    )
         throws(WebRTCTransportError)
     {
         self.parameters = parameters
         self.timing = timing
         self.dtls = try DTLSEndpoint(
-            role: parameters.dtlsRole, certificate: certificate, remoteFingerprint: parameters.remoteFingerprint)
+            role: parameters.dtlsRole,
+            certificate: certificate,
+            remoteFingerprint: parameters.remoteFingerprint
+        )
         self.lastHeard = now
         self.nextCheck = now
     }
@@ -115,7 +123,8 @@ struct TransportSession: ~Copyable {
     }
 
     private mutating func protectAndSend(
-        _ packet: [UInt8], _ protect: (SRTPContext, [UInt8]) throws(WebRTCTransportError) -> [UInt8]
+        _ packet: [UInt8],
+        _ protect: (SRTPContext, [UInt8]) throws(WebRTCTransportError) -> [UInt8]
     ) -> [TransportSessionAction] {
         guard phase == .connected, let outbound, let selected, let bytes = try? protect(outbound, packet) else {
             statistics.sendsDropped += 1
@@ -125,7 +134,11 @@ struct TransportSession: ~Copyable {
     }
 
     /// A DTLS record from `source` (RFC 7983: first byte 20...63).
-    mutating func receiveDTLS(_ datagram: [UInt8], from source: TransportAddress, now: NIODeadline)
+    mutating func receiveDTLS(
+        _ datagram: [UInt8],
+        from source: TransportAddress,
+        now: NIODeadline
+    )
         -> [TransportSessionAction]
     {
         guard phase == .checking || phase == .securing || phase == .connected, authenticated.contains(source) else {
@@ -140,7 +153,11 @@ struct TransportSession: ~Copyable {
 
     /// An SRTP or SRTCP packet from `source`; dropped (and counted) unless it authenticates.
     mutating func receiveMedia(
-        _ datagram: [UInt8], kind: SRTPPacketKind, from source: TransportAddress, now: NIODeadline, arrival: WallTime
+        _ datagram: [UInt8],
+        kind: SRTPPacketKind,
+        from source: TransportAddress,
+        now: NIODeadline,
+        arrival: WallTime
     ) -> [TransportSessionAction] {
         guard phase == .connected, let inbound, authenticated.contains(source) else { return [] }
         countReceive(datagram, now: now)

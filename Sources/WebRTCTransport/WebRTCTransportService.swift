@@ -44,19 +44,26 @@ public final class WebRTCTransportService: Sendable {
     }
 
     public init(
-        configuration: WebRTCTransportConfiguration = .init(), certificate: DTLSCertificate,
+        configuration: WebRTCTransportConfiguration = .init(),
+        certificate: DTLSCertificate,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         logger: Logger = Logger(label: "sluice.webrtc")
     ) {
         self.configuration = configuration
         self.certificate = certificate
         let timing = TransportSession.Timing(
-            consentTimeout: configuration.consentTimeout, checkInterval: configuration.checkInterval,
-            consentInterval: configuration.consentInterval)
+            consentTimeout: configuration.consentTimeout,
+            checkInterval: configuration.checkInterval,
+            consentInterval: configuration.consentInterval
+        )
         // Every socket and session lives on one loop, so routing needs no locks.
         self.router = TransportRouter(
-            eventLoop: eventLoopGroup.next(), certificate: certificate, timing: timing,
-            eventBufferLimit: configuration.eventBufferLimit, logger: logger)
+            eventLoop: eventLoopGroup.next(),
+            certificate: certificate,
+            timing: timing,
+            eventBufferLimit: configuration.eventBufferLimit,
+            logger: logger
+        )
     }
 
     /// Host candidates we are bound to (address and the actual port); empty before `start()`.
@@ -102,7 +109,9 @@ public final class WebRTCTransportService: Sendable {
     }
 
     /// Registers a session for one offer/answer: it answers checks for `parameters.local.ufrag` from now on.
-    public func openSession(_ parameters: WebRTCSessionParameters) async throws(WebRTCTransportError)
+    public func openSession(
+        _ parameters: WebRTCSessionParameters
+    ) async throws(WebRTCTransportError)
         -> WebRTCSession
     {
         let router = self.router
@@ -128,10 +137,12 @@ public final class WebRTCTransportService: Sendable {
 
     /// Ends every session (`.closed(nil)`), stops the timer and closes the sockets.
     public func shutdown() async {
-        guard let current = bound.withLock({ state -> Bound? in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard
+            let current = bound.withLock({ state -> Bound? in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         current.timer.cancel()
         let router = self.router
         try? await router.eventLoop.submit { router.closeAll() }.get()

@@ -133,7 +133,9 @@ public struct H264Depacketizer: Sendable {
             while offset < payload.count {
                 guard offset + 2 <= payload.count else { return markCorrupt(.corruptPayload, into: &actions) }
                 let size = Int(payload[offset]) << 8 | Int(payload[offset + 1])
-                guard size > 0, offset + 2 + size <= payload.count else { return markCorrupt(.corruptPayload, into: &actions) }
+                guard size > 0, offset + 2 + size <= payload.count else {
+                    return markCorrupt(.corruptPayload, into: &actions)
+                }
                 appendNAL(payload[(offset + 2)..<(offset + 2 + size)], into: &actions)
                 offset += 2 + size
             }
@@ -201,8 +203,13 @@ public struct H264Depacketizer: Sendable {
         actions.append(
             .accessUnit(
                 H264AccessUnit(
-                    timestamp: timestamp, data: data, isKeyframe: isKeyframe,
-                    decoderConfiguration: isKeyframe ? decoderConfiguration : nil)))
+                    timestamp: timestamp,
+                    data: data,
+                    isKeyframe: isKeyframe,
+                    decoderConfiguration: isKeyframe ? decoderConfiguration : nil
+                )
+            )
+        )
     }
 }
 
@@ -218,7 +225,12 @@ public struct H264AccessUnit: Equatable, Sendable {
     public var decoderConfiguration: AVCDecoderConfigurationRecord?
 
     /// An access unit.
-    public init(timestamp: UInt32, data: [UInt8], isKeyframe: Bool, decoderConfiguration: AVCDecoderConfigurationRecord? = nil) {
+    public init(
+        timestamp: UInt32,
+        data: [UInt8],
+        isKeyframe: Bool,
+        decoderConfiguration: AVCDecoderConfigurationRecord? = nil
+    ) {
         self.timestamp = timestamp
         self.data = data
         self.isKeyframe = isKeyframe

@@ -28,7 +28,12 @@ public struct H264Packetizer: Sendable {
             }
             let length = data[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
             guard length <= data.count - offset - 4 else {
-                throw .truncated(what: "AVCC NAL unit", offset: offset + 4, wanted: length, available: data.count - offset - 4)
+                throw .truncated(
+                    what: "AVCC NAL unit",
+                    offset: offset + 4,
+                    wanted: length,
+                    available: data.count - offset - 4
+                )
             }
             let nal = data[(offset + 4)..<(offset + 4 + length)]
             if let type = nal.first.map({ $0 & 0x1F }), type != 9, type != 12 { nals.append(nal) }
@@ -74,8 +79,13 @@ public struct H264Packetizer: Sendable {
         return payloads.enumerated().map { index, payload in
             defer { sequenceNumber &+= 1 }
             return RTPPacket(
-                marker: index == payloads.count - 1, payloadType: payloadType, sequenceNumber: sequenceNumber,
-                timestamp: timestamp, ssrc: ssrc, payload: payload)
+                marker: index == payloads.count - 1,
+                payloadType: payloadType,
+                sequenceNumber: sequenceNumber,
+                timestamp: timestamp,
+                ssrc: ssrc,
+                payload: payload
+            )
         }
     }
 }

@@ -79,7 +79,8 @@ public enum RTCPPacket: Equatable, Sendable {
                 (PacketType.payloadFeedback, 1, be(UInt64(sender), width: 4) + be(UInt64(media), width: 4))
             case .fullIntraRequest(let fir): (PacketType.payloadFeedback, 4, fir.encodedBody())
             case .receiverEstimatedMaxBitrate(let remb): (PacketType.payloadFeedback, 15, remb.encodedBody())
-            case .other(let type, let count, let body): (type, count, body + [UInt8](repeating: 0, count: (4 - body.count % 4) % 4))
+            case .other(let type, let count, let body):
+                (type, count, body + [UInt8](repeating: 0, count: (4 - body.count % 4) % 4))
             }
         var out = ByteWriter(capacity: 4 + body.count)
         out.writeUInt8(0x80 | count & 0x1F)
@@ -91,7 +92,10 @@ public enum RTCPPacket: Equatable, Sendable {
     }
 
     private static func parse(
-        packetType: UInt8, count: UInt8, body: [UInt8], at base: Int
+        packetType: UInt8,
+        count: UInt8,
+        body: [UInt8],
+        at base: Int
     ) throws(WebRTCWireError) -> RTCPPacket {
         var reader = ByteReader(body)
         do throws(ByteReaderError) {
@@ -123,7 +127,11 @@ public enum RTCPPacket: Equatable, Sendable {
             switch error {
             case .truncated(let offset, let wanted, let available):
                 throw .truncated(
-                    what: "RTCP packet type \(packetType)", offset: base + offset, wanted: wanted, available: available)
+                    what: "RTCP packet type \(packetType)",
+                    offset: base + offset,
+                    wanted: wanted,
+                    available: available
+                )
             }
         }
     }

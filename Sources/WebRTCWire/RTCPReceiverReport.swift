@@ -19,8 +19,13 @@ public struct RTCPReportBlock: Equatable, Sendable {
 
     /// A block.
     public init(
-        ssrc: UInt32, fractionLost: UInt8, cumulativeLost: Int32, extendedHighestSequence: UInt32, jitter: UInt32,
-        lastSenderReport: UInt32, delaySinceLastSenderReport: UInt32
+        ssrc: UInt32,
+        fractionLost: UInt8,
+        cumulativeLost: Int32,
+        extendedHighestSequence: UInt32,
+        jitter: UInt32,
+        lastSenderReport: UInt32,
+        delaySinceLastSenderReport: UInt32
     ) {
         self.ssrc = ssrc
         self.fractionLost = fractionLost

@@ -17,7 +17,11 @@ public struct RTCPSenderReport: Equatable, Sendable {
 
     /// A report.
     public init(
-        ssrc: UInt32, ntpTimestamp: UInt64, rtpTimestamp: UInt32, packetCount: UInt32, octetCount: UInt32,
+        ssrc: UInt32,
+        ntpTimestamp: UInt64,
+        rtpTimestamp: UInt32,
+        packetCount: UInt32,
+        octetCount: UInt32,
         reports: [RTCPReportBlock] = []
     ) {
         self.ssrc = ssrc

@@ -30,7 +30,8 @@ public struct RTCPSourceDescriptionChunk: Equatable, Sendable {
     /// The CNAME item, if present.
     public var cname: String? { items.first { $0.type == 1 }?.text }
 
-    static func read(from reader: inout ByteReader, count: Int) throws(ByteReaderError) -> [RTCPSourceDescriptionChunk] {
+    static func read(from reader: inout ByteReader, count: Int) throws(ByteReaderError) -> [RTCPSourceDescriptionChunk]
+    {
         var chunks: [RTCPSourceDescriptionChunk] = []
         for _ in 0..<count {
             let start = reader.offset

@@ -15,8 +15,12 @@ public struct RTPCodec: Equatable, Sendable {
 
     /// A codec.
     public init(
-        payloadType: UInt8, name: String, clockRate: Int, channels: Int = 1,
-        parameters: [(key: String, value: String)] = [], feedback: [String] = []
+        payloadType: UInt8,
+        name: String,
+        clockRate: Int,
+        channels: Int = 1,
+        parameters: [(key: String, value: String)] = [],
+        feedback: [String] = []
     ) {
         self.payloadType = payloadType
         self.name = name

@@ -35,7 +35,10 @@ public struct RTPHeaderExtension: Equatable, Sendable {
             data.append(e.id << 4 | UInt8(e.value.count - 1))
             data += e.value
         }
-        return RTPHeaderExtension(profile: oneByteProfile, data: data + [UInt8](repeating: 0, count: (4 - data.count % 4) % 4))
+        return RTPHeaderExtension(
+            profile: oneByteProfile,
+            data: data + [UInt8](repeating: 0, count: (4 - data.count % 4) % 4)
+        )
     }
 
     /// §4.3: the two-byte form (IDs 1…255, values 0…255 bytes); nil when an element does not fit it.
@@ -76,7 +79,10 @@ public struct RTPHeaderExtension: Equatable, Sendable {
                     continue
                 }
                 guard i + 2 <= data.count, i + 2 + Int(data[i + 1]) <= data.count else {
-                    throw .rtpBadField(field: "two-byte extension \(id) length", value: i + 1 < data.count ? Int(data[i + 1]) : -1)
+                    throw .rtpBadField(
+                        field: "two-byte extension \(id) length",
+                        value: i + 1 < data.count ? Int(data[i + 1]) : -1
+                    )
                 }
                 let length = Int(data[i + 1])
                 result.append(Element(id: id, value: Array(data[(i + 2)..<(i + 2 + length)])))

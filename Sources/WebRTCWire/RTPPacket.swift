@@ -23,8 +23,15 @@ public struct RTPPacket: Equatable, Sendable {
 
     /// A packet to send.
     public init(
-        marker: Bool = false, payloadType: UInt8, sequenceNumber: UInt16, timestamp: UInt32, ssrc: UInt32,
-        csrcs: [UInt32] = [], headerExtension: RTPHeaderExtension? = nil, payload: [UInt8], paddingLength: Int = 0
+        marker: Bool = false,
+        payloadType: UInt8,
+        sequenceNumber: UInt16,
+        timestamp: UInt32,
+        ssrc: UInt32,
+        csrcs: [UInt32] = [],
+        headerExtension: RTPHeaderExtension? = nil,
+        payload: [UInt8],
+        paddingLength: Int = 0
     ) {
         self.marker = marker
         self.payloadType = payloadType
@@ -64,7 +71,9 @@ public struct RTPPacket: Equatable, Sendable {
         if first & 0x20 != 0 {
             // §5.1: the last padding byte counts the padding, itself included.
             let count = Int(bytes[bytes.count - 1])
-            guard count > 0, count <= reader.remaining else { throw .rtpBadField(field: "RTP padding length", value: count) }
+            guard count > 0, count <= reader.remaining else {
+                throw .rtpBadField(field: "RTP padding length", value: count)
+            }
             paddingLength = count
         }
         payload = Array(bytes[reader.offset..<(bytes.count - paddingLength)])

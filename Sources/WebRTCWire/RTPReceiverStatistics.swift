@@ -42,7 +42,8 @@ public struct RTPReceiverStatistics: Sendable {
         let start = epoch ?? arrival
         epoch = start
         let elapsed = start.duration(to: arrival)
-        let arrivalUnits = (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * Double(clockRate)
+        let arrivalUnits =
+            (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) * Double(clockRate)
         let transit = arrivalUnits - Double(timestamp)
         if let lastTransit {
             // A.8: timestamps wrap, so the difference is taken modulo 2^32 as a signed value.
@@ -70,12 +71,18 @@ public struct RTPReceiverStatistics: Sendable {
         expectedPrior = expected
         receivedPrior = received
         let lostInterval = expectedInterval - receivedInterval
-        let fraction = expectedInterval <= 0 || lostInterval <= 0 ? 0 : UInt8(min(255, (lostInterval << 8) / expectedInterval))
+        let fraction =
+            expectedInterval <= 0 || lostInterval <= 0 ? 0 : UInt8(min(255, (lostInterval << 8) / expectedInterval))
         let extended = baseSequence == nil ? 0 : UInt32(truncatingIfNeeded: highestSequence - 65_536)
         let dlsr = lastSenderReport.map { RTCPReportBlock.dlsr($0.arrival.duration(to: now)) } ?? 0
         return RTCPReportBlock(
-            ssrc: ssrc, fractionLost: fraction, cumulativeLost: Int32(clamping: cumulativeLost),
-            extendedHighestSequence: extended, jitter: UInt32(jitter.rounded(.down)),
-            lastSenderReport: lastSenderReport?.compact ?? 0, delaySinceLastSenderReport: dlsr)
+            ssrc: ssrc,
+            fractionLost: fraction,
+            cumulativeLost: Int32(clamping: cumulativeLost),
+            extendedHighestSequence: extended,
+            jitter: UInt32(jitter.rounded(.down)),
+            lastSenderReport: lastSenderReport?.compact ?? 0,
+            delaySinceLastSenderReport: dlsr
+        )
     }
 }

@@ -106,7 +106,9 @@ public struct RTPReorderBuffer: Sendable {
 
     private mutating func releaseAll(into output: inout Output) {
         for key in held.keys.sorted() {
-            if let next = nextExpected, key > next { output.lost += (next..<key).map { UInt16(truncatingIfNeeded: $0) } }
+            if let next = nextExpected, key > next {
+                output.lost += (next..<key).map { UInt16(truncatingIfNeeded: $0) }
+            }
             output.released.append(held[key]!.packet)
             nextExpected = key + 1
         }

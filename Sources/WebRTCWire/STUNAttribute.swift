@@ -74,7 +74,9 @@ public enum STUNAttribute: Hashable, Sendable {
 
     /// Reads one attribute value of wire `type`.
     static func decode(
-        type: UInt16, value: ArraySlice<UInt8>, transactionID: STUNTransactionID
+        type: UInt16,
+        value: ArraySlice<UInt8>,
+        transactionID: STUNTransactionID
     ) throws(WebRTCWireError) -> STUNAttribute {
         func fixed(_ width: Int, _ name: String) throws(WebRTCWireError) -> UInt64 {
             guard value.count == width else {

@@ -47,17 +47,26 @@ extension STUNMessage {
     /// A Binding request as a controlling agent sends it (our WHIP publisher): USERNAME, PRIORITY, ICE-CONTROLLING,
     /// optionally USE-CANDIDATE; serialize with the remote ice-pwd as key and `fingerprint: true`.
     public static func bindingRequest(
-        transactionID: STUNTransactionID, username: String, priority: UInt32, controllingTieBreaker: UInt64,
+        transactionID: STUNTransactionID,
+        username: String,
+        priority: UInt32,
+        controllingTieBreaker: UInt64,
         useCandidate: Bool
     ) -> STUNMessage {
-        var attributes: [STUNAttribute] = [.username(username), .priority(priority), .iceControlling(controllingTieBreaker)]
+        var attributes: [STUNAttribute] = [
+            .username(username), .priority(priority), .iceControlling(controllingTieBreaker),
+        ]
         if useCandidate { attributes.append(.useCandidate) }
         return STUNMessage(type: .bindingRequest, transactionID: transactionID, attributes: attributes)
     }
 
     /// The success response to `request` seen from `source`; serialize with our ice-pwd as key and `fingerprint: true`.
     public static func bindingSuccess(to request: STUNMessage, source: TransportAddress) -> STUNMessage {
-        STUNMessage(type: .bindingSuccess, transactionID: request.transactionID, attributes: [.xorMappedAddress(source)])
+        STUNMessage(
+            type: .bindingSuccess,
+            transactionID: request.transactionID,
+            attributes: [.xorMappedAddress(source)]
+        )
     }
 
     /// The error response to `request` (e.g. 400 without USERNAME, 401 for a bad MESSAGE-INTEGRITY).

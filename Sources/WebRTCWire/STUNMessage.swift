@@ -52,21 +52,31 @@ public struct STUNMessage: Sendable {
         var afterIntegrity = false
         while offset < bytes.count {
             guard bytes.count - offset >= 4 else {
-                throw .truncated(what: "STUN attribute header", offset: offset, wanted: 4, available: bytes.count - offset)
+                throw .truncated(
+                    what: "STUN attribute header",
+                    offset: offset,
+                    wanted: 4,
+                    available: bytes.count - offset
+                )
             }
             let attrType = UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
             let attrLength = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             let padded = (attrLength + 3) & ~3
             guard bytes.count - offset - 4 >= padded else {
                 throw .truncated(
-                    what: "STUN attribute 0x\(String(attrType, radix: 16))", offset: offset + 4, wanted: padded,
-                    available: bytes.count - offset - 4)
+                    what: "STUN attribute 0x\(String(attrType, radix: 16))",
+                    offset: offset + 4,
+                    wanted: padded,
+                    available: bytes.count - offset - 4
+                )
             }
             let value = bytes[(offset + 4)..<(offset + 4 + attrLength)]
             let attribute = try STUNAttribute.decode(type: attrType, value: value, transactionID: transactionID)
             switch attribute {
             case .fingerprint(let found):
-                guard offset + 8 == bytes.count else { throw .stunBadHeader(reason: "FINGERPRINT is not the last attribute") }
+                guard offset + 8 == bytes.count else {
+                    throw .stunBadHeader(reason: "FINGERPRINT is not the last attribute")
+                }
                 let expected = CRC32.checksum(bytes[..<offset]) ^ Self.fingerprintXor
                 guard expected == found else { throw .stunFingerprintMismatch(expected: expected, found: found) }
                 attributes.append(attribute)

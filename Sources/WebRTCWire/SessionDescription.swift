@@ -31,7 +31,9 @@ public struct SessionDescription: Equatable, Sendable {
                 throw .sdpSyntax(line: number, text: String(line.prefix(80)), reason: "CR inside a line")
             }
             let chars = Array(line.prefix(2))
-            guard chars.count == 2, chars[1] == "=", let type = chars.first, type.isASCII, type.isLetter, type.isLowercase else {
+            guard chars.count == 2, chars[1] == "=", let type = chars.first, type.isASCII, type.isLetter,
+                type.isLowercase
+            else {
                 throw .sdpSyntax(line: number, text: String(line.prefix(80)), reason: "expected <letter>=<value>")
             }
             let value = String(line.dropFirst(2))
@@ -42,7 +44,11 @@ public struct SessionDescription: Equatable, Sendable {
             }
             if type == "m" {
                 guard let section = SDPMediaSection(mLine: value) else {
-                    throw .sdpSyntax(line: number, text: String(line.prefix(80)), reason: "m= needs <media> <port> <proto> <fmt>")
+                    throw .sdpSyntax(
+                        line: number,
+                        text: String(line.prefix(80)),
+                        reason: "m= needs <media> <port> <proto> <fmt>"
+                    )
                 }
                 media.append(section)
             } else if media.isEmpty {

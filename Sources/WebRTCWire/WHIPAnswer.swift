@@ -17,7 +17,11 @@ public struct WHIPAnswerConfiguration: Sendable {
 
     /// A configuration.
     public init(
-        iceUfrag: String, icePwd: String, fingerprint: DTLSFingerprint, candidates: [TransportAddress], sessionID: UInt64
+        iceUfrag: String,
+        icePwd: String,
+        fingerprint: DTLSFingerprint,
+        candidates: [TransportAddress],
+        sessionID: UInt64
     ) {
         self.iceUfrag = iceUfrag
         self.icePwd = icePwd
@@ -102,7 +106,8 @@ public struct WHIPNegotiation: Sendable {
 
         let accepted = Set([video?.mid, audio?.mid].compactMap { $0 })
         var session: [SDPLine] = [
-            SDPLine(type: "v", value: "0"), SDPLine(type: "o", value: "- \(configuration.sessionID) 1 IN IP4 127.0.0.1"),
+            SDPLine(type: "v", value: "0"),
+            SDPLine(type: "o", value: "- \(configuration.sessionID) 1 IN IP4 127.0.0.1"),
             SDPLine(type: "s", value: "-"), SDPLine(type: "t", value: "0 0"), .attribute("ice-lite"),
         ]
         let bundled = offer.bundleMids.filter(accepted.contains)
@@ -112,8 +117,12 @@ public struct WHIPNegotiation: Sendable {
             let chosen = index == videoPick?.0 ? video : index == audioPick?.0 ? audio : nil
             guard let chosen else {
                 let rejected = SDPMediaSection(
-                    kind: media.kind, port: 0, proto: media.section.proto, formats: media.section.formats,
-                    lines: [.attribute("mid", media.mid), .attribute("inactive")])
+                    kind: media.kind,
+                    port: 0,
+                    proto: media.section.proto,
+                    formats: media.section.formats,
+                    lines: [.attribute("mid", media.mid), .attribute("inactive")]
+                )
                 answered.append(rejected)
                 continue
             }
@@ -123,14 +132,18 @@ public struct WHIPNegotiation: Sendable {
     }
 
     private static func acceptedSection(
-        _ media: OfferedMedia, stream: NegotiatedStream, setup: DTLSSetup, configuration: WHIPAnswerConfiguration
+        _ media: OfferedMedia,
+        stream: NegotiatedStream,
+        setup: DTLSSetup,
+        configuration: WHIPAnswerConfiguration
     ) -> SDPMediaSection {
         let codec = stream.codec
         let first = configuration.candidates.first
         var lines: [SDPLine] = [
             SDPLine(type: "c", value: first.map { "IN \($0.isIPv4 ? "IP4" : "IP6") \($0.ipText)" } ?? "IN IP4 0.0.0.0"),
             .attribute("mid", media.mid), .attribute("recvonly"), .attribute("ice-ufrag", configuration.iceUfrag),
-            .attribute("ice-pwd", configuration.icePwd), .attribute("fingerprint", configuration.fingerprint.description),
+            .attribute("ice-pwd", configuration.icePwd),
+            .attribute("fingerprint", configuration.fingerprint.description),
             .attribute("setup", setup.rawValue),
         ]
         if media.rtcpMux { lines.append(.attribute("rtcp-mux")) }
@@ -154,11 +167,16 @@ public struct WHIPNegotiation: Sendable {
             // RFC 8445 §5.1.2.1: type preference 126 (host), local preference by list order, component 1.
             let priority = (126 << 24) | ((65_535 - min(index, 65_535)) << 8) | 255
             lines.append(
-                .attribute("candidate", "\(index + 1) 1 udp \(priority) \(candidate.ipText) \(candidate.port) typ host"))
+                .attribute("candidate", "\(index + 1) 1 udp \(priority) \(candidate.ipText) \(candidate.port) typ host")
+            )
         }
         lines.append(.attribute("end-of-candidates"))
         return SDPMediaSection(
-            kind: media.kind, port: Int(first?.port ?? 9), proto: media.section.proto,
-            formats: ([codec.payloadType] + [stream.rtxPayloadType].compactMap { $0 }).map(String.init), lines: lines)
+            kind: media.kind,
+            port: Int(first?.port ?? 9),
+            proto: media.section.proto,
+            formats: ([codec.payloadType] + [stream.rtxPayloadType].compactMap { $0 }).map(String.init),
+            lines: lines
+        )
     }
 }

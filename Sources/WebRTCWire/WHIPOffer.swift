@@ -97,8 +97,13 @@ public struct OfferedMedia: Sendable {
         codecs = section.formats.compactMap { token in
             guard let pt = UInt8(token), let map = maps[pt] else { return nil }
             return RTPCodec(
-                payloadType: pt, name: map.name, clockRate: map.rate, channels: map.channels,
-                parameters: fmtp[pt].flatMap(\.first).map(RTPCodec.parseParameters) ?? [], feedback: feedback[pt] ?? [])
+                payloadType: pt,
+                name: map.name,
+                clockRate: map.rate,
+                channels: map.channels,
+                parameters: fmtp[pt].flatMap(\.first).map(RTPCodec.parseParameters) ?? [],
+                feedback: feedback[pt] ?? []
+            )
         }
         extensions = section.attributes("extmap").compactMap { value in
             let parts = value.split(separator: " ")
@@ -115,7 +120,8 @@ public struct OfferedMedia: Sendable {
         ssrcs = seen
         retransmissionGroups = section.attributes("ssrc-group").compactMap { value in
             let fields = value.split(separator: " ")
-            guard fields.count == 3, fields[0] == "FID", let media = UInt32(fields[1]), let rtx = UInt32(fields[2]) else {
+            guard fields.count == 3, fields[0] == "FID", let media = UInt32(fields[1]), let rtx = UInt32(fields[2])
+            else {
                 return nil
             }
             return (media, rtx)

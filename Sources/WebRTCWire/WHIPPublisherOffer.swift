@@ -24,8 +24,13 @@ public struct WHIPPublisherOffer: Sendable {
 
     /// An offer description.
     public init(
-        iceUfrag: String, icePwd: String, fingerprint: DTLSFingerprint, videoSSRC: UInt32, audioSSRC: UInt32?,
-        cname: String, sessionID: UInt64
+        iceUfrag: String,
+        icePwd: String,
+        fingerprint: DTLSFingerprint,
+        videoSSRC: UInt32,
+        audioSSRC: UInt32?,
+        cname: String,
+        sessionID: UInt64
     ) {
         self.iceUfrag = iceUfrag
         self.icePwd = icePwd
@@ -47,27 +52,46 @@ public struct WHIPPublisherOffer: Sendable {
         let vpt = Self.videoPayloadType
         var media = [
             section(
-                kind: "video", mid: "0", payloadType: vpt, ssrc: videoSSRC,
+                kind: "video",
+                mid: "0",
+                payloadType: vpt,
+                ssrc: videoSSRC,
                 codec: [
                     .attribute("rtpmap", "\(vpt) H264/90000"),
-                    .attribute("fmtp", "\(vpt) level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=\(profileLevelID)"),
+                    .attribute(
+                        "fmtp",
+                        "\(vpt) level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=\(profileLevelID)"
+                    ),
                     .attribute("rtcp-fb", "\(vpt) nack"), .attribute("rtcp-fb", "\(vpt) nack pli"),
                     .attribute("rtcp-fb", "\(vpt) ccm fir"),
-                ])
+                ]
+            )
         ]
         if let audioSSRC {
             let apt = Self.audioPayloadType
             media.append(
                 section(
-                    kind: "audio", mid: "1", payloadType: apt, ssrc: audioSSRC,
+                    kind: "audio",
+                    mid: "1",
+                    payloadType: apt,
+                    ssrc: audioSSRC,
                     codec: [
-                        .attribute("rtpmap", "\(apt) opus/48000/2"), .attribute("fmtp", "\(apt) minptime=10;useinbandfec=1"),
-                    ]))
+                        .attribute("rtpmap", "\(apt) opus/48000/2"),
+                        .attribute("fmtp", "\(apt) minptime=10;useinbandfec=1"),
+                    ]
+                )
+            )
         }
         return SessionDescription(sessionLines: session, media: media)
     }
 
-    private func section(kind: String, mid: String, payloadType: UInt8, ssrc: UInt32, codec: [SDPLine]) -> SDPMediaSection {
+    private func section(
+        kind: String,
+        mid: String,
+        payloadType: UInt8,
+        ssrc: UInt32,
+        codec: [SDPLine]
+    ) -> SDPMediaSection {
         let lines: [SDPLine] =
             [
                 SDPLine(type: "c", value: "IN IP4 0.0.0.0"), .attribute("mid", mid), .attribute("sendonly"),
@@ -75,7 +99,13 @@ public struct WHIPPublisherOffer: Sendable {
                 .attribute("fingerprint", fingerprint.description), .attribute("setup", DTLSSetup.actpass.rawValue),
                 .attribute("rtcp-mux"),
             ] + codec + [.attribute("ssrc", "\(ssrc) cname:\(cname)")]
-        return SDPMediaSection(kind: kind, port: 9, proto: "UDP/TLS/RTP/SAVPF", formats: [String(payloadType)], lines: lines)
+        return SDPMediaSection(
+            kind: kind,
+            port: 9,
+            proto: "UDP/TLS/RTP/SAVPF",
+            formats: [String(payloadType)],
+            lines: lines
+        )
     }
 }
 
@@ -102,8 +132,10 @@ public struct WHIPRemoteAnswer: Sendable {
             for value in section.section.attributes("candidate") {
                 // RFC 8839 §5.1: foundation component transport priority address port "typ" type …
                 let fields = value.split(separator: " ")
-                guard fields.count >= 8, fields[2].lowercased() == "udp", fields[6] == "typ", let port = UInt16(fields[5]),
-                    let ip = TransportAddress.parseIP(String(fields[4])), let address = TransportAddress(ip: ip, port: port),
+                guard fields.count >= 8, fields[2].lowercased() == "udp", fields[6] == "typ",
+                    let port = UInt16(fields[5]),
+                    let ip = TransportAddress.parseIP(String(fields[4])),
+                    let address = TransportAddress(ip: ip, port: port),
                     !found.contains(address)
                 else { continue }
                 found.append(address)

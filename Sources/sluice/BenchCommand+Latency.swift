@@ -19,10 +19,15 @@ struct LatencyBenchOptions: ParsableArguments {
     @Option(help: "Write the latency comparison as an SVG chart to this file.")
     var svg: String?
 
-    @Option(help: "With --gateway (latency scenarios): the gateway's RTMP application URL (default rtmp://HOST:1935/live).")
+    @Option(
+        help: "With --gateway (latency scenarios): the gateway's RTMP application URL (default rtmp://HOST:1935/live)."
+    )
     var rtmp: String?
 
-    @Option(help: "Who watches, comma-separated: model (the bench's own viewers, default), hlsjs (hls.js in headless Chromium), native (Chromium's <video>).")
+    @Option(
+        help:
+            "Who watches, comma-separated: model (the bench's own viewers, default), hlsjs (hls.js in headless Chromium), native (Chromium's <video>)."
+    )
     var player = "model"
 
     @Option(help: "With --player hlsjs: the hls.js chunk (default .build/hlsjs/hls-chunk.js; `make hlsjs` writes it).")
@@ -34,7 +39,10 @@ struct LatencyBenchOptions: ParsableArguments {
     @Option(help: "Model viewers per scenario, each joining at a random phase.")
     var modelViewers = 4
 
-    @Option(help: "With --player hlsjs|native: write each run's raw trace (every presented frame and player event) as JSON into this folder.")
+    @Option(
+        help:
+            "With --player hlsjs|native: write each run's raw trace (every presented frame and player event) as JSON into this folder."
+    )
     var playerTrace: String?
 
     /// Latency scenarios publish this long when --duration is not given (the viewer then watches >= 20 s).
@@ -46,7 +54,9 @@ struct LatencyBenchOptions: ParsableArguments {
         return try list.split(separator: ",").map { name in
             let id = name.trimmingCharacters(in: .whitespaces)
             guard let s = BenchScenario.named(id) else {
-                throw ValidationError("unknown scenario '\(id)'; known: \(BenchScenario.all.map(\.id).joined(separator: ", "))")
+                throw ValidationError(
+                    "unknown scenario '\(id)'; known: \(BenchScenario.all.map(\.id).joined(separator: ", "))"
+                )
             }
             return s
         }
@@ -56,22 +66,33 @@ struct LatencyBenchOptions: ParsableArguments {
     func run(gateway: String?, duration: Double) throws {
         if listScenarios {
             for s in BenchScenario.all {
-                print("\(s.id.padding(toLength: 20, withPad: " ", startingAt: 0)) \(s.unavailableReason.map { "unavailable: \($0)" } ?? "available")  \(s.title)")
+                print(
+                    "\(s.id.padding(toLength: 20, withPad: " ", startingAt: 0)) \(s.unavailableReason.map { "unavailable: \($0)" } ?? "available")  \(s.title)"
+                )
             }
             return
         }
-        guard duration >= 5 else { throw ValidationError("--duration must be at least 5 seconds for latency scenarios") }
-        var options = BenchOptions(scenarios: try chosen(), command: (["sluice"] + CommandLine.arguments.dropFirst()).joined(separator: " "))
+        guard duration >= 5 else {
+            throw ValidationError("--duration must be at least 5 seconds for latency scenarios")
+        }
+        var options = BenchOptions(
+            scenarios: try chosen(),
+            command: (["sluice"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        )
         options.duration = .milliseconds(Int64(duration * 1000))
         if let gateway {
             // Accept any URL on the gateway (a playlist too): the origin is what matters.
-            guard let u = URL(string: gateway), let host = u.host else { throw ValidationError("--gateway: not a URL: \(gateway)") }
+            guard let u = URL(string: gateway), let host = u.host else {
+                throw ValidationError("--gateway: not a URL: \(gateway)")
+            }
             options.gateway = "http://\(host):\(u.port ?? 80)"
         }
         options.rtmp = rtmp
         options.players = try player.split(separator: ",").map { name in
             guard let p = PlayerKind(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                throw ValidationError("--player: unknown player '\(name)'; known: \(PlayerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--player: unknown player '\(name)'; known: \(PlayerKind.allCases.map(\.rawValue).joined(separator: ", "))"
+                )
             }
             return p
         }

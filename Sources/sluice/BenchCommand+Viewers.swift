@@ -8,7 +8,9 @@ struct ViewerLoadOptions: ParsableArguments {
     @Option(help: "Hold N LL-HLS viewers (blocking reload + part each) and report delivery delay, CPU and RSS.")
     var viewers: Int?
 
-    @Option(help: "With --viewers: media or multivariant playlist URL (default: an embedded gateway with the test pattern).")
+    @Option(
+        help: "With --viewers: media or multivariant playlist URL (default: an embedded gateway with the test pattern)."
+    )
     var gateway: String?
 
     @Option(help: "With --viewers: measured seconds, after ramp-up and 3 s of warm-up.")
@@ -17,7 +19,10 @@ struct ViewerLoadOptions: ParsableArguments {
     @Option(help: "With --viewers and --gateway: the origin's process id, for its CPU and RSS.")
     var originPid: Int32?
 
-    @Flag(help: "With --viewers: --gateway serves static copies (the nginx anchor); poll playlist + newest part each part target.")
+    @Flag(
+        help:
+            "With --viewers: --gateway serves static copies (the nginx anchor); poll playlist + newest part each part target."
+    )
     var staticAnchor = false
 
     @Option(help: "With --viewers: viewers started per second.")
@@ -68,11 +73,13 @@ struct ViewerLoadOptions: ParsableArguments {
             "requests       \(r.requests), errors \(r.errors)",
         ]
         if r.originCPUPercent != nil || r.originRSSAfterKiB != nil {
-            let who = c.gateway == nil ? "process (origin + viewers)" : "origin pid \(c.originPID.map(String.init) ?? "?")"
+            let who =
+                c.gateway == nil ? "process (origin + viewers)" : "origin pid \(c.originPID.map(String.init) ?? "?")"
             lines.append(
                 "\(who): CPU \(f(r.originCPUPercent)) % of a core (idle stream \(f(r.originIdleCPUPercent)) %), RSS "
                     + "\(r.originRSSBeforeKiB.map { "\($0 / 1024)" } ?? "?") -> \(r.originRSSAfterKiB.map { "\($0 / 1024)" } ?? "?") MiB, "
-                    + "\(f(r.rssPerViewerKiB)) KiB per viewer")
+                    + "\(f(r.rssPerViewerKiB)) KiB per viewer"
+            )
         }
         if let g = r.generatorCPUPercent { lines.append("load generator CPU \(f(g)) % of a core") }
         lines.append("p99 <= 50 ms: \((r.delay?.p99Ms ?? .infinity) <= 50 ? "yes" : "no")")

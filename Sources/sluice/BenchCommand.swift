@@ -6,7 +6,9 @@ import SluiceBench
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmarks: latency scenarios (default), --transcode-only (ladder vs ffmpeg), --viewers N (fan-out load).")
+        abstract:
+            "Benchmarks: latency scenarios (default), --transcode-only (ladder vs ffmpeg), --viewers N (fan-out load)."
+    )
 
     @Flag(help: "Time the ladder alone against the ffmpeg CLI instead of the latency scenarios.")
     var transcodeOnly = false
@@ -31,7 +33,10 @@ struct BenchCommand: ParsableCommand {
         guard transcodeOnly else {
             // --duration's declared default (20) belongs to --viewers; latency scenarios default to 30 s.
             let given = CommandLine.arguments.contains { $0 == "--duration" || $0.hasPrefix("--duration=") }
-            return try latency.run(gateway: load.gateway, duration: given ? load.duration : LatencyBenchOptions.defaultDuration)
+            return try latency.run(
+                gateway: load.gateway,
+                duration: given ? load.duration : LatencyBenchOptions.defaultDuration
+            )
         }
         var options = TranscodeBench.Options()
         options.input = input

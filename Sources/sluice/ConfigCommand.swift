@@ -5,13 +5,16 @@ import SluiceApp
 /// `sluice config check FILE` and `sluice config print`: validate and show the effective configuration.
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "config", abstract: "Check a config file or print the effective configuration.",
-        subcommands: [Check.self, Print.self])
+        commandName: "config",
+        abstract: "Check a config file or print the effective configuration.",
+        subcommands: [Check.self, Print.self]
+    )
 
     /// `sluice config check FILE`: exit 0 when the file (with SLUICE_* overrides) is valid, 1 with the error otherwise.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate a YAML config file (and SLUICE_* environment overrides); exit 1 naming the bad key.")
+            abstract: "Validate a YAML config file (and SLUICE_* environment overrides); exit 1 naming the bad key."
+        )
 
         @Argument(help: "YAML config file.")
         var file: String
@@ -30,7 +33,8 @@ struct ConfigCommand: ParsableCommand {
     /// `sluice config print [--config FILE]`: defaults, then the file, then the environment, as YAML.
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print the effective configuration (defaults, the file, SLUICE_* overrides) as YAML.")
+            abstract: "Print the effective configuration (defaults, the file, SLUICE_* overrides) as YAML."
+        )
 
         @Option(help: "YAML config file (default: $SLUICE_CONFIG, else Config/sluice.yaml when present).")
         var config: String?

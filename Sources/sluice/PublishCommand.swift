@@ -10,9 +10,11 @@ import WHIPPublish
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
-        abstract: "Publish an FLV/MP4 file or a test pattern to an RTMP URL or a WHIP endpoint in real time (like ffmpeg -re).",
+        abstract:
+            "Publish an FLV/MP4 file or a test pattern to an RTMP URL or a WHIP endpoint in real time (like ffmpeg -re).",
         usage:
-            "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N] [--bearer TOKEN]")
+            "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N] [--bearer TOKEN]"
+    )
 
     @Argument(help: "FLV/MP4 file to publish, or 'testsrc' for the test pattern (the default when omitted).")
     var input: String
@@ -66,9 +68,13 @@ struct PublishCommand: AsyncParsableCommand {
             do { _ = try WHIPEndpoint(targetURL) } catch { throw ValidationError("\(error)") }
         } else {
             guard targetURL.hasPrefix("rtmp://") else {
-                throw ValidationError("URL must be rtmp://HOST/APP/KEY or a WHIP endpoint http://HOST:PORT/whip/KEY, got \(targetURL)")
+                throw ValidationError(
+                    "URL must be rtmp://HOST/APP/KEY or a WHIP endpoint http://HOST:PORT/whip/KEY, got \(targetURL)"
+                )
             }
-            if bearer != nil { throw ValidationError("--bearer applies to WHIP endpoints only (RTMP carries its key in the URL)") }
+            if bearer != nil {
+                throw ValidationError("--bearer applies to WHIP endpoints only (RTMP carries its key in the URL)")
+            }
         }
         if let duration, duration <= 0 { throw ValidationError("--duration must be positive") }
         _ = try publishInput
@@ -84,12 +90,17 @@ struct PublishCommand: AsyncParsableCommand {
         if isWHIP { return try await publishWHIP(source, limit: limit, isFile: isFile) }
         // Errors propagate to ArgumentParser, which prints "Error: <description>" and exits non-zero.
         let report = try await publish(
-            input: source, to: targetURL, loop: loop && isFile, duration: limit,
-            announce: { print("  " + Self.describe($0)) })
+            input: source,
+            to: targetURL,
+            loop: loop && isFile,
+            duration: limit,
+            announce: { print("  " + Self.describe($0)) }
+        )
         print(
             "Sent \(report.frames) frames (\(report.videoFrames) video, \(report.audioFrames) audio) covering "
                 + "\((report.mediaTime.secondsDouble * 100).rounded() / 100) s"
-                + (report.loops > 0 ? " over \(report.loops + 1) passes" : ""))
+                + (report.loops > 0 ? " over \(report.loops + 1) passes" : "")
+        )
     }
 
     /// True for an http(s):// target: WHIP instead of RTMP.
@@ -104,14 +115,21 @@ struct PublishCommand: AsyncParsableCommand {
         var logger = Logger(label: "sluice.whip.publish")
         logger.logLevel = .warning
         let publisher = try WHIPPublisher(
-            url: targetURL, options: .init(bearer: bearer, loop: loop && isFile, duration: limit), logger: logger)
-        let report = try await publisher.publish(input: source, announce: { print("  " + Self.describe($0) + " (audio sent as Opus)") })
+            url: targetURL,
+            options: .init(bearer: bearer, loop: loop && isFile, duration: limit),
+            logger: logger
+        )
+        let report = try await publisher.publish(
+            input: source,
+            announce: { print("  " + Self.describe($0) + " (audio sent as Opus)") }
+        )
         print(
             "Sent \(report.frames) frames (\(report.videoFrames) video, \(report.audioFrames) Opus) covering "
                 + "\((report.mediaTime.secondsDouble * 100).rounded() / 100) s"
                 + (report.loops > 0 ? " over \(report.loops + 1) passes" : "")
                 + "; \(report.sender.retransmittedPackets) of \(report.sender.nackedPackets) NACKed packets resent, "
-                + "\(report.sender.keyframesForced) keyframes forced")
+                + "\(report.sender.keyframesForced) keyframes forced"
+        )
     }
 
     /// One line naming the tracks.

@@ -7,9 +7,11 @@ import SluiceApp
 /// `sluice serve`: the gateway.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract:
+        commandName: "serve",
+        abstract:
             "Run the gateway: \(GatewayProtocols.list(GatewayProtocols.ingest)) ingest, ABR ladder, "
-            + "\(GatewayProtocols.list(GatewayProtocols.egress)) packaging, HTTP origin.")
+            + "\(GatewayProtocols.list(GatewayProtocols.egress)) packaging, HTTP origin."
+    )
 
     @Option(help: "YAML config file (default: Config/sluice.yaml when present).")
     var config: String?
@@ -65,7 +67,11 @@ struct ServeCommand: AsyncParsableCommand {
             }
             if let logLevel {
                 guard let l = Logger.Level(rawValue: logLevel) else {
-                    throw ConfigurationError(key: "--log-level", allowed: "trace|debug|info|notice|warning|error|critical", found: logLevel)
+                    throw ConfigurationError(
+                        key: "--log-level",
+                        allowed: "trace|debug|info|notice|warning|error|critical",
+                        found: logLevel
+                    )
                 }
                 c.logLevel = l
             }

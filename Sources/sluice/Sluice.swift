@@ -5,6 +5,11 @@ import SluiceApp
 @main
 struct Sluice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "sluice", abstract: "Low-latency streaming gateway: \(GatewayProtocols.summary).",
-        subcommands: [ServeCommand.self, PublishCommand.self, BenchCommand.self, StatsCommand.self, ConfigCommand.self], defaultSubcommand: ServeCommand.self)
+        commandName: "sluice",
+        abstract: "Low-latency streaming gateway: \(GatewayProtocols.summary).",
+        subcommands: [
+            ServeCommand.self, PublishCommand.self, BenchCommand.self, StatsCommand.self, ConfigCommand.self,
+        ],
+        defaultSubcommand: ServeCommand.self
+    )
 }

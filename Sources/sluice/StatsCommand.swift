@@ -6,7 +6,8 @@ import HTTPClient
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Live per-stream report: codec, size, fps and bit rate per rung, per-hop p50/p99, drops, viewers.")
+        abstract: "Live per-stream report: codec, size, fps and bit rate per rung, per-hop p50/p99, drops, viewers."
+    )
 
     @Argument(help: "Gateway base URL.")
     var url: String = "http://127.0.0.1:8080"
@@ -34,7 +35,9 @@ struct StatsCommand: AsyncParsableCommand {
             let text: String
             do {
                 let response = try await client.request("GET", endpoint)
-                guard response.status == 200 else { throw ValidationError("GET \(endpoint) answered \(response.status)") }
+                guard response.status == 200 else {
+                    throw ValidationError("GET \(endpoint) answered \(response.status)")
+                }
                 let streams = try JSONDecoder().decode([StatsStream].self, from: Data(response.body))
                 text = StatsScreen.render(streams, source: endpoint.description)
             } catch {
@@ -111,21 +114,26 @@ enum StatsScreen {
         for s in streams {
             lines.append(
                 "\(s.key)  \(s.state)  viewers \(s.viewers ?? 0)  waiting \(s.blockingRequestsWaiting ?? 0)  "
-                    + "drops \(s.framesDropped ?? 0)  part \(fixed(s.partTarget, 3)) s  msn \(s.lastMSN.map(String.init) ?? "-")")
+                    + "drops \(s.framesDropped ?? 0)  part \(fixed(s.partTarget, 3)) s  msn \(s.lastMSN.map(String.init) ?? "-")"
+            )
             let header =
                 pad("rendition", 10) + pad("codec", 13) + pad("size", 11) + lpad("fps", 6) + lpad("kbps", 7)
                 + hops.map { lpad($0, 13) }.joined() + lpad("drops", 7)
             lines.append("  " + header)
             for r in s.renditions ?? [] {
-                let size = r.width.flatMap { w in r.height.map { "\(w)x\($0)" } } ?? r.sampleRate.map { "\($0) Hz" } ?? "-"
+                let size =
+                    r.width.flatMap { w in r.height.map { "\(w)x\($0)" } } ?? r.sampleRate.map { "\($0) Hz" } ?? "-"
                 var row = pad(r.name, 10) + pad(r.codec, 13) + pad(size, 11) + lpad(fixed(r.fps, 1), 6)
                 row += lpad("\(r.bitRate / 1000)", 7)
-                row += hops.map { h in lpad(r.hops[h].map { "\(fixed($0.p50Ms, 1))/\(fixed($0.p99Ms, 1))" } ?? "-", 13) }.joined()
+                row += hops.map { h in lpad(r.hops[h].map { "\(fixed($0.p50Ms, 1))/\(fixed($0.p99Ms, 1))" } ?? "-", 13)
+                }.joined()
                 row += lpad("\(r.framesDropped)", 7)
                 lines.append("  " + row)
             }
             let drops = (s.renditions ?? []).flatMap { r in
-                r.framesDroppedBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map { "\(r.name)/\($0.key)=\($0.value)" }
+                r.framesDroppedBy.filter { $0.value > 0 }.sorted { $0.key < $1.key }.map {
+                    "\(r.name)/\($0.key)=\($0.value)"
+                }
             }
             if !drops.isEmpty { lines.append("  dropped by reader: " + drops.joined(separator: " ")) }
             if let w = s.webrtc {
@@ -144,6 +152,10 @@ enum StatsScreen {
     }
 
     static func fixed(_ v: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", v) }
-    static func pad(_ s: String, _ w: Int) -> String { s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count) }
-    static func lpad(_ s: String, _ w: Int) -> String { s.count >= w ? " " + s : String(repeating: " ", count: w - s.count) + s }
+    static func pad(_ s: String, _ w: Int) -> String {
+        s.count >= w ? s + " " : s + String(repeating: " ", count: w - s.count)
+    }
+    static func lpad(_ s: String, _ w: Int) -> String {
+        s.count >= w ? " " + s : String(repeating: " ", count: w - s.count) + s
+    }
 }

@@ -1,6 +1,6 @@
 import CodecFormats
-import Testing
 import TestSupport
+import Testing
 
 /// ADTS header parsing, writing and stream splitting.
 @Suite struct ADTSTests {

@@ -1,7 +1,7 @@
 import CodecFormats
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// One avcC record: real bytes and the fields they hold.
 struct AVCCCase: CustomTestStringConvertible, Sendable {

@@ -1,7 +1,7 @@
 import CodecFormats
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// One AudioSpecificConfig: bytes and fields.
 struct ASCCase: CustomTestStringConvertible, Sendable {

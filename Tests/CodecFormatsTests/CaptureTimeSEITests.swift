@@ -1,7 +1,7 @@
 import CodecFormats
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// One capture time and its SEI NAL unit, bytes worked out by hand from H.264 D.1.1/D.1.7 and 7.4.1.
 struct CaptureSEICase: CustomTestStringConvertible, Sendable {
@@ -16,20 +16,28 @@ struct CaptureSEICase: CustomTestStringConvertible, Sendable {
     static let all: [CaptureSEICase] = [
         // 0x0006_4370_6CBF_1240: one zero at a time, so no emulation prevention.
         CaptureSEICase(
-            name: "2025-11-13, no escaping", micros: 1_763_000_000_123_456,
-            nal: head + hex("00 06 43 70 6C BF 12 40 80")),
+            name: "2025-11-13, no escaping",
+            micros: 1_763_000_000_123_456,
+            nal: head + hex("00 06 43 70 6C BF 12 40 80")
+        ),
         // 0x0006_1234_0000_0102: 00 00 01 would read as a start code, so 03 goes before the 01.
         CaptureSEICase(
-            name: "00 00 01 inside the clock", micros: 0x0006_1234_0000_0102,
-            nal: head + hex("00 06 12 34 00 00 03 01 02 80")),
+            name: "00 00 01 inside the clock",
+            micros: 0x0006_1234_0000_0102,
+            nal: head + hex("00 06 12 34 00 00 03 01 02 80")
+        ),
         // Eight zero bytes: 03 after every second zero; the trailing 0x80 needs none.
         CaptureSEICase(
-            name: "the epoch", micros: 0,
-            nal: head + hex("00 00 03 00 00 03 00 00 03 00 00 80")),
+            name: "the epoch",
+            micros: 0,
+            nal: head + hex("00 00 03 00 00 03 00 00 03 00 00 80")
+        ),
         // 00 00 00 00 00 00 00 03: the last 03 follows a single zero, so it stays as is.
         CaptureSEICase(
-            name: "3 microseconds", micros: 3,
-            nal: head + hex("00 00 03 00 00 03 00 00 03 00 03 80")),
+            name: "3 microseconds",
+            micros: 3,
+            nal: head + hex("00 00 03 00 00 03 00 00 03 00 03 80")
+        ),
     ]
 }
 
@@ -70,8 +78,10 @@ struct CaptureSEICase: CustomTestStringConvertible, Sendable {
 
     @Test func readsTheClockFromAVCCAndAnnexBAccessUnits() throws {
         let time = WallTime(nanosecondsSince1970: 0x0006_1234_0000_0102 * 1_000)
-        let nals: [[UInt8]] = [[0x09, 0xF0], [0x67, 0x64, 0x00, 0x1F], [0x68, 0xEE], CaptureTimeSEI.nalUnit(capture: time),
-                               [0x65, 0x88, 0x84, 0x00]]
+        let nals: [[UInt8]] = [
+            [0x09, 0xF0], [0x67, 0x64, 0x00, 0x1F], [0x68, 0xEE], CaptureTimeSEI.nalUnit(capture: time),
+            [0x65, 0x88, 0x84, 0x00],
+        ]
         let annexB: [UInt8] = nals.flatMap { [0, 0, 0, 1] + $0 }
         #expect(CaptureTimeSEI.captureTime(inAVCC: H264.avcc(fromAnnexB: annexB)) == time)
         #expect(CaptureTimeSEI.captureTime(inAnnexB: annexB) == time)
@@ -89,7 +99,9 @@ struct CaptureSEICase: CustomTestStringConvertible, Sendable {
         let again = try CaptureTimeSEI.inserting(capture: WallTime(nanosecondsSince1970: 9_000), intoAVCC: out)
         #expect(try H264.nalUnits(avcc: again).count == head.count + 1 + slices.count)
         #expect(CaptureTimeSEI.captureTime(inAVCC: again) == WallTime(nanosecondsSince1970: 9_000))
-        #expect(throws: CodecFormatError.self) { try CaptureTimeSEI.inserting(capture: time, intoAVCC: [0, 0, 0, 9, 1]) }
+        #expect(throws: CodecFormatError.self) {
+            try CaptureTimeSEI.inserting(capture: time, intoAVCC: [0, 0, 0, 9, 1])
+        }
     }
 
     @Test func roundTripsRandomTimesThroughRandomAccessUnits() throws {
@@ -101,9 +113,13 @@ struct CaptureSEICase: CustomTestStringConvertible, Sendable {
             // No start code may appear inside an escaped NAL unit (7.4.1).
             #expect(!nal.windows(ofCount: 3).contains { $0.elementsEqual([0, 0, 1]) || $0.elementsEqual([0, 0, 0]) })
             #expect(CaptureTimeSEI.captureTime(inNALUnit: nal) == time)
-            let slices = (0..<Int.random(in: 1...3, using: &rng)).map { _ in [0x41] + rng.bytes(Int.random(in: 1...40, using: &rng)) }
+            let slices = (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                [0x41] + rng.bytes(Int.random(in: 1...40, using: &rng))
+            }
             let au = slices.flatMap { s -> [UInt8] in [0, 0, 0, UInt8(s.count)] + s }
-            #expect(CaptureTimeSEI.captureTime(inAVCC: try CaptureTimeSEI.inserting(capture: time, intoAVCC: au)) == time)
+            #expect(
+                CaptureTimeSEI.captureTime(inAVCC: try CaptureTimeSEI.inserting(capture: time, intoAVCC: au)) == time
+            )
         }
     }
 

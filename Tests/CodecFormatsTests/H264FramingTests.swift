@@ -1,6 +1,6 @@
 import CodecFormats
-import Testing
 import TestSupport
+import Testing
 
 /// One access unit in both framings.
 struct FramingCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,6 @@
 import CodecFormats
-import Testing
 import TestSupport
+import Testing
 
 /// One real SPS from x264 (captured from `ffmpeg -f lavfi -i testsrc2 -c:v libx264 -f h264`) and what it means.
 struct SPSCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,7 @@
-@testable import FFmpegBridge
 import MediaCore
 import Testing
+
+@testable import FFmpegBridge
 
 /// Merging per-track queues into one decode-ordered, non-negative timeline.
 @Suite struct FrameInterleaverTests {
@@ -49,7 +50,9 @@ import Testing
         var rng = SplitMix(state: seed)
         var i = FrameInterleaver(kinds: [.video, .audio])
         var next: [MediaKind: Int64] = [.video: -Int64.random(in: 0...9_000, using: &rng), .audio: -1_024]
-        var left: [MediaKind: Int] = [.video: Int.random(in: 0...200, using: &rng), .audio: Int.random(in: 0...300, using: &rng)]
+        var left: [MediaKind: Int] = [
+            .video: Int.random(in: 0...200, using: &rng), .audio: Int.random(in: 0...300, using: &rng),
+        ]
         var out: [MediaFrame] = []
         var pushed = 0
         while !i.isDone {

@@ -2,8 +2,8 @@ import CodecFormats
 import FFmpegBridge
 import Foundation
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// Demuxing files the ffmpeg CLI wrote, checked against ffprobe's own packet counts.
 @Suite struct MediaFileSourceTests {
@@ -17,7 +17,8 @@ import TestSupport
                 "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "2", "-c:v", videoCodec, "-g", "30",
                 "-c:a", "aac", "-ac", "2", path,
-            ])
+            ]
+        )
         try #require(status == 0)
         return path
     }

@@ -7,7 +7,14 @@ import Testing
     /// Two seconds of the test tone as AAC.
     static func toneAAC(seconds: Int = 2) throws -> (AudioParameters, [MediaFrame]) {
         let source = try TestPatternSource(
-            configuration: .init(width: 160, height: 90, fps: 10, videoBitRate: 100_000, duration: .seconds(Int64(seconds))))
+            configuration: .init(
+                width: 160,
+                height: 90,
+                fps: 10,
+                videoBitRate: 100_000,
+                duration: .seconds(Int64(seconds))
+            )
+        )
         var frames: [MediaFrame] = []
         while let frame = try source.nextFrame() {
             if frame.kind == .audio { frames.append(frame) }
@@ -24,7 +31,11 @@ import Testing
         #expect(Array(opus.outputParameters.decoderConfiguration.prefix(8)) == Array("OpusHead".utf8))
         // 2 s of tone (plus the AAC encoder's priming and flush, ~3 frames of 1024) as 20 ms frames: about 100.
         #expect(out.count >= 95 && out.count <= 106, "\(out.count)")
-        #expect(out.allSatisfy { $0.kind == .audio && $0.dts.timescale == 48_000 && !$0.data.isEmpty && $0.data.count < 1_000 })
+        #expect(
+            out.allSatisfy {
+                $0.kind == .audio && $0.dts.timescale == 48_000 && !$0.data.isEmpty && $0.data.count < 1_000
+            }
+        )
         #expect(zip(out, out.dropFirst()).allSatisfy { $1.dts.value - $0.dts.value == 960 })
         #expect(out.first?.dts.value == input.first?.pts.converted(to: 48_000).value)
     }
@@ -42,7 +53,13 @@ import Testing
     }
 
     @Test func videoParametersAreNotAudio() {
-        let notAudio = AudioParameters(codec: .h264, decoderConfiguration: [], sampleRate: 90_000, channels: 1, codecString: "avc1")
+        let notAudio = AudioParameters(
+            codec: .h264,
+            decoderConfiguration: [],
+            sampleRate: 90_000,
+            channels: 1,
+            codecString: "avc1"
+        )
         #expect(throws: FFmpegError.self) { try OpusTranscoder(input: notAudio) }
     }
 }

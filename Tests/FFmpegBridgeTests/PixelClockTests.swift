@@ -26,7 +26,9 @@ import Testing
 
     @Test func cellsTileThePictureWidthExactly() {
         for width in [640, 854, 1280] {
-            let spans = (0..<PixelClockCode.columns).map { PixelClockCode.span($0, of: PixelClockCode.columns, extent: width) }
+            let spans = (0..<PixelClockCode.columns).map {
+                PixelClockCode.span($0, of: PixelClockCode.columns, extent: width)
+            }
             #expect(spans.first?.lowerBound == 0 && spans.last?.upperBound == width)
             #expect(zip(spans, spans.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
         }
@@ -35,7 +37,8 @@ import Testing
     /// Source frames with their capture stamps, and the decoded source pictures.
     private func decodedPattern(width: Int, height: Int) throws -> [(capture: WallTime, picture: DecodedPicture)] {
         let source = try TestPatternSource(
-            configuration: .init(width: width, height: height, duration: .seconds(1)))
+            configuration: .init(width: width, height: height, duration: .seconds(1))
+        )
         let decoder = try H264Decoder(avcC: try #require(source.streamDescription.video).decoderConfiguration)
         var captures: [Int64: WallTime] = [:]
         var pictures: [DecodedPicture] = []
@@ -75,7 +78,9 @@ import Testing
         for f in frames { read += try decoder.decode(f) }
         read += try decoder.flush()
         #expect(read.count == decoded.count)
-        let expected = Dictionary(uniqueKeysWithValues: decoded.map { ($0.picture.pts.value, $0.capture.millisecondsSince1970) })
+        let expected = Dictionary(
+            uniqueKeysWithValues: decoded.map { ($0.picture.pts.value, $0.capture.millisecondsSince1970) }
+        )
         for picture in read {
             #expect(picture.pixelClock?.millisecondsSince1970 == expected[picture.pts.value], "pts \(picture.pts)")
         }

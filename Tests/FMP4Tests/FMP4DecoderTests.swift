@@ -2,8 +2,8 @@ import CodecFormats
 import FMP4
 import Foundation
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// Writes real encoder output through FMP4 and checks that ffmpeg's demuxer and decoders accept every frame.
 @Suite(.enabled(if: FFmpegCLI.available, "needs ffmpeg and ffprobe"), .serialized)

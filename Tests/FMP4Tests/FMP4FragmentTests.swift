@@ -1,7 +1,7 @@
 import FMP4
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// One chunk: the arguments to `FMP4Fragment.serialize` and the exact bytes they must produce.
 struct FragmentCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,6 @@
 import FMP4
-import Testing
 import TestSupport
+import Testing
 
 /// Box framing, size forms and malformed input.
 @Suite struct MP4BoxTests {

@@ -17,7 +17,11 @@ enum Fixture {
     static let t0 = WallTime(millisecondsSince1970: 1_763_769_600_000)
     static let partTarget = MediaTime(value: 18_090, timescale: 90_000)
     static let serverControl = ServerControl(
-        canBlockReload: true, partHoldBack: .milliseconds(603), holdBack: .seconds(6), canSkipUntil: .seconds(12))
+        canBlockReload: true,
+        partHoldBack: .milliseconds(603),
+        holdBack: .seconds(6),
+        canSkipUntil: .seconds(12)
+    )
     static let header = """
         #EXT-X-TARGETDURATION:2
         #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12.000,HOLD-BACK=6.000,PART-HOLD-BACK=0.603
@@ -33,37 +37,62 @@ enum Fixture {
     /// A complete 2 s segment listed without parts (aged out of the part window).
     static func old(_ msn: Int, map: String? = nil, at seconds: Int64) -> MediaSegment {
         MediaSegment(
-            mediaSequence: msn, duration: ticks(180_000), uri: "e/video/\(msn).m4s",
-            programDateTime: t0.advanced(by: .seconds(seconds)), mapURI: map)
+            mediaSequence: msn,
+            duration: ticks(180_000),
+            uri: "e/video/\(msn).m4s",
+            programDateTime: t0.advanced(by: .seconds(seconds)),
+            mapURI: map
+        )
     }
 
     /// Segments 41…42 complete, 43 open with one part; 42 follows a reconnect.
     static let live = MediaPlaylist(
-        targetDuration: 2, partTarget: partTarget, serverControl: serverControl, mediaSequence: 41,
+        targetDuration: 2,
+        partTarget: partTarget,
+        serverControl: serverControl,
+        mediaSequence: 41,
         discontinuitySequence: 2,
         segments: [
             old(41, map: "e/video/init-0.mp4", at: 0),
             MediaSegment(
-                mediaSequence: 42, duration: ticks(36_000), uri: "e/video/42.m4s",
-                parts: [part(42, 0, independent: true), part(42, 1)], discontinuity: true,
-                programDateTime: t0.advanced(by: .milliseconds(2_500)), mapURI: "e/video/init-1.mp4"),
+                mediaSequence: 42,
+                duration: ticks(36_000),
+                uri: "e/video/42.m4s",
+                parts: [part(42, 0, independent: true), part(42, 1)],
+                discontinuity: true,
+                programDateTime: t0.advanced(by: .milliseconds(2_500)),
+                mapURI: "e/video/init-1.mp4"
+            ),
             MediaSegment(
-                mediaSequence: 43, duration: ticks(18_000), uri: nil, parts: [part(43, 0, independent: true)],
-                programDateTime: t0.advanced(by: .milliseconds(2_900))),
+                mediaSequence: 43,
+                duration: ticks(18_000),
+                uri: nil,
+                parts: [part(43, 0, independent: true)],
+                programDateTime: t0.advanced(by: .milliseconds(2_900))
+            ),
         ],
         preloadHintURI: "e/video/43.1.m4s",
-        renditionReports: [RenditionReport(uri: "audio.m3u8", lastMSN: 43, lastPart: 0)])
+        renditionReports: [RenditionReport(uri: "audio.m3u8", lastMSN: 43, lastPart: 0)]
+    )
 
     /// Four complete segments sharing one init section, then an open one.
     static let long = MediaPlaylist(
-        targetDuration: 2, partTarget: partTarget, serverControl: serverControl, mediaSequence: 7,
+        targetDuration: 2,
+        partTarget: partTarget,
+        serverControl: serverControl,
+        mediaSequence: 7,
         segments: [
             old(7, map: "e/video/init-0.mp4", at: 0), old(8, at: 2), old(9, at: 4), old(10, at: 6),
             MediaSegment(
-                mediaSequence: 11, duration: ticks(18_000), uri: nil, parts: [part(11, 0, independent: true)],
-                programDateTime: t0.advanced(by: .seconds(8))),
+                mediaSequence: 11,
+                duration: ticks(18_000),
+                uri: nil,
+                parts: [part(11, 0, independent: true)],
+                programDateTime: t0.advanced(by: .seconds(8))
+            ),
         ],
-        preloadHintURI: "e/video/11.1.m4s")
+        preloadHintURI: "e/video/11.1.m4s"
+    )
 }
 
 extension PlaylistCase {
@@ -93,7 +122,8 @@ extension PlaylistCase {
                 #EXT-X-PRELOAD-HINT:TYPE=PART,URI="e/video/43.1.m4s"
                 #EXT-X-RENDITION-REPORT:URI="audio.m3u8",LAST-MSN=43,LAST-PART=0
 
-                """),
+                """
+        ),
         PlaylistCase(
             name: "ended playlist: ENDLIST and no preload hint",
             playlist: {
@@ -126,10 +156,12 @@ extension PlaylistCase {
                 #EXT-X-ENDLIST
                 #EXT-X-RENDITION-REPORT:URI="audio.m3u8",LAST-MSN=43,LAST-PART=0
 
-                """),
+                """
+        ),
         PlaylistCase(
             name: "delta update: VERSION 9, SKIP right after the sequence tags, MAP of the skipped segments kept",
-            playlist: Fixture.long, skipping: 2,
+            playlist: Fixture.long,
+            skipping: 2,
             text: """
                 #EXTM3U
                 #EXT-X-VERSION:9
@@ -148,18 +180,27 @@ extension PlaylistCase {
                 #EXT-X-PART:DURATION=0.20000,URI="e/video/11.0.m4s",INDEPENDENT=YES
                 #EXT-X-PRELOAD-HINT:TYPE=PART,URI="e/video/11.1.m4s"
 
-                """),
+                """
+        ),
         PlaylistCase(
             name: "classic playlist without parts, server control or PDT",
             playlist: MediaPlaylist(
-                targetDuration: 4, partTarget: nil, serverControl: nil, mediaSequence: 0,
+                targetDuration: 4,
+                partTarget: nil,
+                serverControl: nil,
+                mediaSequence: 0,
                 segments: [
                     MediaSegment(
-                        mediaSequence: 0, duration: MediaTime(value: 12_012, timescale: 3_000), uri: "0.m4s",
-                        mapURI: "init.mp4"),
+                        mediaSequence: 0,
+                        duration: MediaTime(value: 12_012, timescale: 3_000),
+                        uri: "0.m4s",
+                        mapURI: "init.mp4"
+                    ),
                     MediaSegment(mediaSequence: 1, duration: MediaTime(value: 3_003, timescale: 1_000), uri: "1.m4s"),
                 ],
-                endList: true, independentSegments: true),
+                endList: true,
+                independentSegments: true
+            ),
             text: """
                 #EXTM3U
                 #EXT-X-VERSION:6
@@ -174,7 +215,8 @@ extension PlaylistCase {
                 1.m4s
                 #EXT-X-ENDLIST
 
-                """),
+                """
+        ),
     ]
 }
 
@@ -190,12 +232,16 @@ struct MediaPlaylistRenderTests {
         // P2: a part's MSN is its parent's; its URI names that MSN and it sits between the previous URI and its EXTINF.
         var lastSegmentURI: Int?
         for line in c.playlist.render(skipping: c.skipping).split(separator: "\n") {
-            if line.hasSuffix(".m4s"), !line.hasPrefix("#"), let msn = Int(line.split(separator: "/").last!.dropLast(4)) {
+            if line.hasSuffix(".m4s"), !line.hasPrefix("#"), let msn = Int(line.split(separator: "/").last!.dropLast(4))
+            {
                 lastSegmentURI = msn
             }
             if line.hasPrefix("#EXT-X-PART:"), let uri = line.split(separator: "\"").dropFirst().first {
                 let msn = Int(uri.split(separator: "/").last!.split(separator: ".")[0])!
-                #expect(lastSegmentURI.map { msn == $0 + 1 } ?? true, "\(line) after segment \(String(describing: lastSegmentURI))")
+                #expect(
+                    lastSegmentURI.map { msn == $0 + 1 } ?? true,
+                    "\(line) after segment \(String(describing: lastSegmentURI))"
+                )
             }
         }
     }
@@ -237,7 +283,10 @@ struct MediaPlaylistRenderTests {
     }
 
     @Test func renditionReportOmitsLastPartWhenTheRenditionHasNoParts() {
-        #expect(RenditionReport(uri: "a.m3u8", lastMSN: 3, lastPart: nil).render() == "#EXT-X-RENDITION-REPORT:URI=\"a.m3u8\",LAST-MSN=3")
+        #expect(
+            RenditionReport(uri: "a.m3u8", lastMSN: 3, lastPart: nil).render()
+                == "#EXT-X-RENDITION-REPORT:URI=\"a.m3u8\",LAST-MSN=3"
+        )
     }
 
     @Test func gapPartsCarryGapYes() {
@@ -246,7 +295,12 @@ struct MediaPlaylistRenderTests {
     }
 
     @Test func serverControlWritesOnlyTheAttributesItHas() {
-        let sc = ServerControl(canBlockReload: false, partHoldBack: .milliseconds(1_500), holdBack: nil, canSkipUntil: nil)
+        let sc = ServerControl(
+            canBlockReload: false,
+            partHoldBack: .milliseconds(1_500),
+            holdBack: nil,
+            canSkipUntil: nil
+        )
         #expect(sc.render() == "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=1.500")
     }
 }

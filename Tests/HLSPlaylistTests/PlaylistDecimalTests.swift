@@ -1,6 +1,6 @@
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import HLSPlaylist
 
@@ -65,7 +65,10 @@ struct PlaylistDecimalTests {
             let v = Double.random(in: 0..<100_000, using: &rng)
             let text = PlaylistDecimal.format(seconds: v, decimals: 5)
             let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-            #expect(parts.count == 2 && parts[1].count == 5 && parts.allSatisfy { $0.allSatisfy(\.isNumber) }, "\(text)")
+            #expect(
+                parts.count == 2 && parts[1].count == 5 && parts.allSatisfy { $0.allSatisfy(\.isNumber) },
+                "\(text)"
+            )
             #expect(abs(Double(text)! - v) <= 0.000_005 + 1e-9, "\(v) -> \(text)")
         }
     }

@@ -1,7 +1,7 @@
 import HLSPlaylist
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// RFC 8216bis §6.2.5.1: a delta update replaces the segments further than the Skip Boundary from the end.
 @Suite("Delta updates: skippableSegmentCount")
@@ -12,15 +12,26 @@ struct SkipBoundaryTests {
     static func playlist(_ durations: [Int64], openLast: Bool, discontinuities: Set<Int> = []) -> MediaPlaylist {
         let segments = durations.enumerated().map { i, d in
             MediaSegment(
-                mediaSequence: 100 + i, duration: MediaTime(value: d, timescale: 90_000),
+                mediaSequence: 100 + i,
+                duration: MediaTime(value: d, timescale: 90_000),
                 uri: openLast && i == durations.count - 1 ? nil : "\(100 + i).m4s",
-                discontinuity: discontinuities.contains(i), mapURI: i == 0 ? "init-0.mp4" : nil)
+                discontinuity: discontinuities.contains(i),
+                mapURI: i == 0 ? "init-0.mp4" : nil
+            )
         }
         return MediaPlaylist(
-            targetDuration: 2, partTarget: MediaTime(value: 18_090, timescale: 90_000),
+            targetDuration: 2,
+            partTarget: MediaTime(value: 18_090, timescale: 90_000),
             serverControl: ServerControl(
-                canBlockReload: true, partHoldBack: .milliseconds(603), holdBack: .seconds(6), canSkipUntil: .seconds(12)),
-            mediaSequence: 100, segments: segments, preloadHintURI: "x.m4s")
+                canBlockReload: true,
+                partHoldBack: .milliseconds(603),
+                holdBack: .seconds(6),
+                canSkipUntil: .seconds(12)
+            ),
+            mediaSequence: 100,
+            segments: segments,
+            preloadHintURI: "x.m4s"
+        )
     }
 
     @Test func skipsExactlyTheSegmentsEndingBeyondTheBoundary() {
@@ -81,7 +92,10 @@ struct SkipBoundaryTests {
             // The delta lists every segment it did not skip.
             let text = p.render(skipping: n)
             #expect(text.contains("#EXT-X-SKIP:SKIPPED-SEGMENTS=\(n)\n"))
-            #expect(text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.count == (count - n) - (openLast ? 1 : 0))
+            #expect(
+                text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF:") }.count == (count - n)
+                    - (openLast ? 1 : 0)
+            )
         }
     }
 }

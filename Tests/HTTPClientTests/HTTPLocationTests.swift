@@ -14,8 +14,12 @@ import Testing
     }
 
     static let golden: [Case] = [
-        Case(url: "http://127.0.0.1:8080/live/x/video.m3u8?_HLS_msn=3", host: "127.0.0.1", port: 8080,
-            target: "/live/x/video.m3u8?_HLS_msn=3"),
+        Case(
+            url: "http://127.0.0.1:8080/live/x/video.m3u8?_HLS_msn=3",
+            host: "127.0.0.1",
+            port: 8080,
+            target: "/live/x/video.m3u8?_HLS_msn=3"
+        ),
         Case(url: "http://h", host: "h"),
         Case(url: "http://h?x=1", host: "h", target: "/?x=1"),
         Case(url: "HTTP://H:2/whip/K", host: "H", port: 2, target: "/whip/K"),

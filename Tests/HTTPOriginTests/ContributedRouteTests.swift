@@ -32,15 +32,18 @@ struct ContributedRouteTests {
                             let body = try await request.body(upTo: 8)
                             let text = "\(request.parameters["id"] ?? "?") \(request.header("x-token") ?? "-") "
                             return OriginReply(
-                                status: 201, headers: [("Location", "/feature/1"), ("X-Twice", "a"), ("X-Twice", "b")],
-                                body: Array(text.utf8) + body)
+                                status: 201,
+                                headers: [("Location", "/feature/1"), ("X-Twice", "a"), ("X-Twice", "b")],
+                                body: Array(text.utf8) + body
+                            )
                         } catch {
                             return OriginReply(status: 413, body: Array("limit \(error.limit)".utf8))
                         }
                     },
                     OriginRoute(.delete, "/feature/:id") { _ in OriginReply(status: 204) },
                 ],
-                preflight: ["Access-Control-Allow-Methods": "POST, DELETE, OPTIONS", "Accept-Post": "text/plain"]),
+                preflight: ["Access-Control-Allow-Methods": "POST, DELETE, OPTIONS", "Accept-Post": "text/plain"]
+            )
         ]
         let packager = LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t"))
         return Application(router: OriginRoutes.router(packager: packager, options: options))
@@ -50,8 +53,11 @@ struct ContributedRouteTests {
         let seen = Seen()
         try await Self.app(seen).test(.router) { client in
             let r = try await client.execute(
-                uri: "/feature/abc", method: .post, headers: [HTTPField.Name("X-Token")!: "t1"],
-                body: ByteBuffer(string: "hello"))
+                uri: "/feature/abc",
+                method: .post,
+                headers: [HTTPField.Name("X-Token")!: "t1"],
+                body: ByteBuffer(string: "hello")
+            )
             #expect(r.status == .created)
             #expect(String(buffer: r.body) == "abc t1 hello")
             #expect(r.headers[.location] == "/feature/1")

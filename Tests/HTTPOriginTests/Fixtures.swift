@@ -25,7 +25,9 @@ struct OriginFixture: Sendable {
         publication.update(
             description: StreamDescription(
                 video: try VideoParameters(avcDecoderConfiguration: avcC, frameRate: 30),
-                audio: try AudioParameters(audioSpecificConfig: [0x11, 0x90])))
+                audio: try AudioParameters(audioSpecificConfig: [0x11, 0x90])
+            )
+        )
         // The packager subscribes when the hub announces the key; frames sent before that reach no reader.
         try await Self.eventually { packager.stream(for: Self.key) != nil }
         let frames = Self.frames(seconds: seconds)
@@ -34,7 +36,9 @@ struct OriginFixture: Sendable {
         let complete = Int(seconds / 2)
         try await Self.eventually {
             packager.stream(for: Self.key)?.state.withLock { s in
-                [MediaKind.video, .audio].allSatisfy { (s.pipeline($0)?.rendition.segments.filter(\.complete).count ?? 0) >= complete }
+                [MediaKind.video, .audio].allSatisfy {
+                    (s.pipeline($0)?.rendition.segments.filter(\.complete).count ?? 0) >= complete
+                }
             } ?? false
         }
     }
@@ -72,13 +76,29 @@ struct OriginFixture: Sendable {
             let key = n % 60 == 0
             let nal: [UInt8] = key ? [0x65, 0x88, 0x84, 0x00] : [0x41, 0x9A, 0x02, 0x00]
             out.append(
-                (Double(n) / 30,
-                 MediaFrame(kind: .video, dts: MediaTime(value: Int64(n) * 3_000, timescale: 90_000), isKeyframe: key, data: [0, 0, 0, 4] + nal)))
+                (
+                    Double(n) / 30,
+                    MediaFrame(
+                        kind: .video,
+                        dts: MediaTime(value: Int64(n) * 3_000, timescale: 90_000),
+                        isKeyframe: key,
+                        data: [0, 0, 0, 4] + nal
+                    )
+                )
+            )
         }
         for n in 0..<Int(seconds * 48_000 / 1024) {
             out.append(
-                (Double(n) * 1024 / 48_000 + 0.000_001,
-                 MediaFrame(kind: .audio, dts: MediaTime(value: Int64(n) * 1024, timescale: 48_000), isKeyframe: true, data: [0x21, 0x10, 0x04])))
+                (
+                    Double(n) * 1024 / 48_000 + 0.000_001,
+                    MediaFrame(
+                        kind: .audio,
+                        dts: MediaTime(value: Int64(n) * 1024, timescale: 48_000),
+                        isKeyframe: true,
+                        data: [0x21, 0x10, 0x04]
+                    )
+                )
+            )
         }
         return out.sorted { $0.0 < $1.0 }.map(\.1)
     }

@@ -57,7 +57,10 @@ struct MetricsRouteTests {
             let r = try await client.execute(uri: "/api/streams", method: .get)
             let text = String(buffer: r.body)
             // Old fields stay; renditions carry codec, size and hop percentiles.
-            for field in [#""packageSamples""#, #""renditions""#, #""name":"video""#, #""width":"#, #""deliver":{"#, #""p90Ms""#, #""viewers""#] {
+            for field in [
+                #""packageSamples""#, #""renditions""#, #""name":"video""#, #""width":"#, #""deliver":{"#, #""p90Ms""#,
+                #""viewers""#,
+            ] {
                 #expect(text.contains(field), "missing \(field) in \(text)")
             }
         }

@@ -1,4 +1,3 @@
-@testable import HTTPOrigin
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -7,6 +6,7 @@ import MediaCore
 import NIOCore
 import Testing
 
+@testable import HTTPOrigin
 @testable import LLHLSPackager
 
 /// Viewer tokens in the path and the bound on waiting blocking requests, through the router.
@@ -20,7 +20,8 @@ struct OriginAccessTests {
     }
 
     static func withOrigin(
-        _ access: OriginAccess, _ body: @Sendable (OriginFixture, any TestClientProtocol) async throws -> Void
+        _ access: OriginAccess,
+        _ body: @Sendable (OriginFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let fixture = try await OriginFixture()
         var options = HTTPOriginOptions()

@@ -17,7 +17,8 @@ struct OriginRoutesTests {
     static let allowMethods = HTTPField.Name("Access-Control-Allow-Methods")!
 
     /// Runs `body` against a router over a packaged demo stream.
-    static func withOrigin(_ body: @Sendable (OriginFixture, any TestClientProtocol) async throws -> Void) async throws {
+    static func withOrigin(_ body: @Sendable (OriginFixture, any TestClientProtocol) async throws -> Void) async throws
+    {
         let fixture = try await OriginFixture()
         let app = Application(router: OriginRoutes.router(packager: fixture.packager))
         do {
@@ -36,7 +37,9 @@ struct OriginRoutesTests {
     }
 
     @Test func healthzAnswers200() async throws {
-        let app = Application(router: OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t"))))
+        let app = Application(
+            router: OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t")))
+        )
         try await app.test(.router) { client in
             let r = try await client.execute(uri: "/healthz", method: .get)
             #expect(r.status == .ok)
@@ -45,9 +48,14 @@ struct OriginRoutesTests {
     }
 
     @Test func unknownStreamIs404() async throws {
-        let app = Application(router: OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t"))))
+        let app = Application(
+            router: OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t")))
+        )
         try await app.test(.router) { client in
-            for uri in ["/live/nosuch/index.m3u8", "/live/nosuch/video.m3u8", "/live/nosuch/e/video/init-0.mp4", "/live/bad%20key/video.m3u8"] {
+            for uri in [
+                "/live/nosuch/index.m3u8", "/live/nosuch/video.m3u8", "/live/nosuch/e/video/init-0.mp4",
+                "/live/bad%20key/video.m3u8",
+            ] {
                 let r = try await client.execute(uri: uri, method: .get)
                 #expect(r.status == .notFound, "\(uri)")
                 Self.expectCORS(r)
@@ -131,7 +139,8 @@ struct OriginRoutesTests {
         try await Self.withOrigin { fixture, client in
             let epoch = try await fixture.epoch()
             for uri in [
-                "/live/demo/\(epoch)/subtitles/init-0.mp4", "/live/demo/other/video/init-0.mp4", "/live/demo/\(epoch)/video/9999.0.m4s",
+                "/live/demo/\(epoch)/subtitles/init-0.mp4", "/live/demo/other/video/init-0.mp4",
+                "/live/demo/\(epoch)/video/9999.0.m4s",
                 "/live/demo/\(epoch)/video/nonsense", "/live/demo/nothing.m3u8",
             ] {
                 let r = try await client.execute(uri: uri, method: .get)
@@ -155,7 +164,10 @@ struct OriginRoutesTests {
             for uri in uris {
                 #expect(uri.hasPrefix("\(epoch)/") && !uri.contains("?"), "\(uri)")
             }
-            let part = try await client.execute(uri: "/live/demo/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s", method: .get)
+            let part = try await client.execute(
+                uri: "/live/demo/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s",
+                method: .get
+            )
             for r in [playlist, part] {
                 #expect(r.headers[.setCookie] == nil)
                 #expect(r.headers[.vary] == nil)
@@ -167,7 +179,9 @@ struct OriginRoutesTests {
     }
 
     @Test func optionsPreflightAnswers204WithCORS() async throws {
-        let app = Application(router: OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t"))))
+        let app = Application(
+            router: OriginRoutes.router(packager: LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t")))
+        )
         try await app.test(.router) { client in
             for uri in ["/live/demo/index.m3u8", "/live/demo/video.m3u8", "/live/demo/e/video/1.0.m4s", "/healthz"] {
                 let r = try await client.execute(uri: uri, method: .options)

@@ -47,7 +47,9 @@ struct PagesAndReadinessTests {
             #expect(!html.contains("alert(1)</script>") && html.contains(#"\u003c\/script\u003e"#))
             let start = try #require(html.range(of: #"<script id="config" type="application/json">"#))
             let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
-            let json = try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: String]
+            let json =
+                try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8))
+                as? [String: String]
             #expect(json == ["hlsjsUrl": options.hlsjsURL, "key": "my-stream_1.0"])
         }
     }
@@ -63,7 +65,8 @@ struct PagesAndReadinessTests {
 
     @Test(arguments: [
         ("/", "text/html; charset=utf-8", "stream-table"), ("/dashboard", "text/html; charset=utf-8", "<svg"),
-        ("/pages/sluice.js", "text/javascript; charset=utf-8", "const Sluice"), ("/pages/sluice.css", "text/css; charset=utf-8", "#overlay"),
+        ("/pages/sluice.js", "text/javascript; charset=utf-8", "const Sluice"),
+        ("/pages/sluice.css", "text/css; charset=utf-8", "#overlay"),
     ])
     func pagesAreServedFromTheBinary(uri: String, type: String, marker: String) async throws {
         let app = Application(router: Self.router(HTTPOriginOptions()))

@@ -93,8 +93,14 @@ struct PartTargetTests {
 
     @Test func muxerTicksFloorTheAdvertisedTarget() {
         // The muxer never cuts a part longer than the advertised PART-TARGET (P3), in every timescale.
-        for (pt, ts, ticks): (Double, Int32, Int64) in [(0.201, 90_000, 18_090), (0.202, 90_000, 18_180), (0.201, 48_000, 9_648), (0.202, 44_100, 8_908)] {
-            let m = MuxerFactory(partTarget: pt, segmentTarget: 2, targetDuration: 2).make(kind: .video, timescale: ts, followsBoundaries: false)
+        for (pt, ts, ticks): (Double, Int32, Int64) in [
+            (0.201, 90_000, 18_090), (0.202, 90_000, 18_180), (0.201, 48_000, 9_648), (0.202, 44_100, 8_908),
+        ] {
+            let m = MuxerFactory(partTarget: pt, segmentTarget: 2, targetDuration: 2).make(
+                kind: .video,
+                timescale: ts,
+                followsBoundaries: false
+            )
             #expect(m.partTarget == ticks)
             #expect(Double(m.partTarget) / Double(ts) <= pt)
         }

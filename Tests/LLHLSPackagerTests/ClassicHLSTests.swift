@@ -44,13 +44,15 @@ struct ClassicHLSTests {
                 #EXTINF:2.00000,
                 ep/video/\(m + 2).m4s
 
-                """)
+                """
+        )
     }
 
     @Test func classicAudioPlaylistHasNoLowLatencyTags() throws {
         let s = try Self.sevenSeconds()
         let text = try #require(s.mediaPlaylist(.audio)).render()
-        for tag in ["EXT-X-PART", "EXT-X-PRELOAD-HINT", "EXT-X-SERVER-CONTROL", "EXT-X-RENDITION-REPORT", "EXT-X-SKIP"] {
+        for tag in ["EXT-X-PART", "EXT-X-PRELOAD-HINT", "EXT-X-SERVER-CONTROL", "EXT-X-RENDITION-REPORT", "EXT-X-SKIP"]
+        {
             #expect(!text.contains(tag), "\(tag) in classic audio playlist")
         }
         #expect(text.contains("#EXTINF:") && text.contains("ep/audio/\(Self.m0 + 2).m4s\n"))
@@ -60,7 +62,10 @@ struct ClassicHLSTests {
         var s = Fixtures.state(try Fixtures.description())
         s.feed(Fixtures.av(seconds: 7))
         let text = try #require(s.mediaPlaylist(.video)).render()
-        #expect(text.contains("#EXT-X-PART-INF:") && text.contains("#EXT-X-PRELOAD-HINT:") && text.contains("#EXT-X-RENDITION-REPORT:"))
+        #expect(
+            text.contains("#EXT-X-PART-INF:") && text.contains("#EXT-X-PRELOAD-HINT:")
+                && text.contains("#EXT-X-RENDITION-REPORT:")
+        )
     }
 
     @Test func endedClassicPlaylistClosesTheOpenSegmentWithEndList() throws {

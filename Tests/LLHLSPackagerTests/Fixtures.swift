@@ -33,19 +33,35 @@ enum Fixtures {
     static func videoFrame(dts: MediaTime, keyframe: Bool, wall: WallTime? = nil) -> MediaFrame {
         let nal: [UInt8] = keyframe ? [0x65, 0x88, 0x84, 0x00] : [0x41, 0x9A, 0x02, 0x00]
         return MediaFrame(
-            kind: .video, dts: dts, isKeyframe: keyframe, data: [0, 0, 0, UInt8(nal.count)] + nal,
-            stamps: HopStamps(ingestWall: wall))
+            kind: .video,
+            dts: dts,
+            isKeyframe: keyframe,
+            data: [0, 0, 0, UInt8(nal.count)] + nal,
+            stamps: HopStamps(ingestWall: wall)
+        )
     }
 
     static func audioFrame(dts: MediaTime, wall: WallTime? = nil) -> MediaFrame {
-        MediaFrame(kind: .audio, dts: dts, isKeyframe: true, data: [0x21, 0x10, 0x04, 0x60, 0x8C, 0x1C], stamps: HopStamps(ingestWall: wall))
+        MediaFrame(
+            kind: .audio,
+            dts: dts,
+            isKeyframe: true,
+            data: [0x21, 0x10, 0x04, 0x60, 0x8C, 0x1C],
+            stamps: HopStamps(ingestWall: wall)
+        )
     }
 
     /// Interleaved A/V frames in decode order: 30 fps video (keyframe every `gop`) and 48 kHz AAC, `seconds` long.
     /// `millisecond` timestamps mimic RTMP (timescale 1000, rounded), otherwise 90 kHz / 48 kHz exact.
     static func av(
-        seconds: Double, from start: Double = 0, gop: Int = 60, fps: Double = 30, audio withAudio: Bool = true,
-        millisecond: Bool = false, sampleRate: Int = 48_000, wall: WallTime = wall0
+        seconds: Double,
+        from start: Double = 0,
+        gop: Int = 60,
+        fps: Double = 30,
+        audio withAudio: Bool = true,
+        millisecond: Bool = false,
+        sampleRate: Int = 48_000,
+        wall: WallTime = wall0
     ) -> [MediaFrame] {
         var frames: [(Double, MediaFrame)] = []
         let videoCount = Int((seconds * fps).rounded())
@@ -55,7 +71,9 @@ enum Fixtures {
                 millisecond
                 ? MediaTime(value: Int64((t * 1000).rounded()), timescale: 1000)
                 : MediaTime(value: Int64((t * 90_000).rounded()), timescale: 90_000)
-            frames.append((t, videoFrame(dts: dts, keyframe: n % gop == 0, wall: wall.advanced(by: .seconds(t - start)))))
+            frames.append(
+                (t, videoFrame(dts: dts, keyframe: n % gop == 0, wall: wall.advanced(by: .seconds(t - start))))
+            )
         }
         if withAudio {
             let rate = Double(sampleRate)

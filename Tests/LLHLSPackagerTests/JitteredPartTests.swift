@@ -2,8 +2,8 @@ import CodecFormats
 import Foundation
 import HLSPlaylist
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import LLHLSPackager
 
@@ -14,7 +14,10 @@ import TestSupport
         var rng = SeededRandom(seed: seed)
         return (0..<Int(seconds * fps)).map { n in
             let t = Double(n) / fps + (n == 0 ? 0 : Double.random(in: -jitterMs...jitterMs, using: &rng) / 1000)
-            return Fixtures.videoFrame(dts: MediaTime(value: Int64(t * 90_000), timescale: 90_000), keyframe: n % gop == 0)
+            return Fixtures.videoFrame(
+                dts: MediaTime(value: Int64(t * 90_000), timescale: 90_000),
+                keyframe: n % gop == 0
+            )
         }
     }
 
@@ -47,7 +50,9 @@ import TestSupport
 
 /// FRAME-RATE measured from one second of frames snaps to the rate the encoder meant.
 @Suite struct FrameRateSnapTests {
-    @Test(arguments: [(14.9, 15.0), (30.3, 30.0), (29.8, 29.97), (24.9, 25.0), (59.2, 59.94), (27.0, 27.0), (17.44, 17.4)])
+    @Test(arguments: [
+        (14.9, 15.0), (30.3, 30.0), (29.8, 29.97), (24.9, 25.0), (59.2, 59.94), (27.0, 27.0), (17.44, 17.4),
+    ])
     func measuredRatesSnapToCommonOnes(measured: Double, expected: Double) {
         #expect(PublishedRendition.snappedFrameRate(measured) == expected)
     }

@@ -29,7 +29,11 @@ struct LLHLSPackagerHubTests {
 
     @Test func publishedStreamAppearsAndPublishesParts() async throws {
         let hub = StreamHub()
-        let packager = LLHLSPackager(hub: hub, configuration: Self.config(grace: .seconds(10)), logger: Logger(label: "test"))
+        let packager = LLHLSPackager(
+            hub: hub,
+            configuration: Self.config(grace: .seconds(10)),
+            logger: Logger(label: "test")
+        )
         let run = Task { await packager.run() }
         defer { run.cancel() }
         let publication = try hub.publish(key: Fixtures.key, origin: "test")
@@ -38,8 +42,15 @@ struct LLHLSPackagerHubTests {
         #expect(try await Self.eventually { packager.stream(for: Fixtures.key) != nil })
         let stream = try #require(packager.stream(for: Fixtures.key))
         for f in Fixtures.av(seconds: 3) { publication.send(f) }
-        #expect(try await Self.eventually { stream.state.withLock { $0.pipeline(.video)?.rendition.lastCompleteMSN == PublishedRendition.firstMSN } })
-        let r = await stream.mediaPlaylist(.video, request: PlaylistRequest(msn: PublishedRendition.firstMSN + 1, part: 0))
+        #expect(
+            try await Self.eventually {
+                stream.state.withLock { $0.pipeline(.video)?.rendition.lastCompleteMSN == PublishedRendition.firstMSN }
+            }
+        )
+        let r = await stream.mediaPlaylist(
+            .video,
+            request: PlaylistRequest(msn: PublishedRendition.firstMSN + 1, part: 0)
+        )
         #expect(r.status == 200)
         #expect(packager.streams.map(\.key) == [Fixtures.key])
         #expect(stream.summary().state == "live")
@@ -66,7 +77,11 @@ struct LLHLSPackagerHubTests {
             rung.update(description: d)
             publications += [rung, source]
         }
-        let packager = LLHLSPackager(hub: hub, configuration: Self.config(grace: .seconds(10)), logger: Logger(label: "test"))
+        let packager = LLHLSPackager(
+            hub: hub,
+            configuration: Self.config(grace: .seconds(10)),
+            logger: Logger(label: "test")
+        )
         let run = Task { await packager.run() }
         defer { run.cancel() }
         let joined = try await Self.eventually {
@@ -80,13 +95,21 @@ struct LLHLSPackagerHubTests {
             publications[1].send(f)
             publications[0].send(f)
         }
-        #expect(try await Self.eventually { stream.state.withLock { ($0.rungs["360p"]?.rendition.segments.count ?? 0) > 0 } })
+        #expect(
+            try await Self.eventually {
+                stream.state.withLock { ($0.rungs["360p"]?.rendition.segments.count ?? 0) > 0 }
+            }
+        )
         for p in publications { p.end() }
     }
 
     @Test func publisherLeavingEndsThePlaylistAfterTheReconnectGrace() async throws {
         let hub = StreamHub()
-        let packager = LLHLSPackager(hub: hub, configuration: Self.config(grace: .milliseconds(300)), logger: Logger(label: "test"))
+        let packager = LLHLSPackager(
+            hub: hub,
+            configuration: Self.config(grace: .milliseconds(300)),
+            logger: Logger(label: "test")
+        )
         let run = Task { await packager.run() }
         defer { run.cancel() }
         let publication = try hub.publish(key: Fixtures.key, origin: "test")
@@ -94,7 +117,11 @@ struct LLHLSPackagerHubTests {
         #expect(try await Self.eventually { packager.stream(for: Fixtures.key) != nil })
         let stream = try #require(packager.stream(for: Fixtures.key))
         for f in Fixtures.av(seconds: 3) { publication.send(f) }
-        #expect(try await Self.eventually { stream.state.withLock { $0.pipeline(.video)?.rendition.lastCompleteMSN == PublishedRendition.firstMSN } })
+        #expect(
+            try await Self.eventually {
+                stream.state.withLock { $0.pipeline(.video)?.rendition.lastCompleteMSN == PublishedRendition.firstMSN }
+            }
+        )
         let left = ContinuousClock.now
         publication.end()
         #expect(try await Self.eventually { stream.summary().state == "reconnecting" })
@@ -128,7 +155,11 @@ struct LLHLSPackagerHubTests {
 
     @Test func reconnectWithinTheGraceContinuesTheSameStream() async throws {
         let hub = StreamHub()
-        let packager = LLHLSPackager(hub: hub, configuration: Self.config(grace: .seconds(10)), logger: Logger(label: "test"))
+        let packager = LLHLSPackager(
+            hub: hub,
+            configuration: Self.config(grace: .seconds(10)),
+            logger: Logger(label: "test")
+        )
         let run = Task { await packager.run() }
         defer { run.cancel() }
         let first = try hub.publish(key: Fixtures.key, origin: "a")
@@ -136,17 +167,29 @@ struct LLHLSPackagerHubTests {
         #expect(try await Self.eventually { packager.stream(for: Fixtures.key) != nil })
         let stream = try #require(packager.stream(for: Fixtures.key))
         for f in Fixtures.av(seconds: 3) { first.send(f) }
-        #expect(try await Self.eventually { stream.state.withLock { $0.pipeline(.video)?.rendition.lastCompleteMSN == PublishedRendition.firstMSN } })
+        #expect(
+            try await Self.eventually {
+                stream.state.withLock { $0.pipeline(.video)?.rendition.lastCompleteMSN == PublishedRendition.firstMSN }
+            }
+        )
         first.end()
         #expect(try await Self.eventually { stream.summary().state == "reconnecting" })
         let second = try hub.publish(key: Fixtures.key, origin: "b")
         second.update(description: try Fixtures.description())
         #expect(try await Self.eventually { stream.summary().state == "live" })
         for f in Fixtures.av(seconds: 3, from: 50) { second.send(f) }
-        #expect(try await Self.eventually { stream.state.withLock { $0.pipeline(.video)?.rendition.lastCompleteMSN ?? 0 >= PublishedRendition.firstMSN + 2 } })
+        #expect(
+            try await Self.eventually {
+                stream.state.withLock {
+                    $0.pipeline(.video)?.rendition.lastCompleteMSN ?? 0 >= PublishedRendition.firstMSN + 2
+                }
+            }
+        )
         #expect(packager.stream(for: Fixtures.key) === stream)
         let segments = stream.state.withLock { $0.pipeline(.video)?.rendition.segments ?? [] }
-        #expect(segments.map(\.msn) == Array(PublishedRendition.firstMSN..<PublishedRendition.firstMSN + segments.count))
+        #expect(
+            segments.map(\.msn) == Array(PublishedRendition.firstMSN..<PublishedRendition.firstMSN + segments.count)
+        )
         #expect(segments.filter(\.discontinuity).map(\.msn) == [PublishedRendition.firstMSN + 2])
         #expect(stream.summary().state == "live")
         second.end()
@@ -154,7 +197,11 @@ struct LLHLSPackagerHubTests {
 
     @Test func streamEndedAndRepublishedGetsANewEpoch() async throws {
         let hub = StreamHub()
-        let packager = LLHLSPackager(hub: hub, configuration: Self.config(grace: .milliseconds(100)), logger: Logger(label: "test"))
+        let packager = LLHLSPackager(
+            hub: hub,
+            configuration: Self.config(grace: .milliseconds(100)),
+            logger: Logger(label: "test")
+        )
         let run = Task { await packager.run() }
         defer { run.cancel() }
         let first = try hub.publish(key: Fixtures.key, origin: "a")

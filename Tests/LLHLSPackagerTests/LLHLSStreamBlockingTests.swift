@@ -43,7 +43,11 @@ struct LLHLSStreamBlockingTests {
     }
 
     /// Feeds frames one by one at a tenth of real time until `done` says stop.
-    static func feed(_ s: LLHLSStream, _ frames: [MediaFrame], until done: @Sendable (LLHLSStreamState) -> Bool) async throws {
+    static func feed(
+        _ s: LLHLSStream,
+        _ frames: [MediaFrame],
+        until done: @Sendable (LLHLSStreamState) -> Bool
+    ) async throws {
         for f in frames {
             try await Task.sleep(for: .milliseconds(3))
             s.mutate { $0.apply(f, now: .now) }
@@ -111,7 +115,11 @@ struct LLHLSStreamBlockingTests {
         let text = String(decoding: r.body, as: UTF8.self)
         // Nine 2 s segments and an open one: the first three end more than 12 s before the end (§6.2.5.1).
         #expect(text.contains("#EXT-X-VERSION:9\n"))
-        #expect(text.contains("#EXT-X-MEDIA-SEQUENCE:\(Self.m0)\n#EXT-X-DISCONTINUITY-SEQUENCE:0\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3\n"))
+        #expect(
+            text.contains(
+                "#EXT-X-MEDIA-SEQUENCE:\(Self.m0)\n#EXT-X-DISCONTINUITY-SEQUENCE:0\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3\n"
+            )
+        )
         #expect(!text.contains("ep/video/\(Self.m0 + 2).m4s"))
         #expect(text.contains("ep/video/\(Self.m0 + 3).m4s"))
     }
@@ -127,7 +135,10 @@ struct LLHLSStreamBlockingTests {
             $0.feed(frames[..<split])
         }
         let next = Self.hint(stream)
-        async let response = stream.mediaPlaylist(.video, request: PlaylistRequest(msn: next.msn, part: next.part, skip: true))
+        async let response = stream.mediaPlaylist(
+            .video,
+            request: PlaylistRequest(msn: next.msn, part: next.part, skip: true)
+        )
         try await Self.waitForBlocked(stream)
         try await Self.feed(stream, Array(frames[split...]), until: Self.reached(next))
         let text = String(decoding: await response.body, as: UTF8.self)
@@ -142,7 +153,9 @@ struct LLHLSStreamBlockingTests {
         try await Self.waitForBlocked(stream)
         try await Self.feed(stream, rest, until: Self.reached(next))
         let r = await response
-        let part = stream.state.withLock { s in s.rendition(.video).segments.first { $0.msn == next.msn }?.parts[next.part].bytes }
+        let part = stream.state.withLock { s in
+            s.rendition(.video).segments.first { $0.msn == next.msn }?.parts[next.part].bytes
+        }
         #expect(r.status == 200)
         #expect(r.contentType == "video/mp4")
         #expect(r.body == part)

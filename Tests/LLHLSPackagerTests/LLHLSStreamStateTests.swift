@@ -17,10 +17,14 @@ struct LLHLSStreamStateTests {
         s.feed(Fixtures.av(seconds: 3))
         let video = try #require(s.mediaPlaylist(.video)).render()
         let audio = try #require(s.mediaPlaylist(.audio)).render()
-        let control = "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12.000,HOLD-BACK=6.000,PART-HOLD-BACK=0.603\n"
+        let control =
+            "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12.000,HOLD-BACK=6.000,PART-HOLD-BACK=0.603\n"
         // M4: identical SERVER-CONTROL in every rendition; PHB = 3 × PT.
         #expect(video.contains(control) && audio.contains(control))
-        #expect(video.contains("#EXT-X-PART-INF:PART-TARGET=0.20100\n") && audio.contains("#EXT-X-PART-INF:PART-TARGET=0.20100\n"))
+        #expect(
+            video.contains("#EXT-X-PART-INF:PART-TARGET=0.20100\n")
+                && audio.contains("#EXT-X-PART-INF:PART-TARGET=0.20100\n")
+        )
         #expect(video.contains("#EXT-X-TARGETDURATION:2\n") && audio.contains("#EXT-X-TARGETDURATION:2\n"))
     }
 
@@ -29,7 +33,9 @@ struct LLHLSStreamStateTests {
         s.feed(Fixtures.av(seconds: 5))
         let text = try #require(s.mediaPlaylist(.video)).render()
         #expect(text.hasPrefix("#EXTM3U\n#EXT-X-VERSION:6\n"))
-        #expect(text.contains("#EXT-X-MAP:URI=\"ep/video/init-0.mp4\"\n#EXT-X-PROGRAM-DATE-TIME:2025-11-22T00:00:00.000Z\n"))
+        #expect(
+            text.contains("#EXT-X-MAP:URI=\"ep/video/init-0.mp4\"\n#EXT-X-PROGRAM-DATE-TIME:2025-11-22T00:00:00.000Z\n")
+        )
         #expect(text.contains("#EXT-X-PART:DURATION=0.20000,URI=\"ep/video/\(Self.m0 + 2).3.m4s\"\n"))
         #expect(text.contains("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"ep/video/\(Self.m0 + 2).4.m4s\"\n"))
         #expect(text.contains("#EXTINF:2.00000,\nep/video/\(Self.m0 + 1).m4s\n"))
@@ -43,7 +49,11 @@ struct LLHLSStreamStateTests {
         #expect(s.isEnded)
         for kind in [MediaKind.video, .audio] {
             let text = try #require(s.mediaPlaylist(kind)).render()
-            #expect(text.contains("\n\(Fixtures.epoch)/\(kind.rawValue)/\(Self.m0 + 2).m4s\n#EXT-X-ENDLIST\n#EXT-X-RENDITION-REPORT:"))
+            #expect(
+                text.contains(
+                    "\n\(Fixtures.epoch)/\(kind.rawValue)/\(Self.m0 + 2).m4s\n#EXT-X-ENDLIST\n#EXT-X-RENDITION-REPORT:"
+                )
+            )
             #expect(!text.contains("PRELOAD-HINT"))
             #expect(s.rendition(kind).segments.allSatisfy { $0.complete })
         }
@@ -90,7 +100,8 @@ struct LLHLSStreamStateTests {
         #expect(
             text.contains(
                 "ep/video/\(Self.m0 + 2).m4s\n#EXT-X-DISCONTINUITY\n#EXT-X-MAP:URI=\"ep/video/init-1.mp4\"\n#EXT-X-PROGRAM-DATE-TIME:2025-11-22T00:01:00.000Z\n#EXT-X-PART:"
-            ))
+            )
+        )
     }
 
     @Test func codecChangeMidSessionStartsANewInitSectionWithADiscontinuity() throws {
@@ -123,12 +134,17 @@ struct LLHLSStreamStateTests {
     @Test func audioSampleRateChangeKeepsPlaylistDurationsInSeconds() throws {
         let s = try Self.sampleRateChange()
         let video = try #require(s.mediaPlaylist(.video)).segments.filter(\.isComplete)
-        let audio = try #require(s.mediaPlaylist(.audio)).segments.filter { $0.isComplete && $0.mediaSequence > Self.m0 + 2 }
+        let audio = try #require(s.mediaPlaylist(.audio)).segments.filter {
+            $0.isComplete && $0.mediaSequence > Self.m0 + 2
+        }
         #expect(audio.count >= 2)
         do {
             for a in audio {
                 let v = try #require(video.first { $0.mediaSequence == a.mediaSequence })
-                #expect(abs(a.duration.seconds - v.duration.seconds) < 0.05, "MSN \(a.mediaSequence): audio \(a.duration.seconds) s, video \(v.duration.seconds) s")
+                #expect(
+                    abs(a.duration.seconds - v.duration.seconds) < 0.05,
+                    "MSN \(a.mediaSequence): audio \(a.duration.seconds) s, video \(v.duration.seconds) s"
+                )
             }
         }
     }
@@ -184,8 +200,14 @@ struct LLHLSStreamStateTests {
             guard let v = s.rendition(.video).lastPart, let a = s.rendition(.audio).lastPart else { continue }
             let vp = try #require(s.mediaPlaylist(.video))
             let ap = try #require(s.mediaPlaylist(.audio))
-            #expect(vp.renditionReports == [RenditionReport(uri: "audio.m3u8", lastMSN: a.msn, lastPart: a.part)], "frame \(i)")
-            #expect(ap.renditionReports == [RenditionReport(uri: "video.m3u8", lastMSN: v.msn, lastPart: v.part)], "frame \(i)")
+            #expect(
+                vp.renditionReports == [RenditionReport(uri: "audio.m3u8", lastMSN: a.msn, lastPart: a.part)],
+                "frame \(i)"
+            )
+            #expect(
+                ap.renditionReports == [RenditionReport(uri: "video.m3u8", lastMSN: v.msn, lastPart: v.part)],
+                "frame \(i)"
+            )
             let gap = abs(s.rendition(.video).lastPartEndSeconds! - s.rendition(.audio).lastPartEndSeconds!)
             worst = max(worst, gap)
         }
@@ -219,7 +241,8 @@ struct LLHLSStreamStateTests {
             let a = try #require(audio.first { $0.msn == v.msn })
             // PDT difference equals media-time difference (M8): one date ↔ media-time mapping per session.
             let mediaDelta = Double(v.startDTS) / 90_000 - Double(a.startDTS) / 48_000
-            let dateDelta = Double(v.programDateTime.nanosecondsSince1970 - a.programDateTime.nanosecondsSince1970) / 1e9
+            let dateDelta =
+                Double(v.programDateTime.nanosecondsSince1970 - a.programDateTime.nanosecondsSince1970) / 1e9
             #expect(abs(mediaDelta - dateDelta) < 0.000_01, "MSN \(v.msn)")
         }
     }
@@ -261,11 +284,13 @@ struct LLHLSStreamStateTests {
         s.feed(Fixtures.av(seconds: 1, audio: false))
         s.needsKeyframe = true
         let before = s.framesDroppedBeforeStart
-        s.feed(Fixtures.av(seconds: 2, from: 1, audio: false).enumerated().map { i, f in
-            var f = f
-            f.isKeyframe = i == 45
-            return f
-        })
+        s.feed(
+            Fixtures.av(seconds: 2, from: 1, audio: false).enumerated().map { i, f in
+                var f = f
+                f.isKeyframe = i == 45
+                return f
+            }
+        )
         #expect(s.framesDroppedBeforeStart - before == 45)
     }
 
@@ -291,7 +316,10 @@ struct LLHLSStreamStateTests {
         #expect(p.renditionReports.isEmpty)
         #expect(s.mediaPlaylist(.video) == nil)
         let text = try #require(s.multivariantPlaylist()).render()
-        #expect(text.contains("#EXT-X-STREAM-INF:BANDWIDTH=") && text.contains("CODECS=\"mp4a.40.2\"") && text.hasSuffix("audio.m3u8\n"))
+        #expect(
+            text.contains("#EXT-X-STREAM-INF:BANDWIDTH=") && text.contains("CODECS=\"mp4a.40.2\"")
+                && text.hasSuffix("audio.m3u8\n")
+        )
         #expect(!text.contains("#EXT-X-MEDIA:"))
     }
 
@@ -308,7 +336,11 @@ struct LLHLSStreamStateTests {
         s.feed(Fixtures.av(seconds: 7))
         let text = try #require(s.multivariantPlaylist()).render()
         let lines = text.split(separator: "\n")
-        #expect(lines.contains("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"main\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio.m3u8\""))
+        #expect(
+            lines.contains(
+                "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\"main\",DEFAULT=YES,AUTOSELECT=YES,CHANNELS=\"2\",URI=\"audio.m3u8\""
+            )
+        )
         let inf = try #require(lines.first { $0.hasPrefix("#EXT-X-STREAM-INF:") })
         #expect(inf.contains(",CODECS=\"avc1.64001e,mp4a.40.2\",RESOLUTION=640x360,FRAME-RATE=30.000,AUDIO=\"audio\""))
         #expect(lines.last == "video.m3u8")

@@ -13,7 +13,8 @@ import Testing
         let uuid: [UInt8] = [
             0xDC, 0x45, 0xE9, 0xBD, 0xE6, 0xD9, 0x48, 0xB7, 0x96, 0x2C, 0xD8, 0x20, 0xD9, 0x23, 0xEE, 0xEF,
         ]
-        let text = "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - options: bframes=2 keyint=250 keyint_min=25"
+        let text =
+            "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - options: bframes=2 keyint=250 keyint_min=25"
         let payload = uuid + Array(text.utf8) + [0]
         let sei: [UInt8] = [0x06, 0x05, UInt8(payload.count)] + payload + [0x80]
         let slice: [UInt8] = [0x65, 0x88, 0x84, 0x00]

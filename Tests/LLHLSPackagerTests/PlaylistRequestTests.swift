@@ -1,6 +1,6 @@
 import LLHLSPackager
-import Testing
 import TestSupport
+import Testing
 
 /// RFC 8216bis §6.2.5: `_HLS_msn`, `_HLS_part`, `_HLS_skip` (checklist B3, B7).
 @Suite("PlaylistRequest directives")
@@ -9,7 +9,9 @@ struct PlaylistRequestTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var query: [(String, String)]
         var parsed: PlaylistRequest?
-        var testDescription: String { query.isEmpty ? "(no query)" : query.map { "\($0.0)=\($0.1)" }.joined(separator: "&") }
+        var testDescription: String {
+            query.isEmpty ? "(no query)" : query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        }
     }
 
     static let cases: [Case] = [
@@ -20,7 +22,8 @@ struct PlaylistRequestTests {
         Case(query: [("_HLS_part", "3"), ("_HLS_msn", "12")], parsed: PlaylistRequest(msn: 12, part: 3)),
         Case(
             query: [("_HLS_skip", "YES"), ("_HLS_part", "0"), ("_HLS_msn", "273")],
-            parsed: PlaylistRequest(msn: 273, part: 0, skip: true)),
+            parsed: PlaylistRequest(msn: 273, part: 0, skip: true)
+        ),
         Case(query: [("_HLS_skip", "YES")], parsed: PlaylistRequest(skip: true)),
         Case(query: [("_HLS_skip", "v2")], parsed: PlaylistRequest(skip: true)),
         Case(query: [("_HLS_skip", "no")], parsed: nil),

@@ -1,7 +1,7 @@
 import FMP4
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import LLHLSPackager
 
@@ -22,8 +22,11 @@ struct VideoTiming: CustomTestStringConvertible, Sendable {
     /// RTMP's millisecond timestamps (33/34 ms steps) converted to 90 kHz.
     static func milliseconds(_ fps: Double, gop: Int) -> VideoTiming {
         VideoTiming(
-            name: "\(fps) fps rounded to ms, GOP \(gop)", fps: fps, dts: { Int64((Double($0) * 1000 / fps).rounded()) * 90 },
-            gop: gop)
+            name: "\(fps) fps rounded to ms, GOP \(gop)",
+            fps: fps,
+            dts: { Int64((Double($0) * 1000 / fps).rounded()) * 90 },
+            gop: gop
+        )
     }
 
     /// GOPs that fit the 2 s segment target.
@@ -66,14 +69,24 @@ struct MuxRun {
 struct RenditionMuxerTests {
     static func factory(fps: Double?) -> MuxerFactory {
         MuxerFactory(
-            partTarget: MuxerFactory.partTarget(wanted: .milliseconds(200), frameRate: fps), segmentTarget: 2,
-            targetDuration: 2)
+            partTarget: MuxerFactory.partTarget(wanted: .milliseconds(200), frameRate: fps),
+            segmentTarget: 2,
+            targetDuration: 2
+        )
     }
 
     static func runVideo(_ t: VideoTiming, frames: Int = 900) -> MuxRun {
         var run = MuxRun(factory(fps: t.fps).make(kind: .video, timescale: 90_000, followsBoundaries: false))
         for n in 0..<frames {
-            run.push(TrackSample(dts: t.dts(n), compositionOffset: 0, isSync: n % t.gop == 0, data: [UInt8(n & 0xFF), 1, 2], ingested: nil))
+            run.push(
+                TrackSample(
+                    dts: t.dts(n),
+                    compositionOffset: 0,
+                    isSync: n % t.gop == 0,
+                    data: [UInt8(n & 0xFF), 1, 2],
+                    ingested: nil
+                )
+            )
         }
         run.finish()
         return run
@@ -165,7 +178,10 @@ struct RenditionMuxerTests {
         let run = Self.runVideo(.exact(30, ticks: 3_000, gop: gop), frames: 600)
         let starts = run.segments.map { $0[0] }
         do {
-            #expect(starts.allSatisfy { $0.independent }, "segment starts: \(starts.map { "\($0.startDTS / 3_000)\($0.independent ? "K" : "")" })")
+            #expect(
+                starts.allSatisfy { $0.independent },
+                "segment starts: \(starts.map { "\($0.startDTS / 3_000)\($0.independent ? "K" : "")" })"
+            )
         }
     }
 
@@ -176,15 +192,28 @@ struct RenditionMuxerTests {
             var dts = Int64.random(in: 0...1_000_000, using: &rng)
             let count = Int.random(in: 1...400, using: &rng)
             for _ in 0..<count {
-                run.push(TrackSample(dts: dts, compositionOffset: 0, isSync: Int.random(in: 0..<20, using: &rng) == 0, data: [1], ingested: nil))
+                run.push(
+                    TrackSample(
+                        dts: dts,
+                        compositionOffset: 0,
+                        isSync: Int.random(in: 0..<20, using: &rng) == 0,
+                        data: [1],
+                        ingested: nil
+                    )
+                )
                 dts += Int64.random(in: 1...6_000, using: &rng)
             }
             run.finish()
             #expect(run.parts.reduce(0) { $0 + $1.bytes.count } > 0)
-            #expect(run.parts.map { (try? Chunk($0.bytes))?.durations.count ?? 0 }.reduce(0, +) == count, "round \(round)")
+            #expect(
+                run.parts.map { (try? Chunk($0.bytes))?.durations.count ?? 0 }.reduce(0, +) == count,
+                "round \(round)"
+            )
             for (a, b) in zip(run.parts, run.parts.dropFirst()) { #expect(a.startDTS + a.duration == b.startDTS) }
             for p in run.parts { #expect(p.duration <= run.muxer.partTarget, "round \(round)") }
-            for s in run.segments { #expect(s.reduce(0) { $0 + $1.duration } <= run.muxer.segmentLimit, "round \(round)") }
+            for s in run.segments {
+                #expect(s.reduce(0) { $0 + $1.duration } <= run.muxer.segmentLimit, "round \(round)")
+            }
         }
     }
 }

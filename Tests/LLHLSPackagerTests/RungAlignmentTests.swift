@@ -52,7 +52,10 @@ import Testing
             if i >= lag { s.applyRung("360p", frame: frames[i - lag], now: .now) }
         }
         let rung = try #require(s.rungs["360p"]).rendition
-        #expect(rung.segments.first?.msn == PublishedRendition.firstMSN, "rung starts at MSN \(rung.segments.first?.msn ?? -1)")
+        #expect(
+            rung.segments.first?.msn == PublishedRendition.firstMSN,
+            "rung starts at MSN \(rung.segments.first?.msn ?? -1)"
+        )
         #expect(rung.segments.allSatisfy { $0.gapDuration == nil })
     }
 

@@ -26,7 +26,10 @@ import Testing
         for name in ["video", "audio"] {
             for seg in s.pipeline(named: name)!.rendition.segments where seg.complete {
                 let seconds = Double(seg.duration) / Double(seg.timescale)
-                #expect(Int(seconds.rounded()) <= c.td, "\(name) MSN \(seg.msn): \(seconds) s under TARGETDURATION \(c.td)")
+                #expect(
+                    Int(seconds.rounded()) <= c.td,
+                    "\(name) MSN \(seg.msn): \(seconds) s under TARGETDURATION \(c.td)"
+                )
             }
         }
         // A GOP that fits the target keeps every segment starting on a keyframe.

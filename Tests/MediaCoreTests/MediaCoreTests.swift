@@ -21,7 +21,10 @@ struct MediaCoreTests {
         #expect(MediaTime(value: 90, timescale: 90_000) == MediaTime(value: 1, timescale: 1000))
         // Arithmetic happens in the left operand's timescale: 0.5 s rounds half away from zero to 1 s there.
         #expect((MediaTime(value: 2, timescale: 1) - MediaTime(value: 500, timescale: 1000)).value == 1)
-        #expect((MediaTime(value: 2_000, timescale: 1000) - MediaTime(value: 500, timescale: 1000)).duration == .milliseconds(1_500))
+        #expect(
+            (MediaTime(value: 2_000, timescale: 1000) - MediaTime(value: 500, timescale: 1000)).duration
+                == .milliseconds(1_500)
+        )
     }
 
     @Test(arguments: ["demo", "my-stream_1.x", String(repeating: "a", count: 128)])
@@ -40,7 +43,9 @@ struct MediaCoreTests {
     @Test func programDateTimeIsISO8601WithMillisecondsAndZulu() {
         #expect(WallTime(millisecondsSince1970: 0).iso8601 == "1970-01-01T00:00:00.000Z")
         #expect(WallTime(millisecondsSince1970: 1_795_306_305_642).iso8601 == "2026-11-22T00:11:45.642Z")
-        #expect(WallTime(millisecondsSince1970: 1_000).advanced(by: .milliseconds(1_500)).millisecondsSince1970 == 2_500)
+        #expect(
+            WallTime(millisecondsSince1970: 1_000).advanced(by: .milliseconds(1_500)).millisecondsSince1970 == 2_500
+        )
     }
 
     @Test func byteReaderNeverTrapsOnShortInput() {

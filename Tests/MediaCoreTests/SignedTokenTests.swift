@@ -3,7 +3,9 @@ import Testing
 
 /// SHA-256 and HMAC against published vectors; signed keys and viewer tokens accept, expire and refuse.
 struct SignedTokenTests {
-    static func hex(_ b: [UInt8]) -> String { b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+    static func hex(_ b: [UInt8]) -> String {
+        b.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
 
     /// FIPS 180-4 examples and a two-block message.
     @Test(arguments: [
@@ -24,10 +26,12 @@ struct SignedTokenTests {
         #expect(Self.hex(c1) == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
         #expect(
             HMACSHA256.hex("what do ya want for nothing?", secret: "Jefe")
-                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+        )
         let c6 = HMACSHA256.authenticationCode(
             for: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
-            key: [UInt8](repeating: 0xaa, count: 131))
+            key: [UInt8](repeating: 0xaa, count: 131)
+        )
         #expect(Self.hex(c6) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 

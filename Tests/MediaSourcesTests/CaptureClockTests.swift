@@ -17,13 +17,23 @@ import Testing
     }
 
     @Test func audioPassesUnchanged() throws {
-        let frame = MediaFrame(kind: .audio, dts: MediaTime(value: 0, timescale: 48_000), isKeyframe: true, data: [1, 2])
+        let frame = MediaFrame(
+            kind: .audio,
+            dts: MediaTime(value: 0, timescale: 48_000),
+            isKeyframe: true,
+            data: [1, 2]
+        )
         let out = try CaptureClock.stamp(frame, at: Self.wall)
         #expect(out.data == frame.data && out.stamps.capture == nil)
     }
 
     @Test func videoThatIsNotAVCCIsRefused() {
-        let frame = MediaFrame(kind: .video, dts: MediaTime(value: 0, timescale: 90_000), isKeyframe: true, data: [0, 0, 9])
+        let frame = MediaFrame(
+            kind: .video,
+            dts: MediaTime(value: 0, timescale: 90_000),
+            isKeyframe: true,
+            data: [0, 0, 9]
+        )
         #expect(throws: CodecFormatError.self) { try CaptureClock.stamp(frame, at: Self.wall) }
     }
 }

@@ -10,13 +10,20 @@ import Testing
 /// Publish authorization: key list, signed keys, the anonymous rule, and a webhook on a real local HTTP server.
 struct PublishAuthorizerTests {
     /// The request an RTMP publish of `name` (`key` or `key?credential`) makes.
-    static func request(_ name: String, ip: String? = "203.0.113.7", transport: PublishTransport = .rtmp)
+    static func request(
+        _ name: String,
+        ip: String? = "203.0.113.7",
+        transport: PublishTransport = .rtmp
+    )
         -> PublishAuthRequest
     {
         let parts = name.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         return PublishAuthRequest(
-            key: StreamKey(String(parts[0]))!, credential: parts.count > 1 ? String(parts[1]) : nil, peerIP: ip,
-            transport: transport)
+            key: StreamKey(String(parts[0]))!,
+            credential: parts.count > 1 ? String(parts[1]) : nil,
+            peerIP: ip,
+            transport: transport
+        )
     }
 
     static func authorizer(_ configure: (inout PublishAuthConfiguration) -> Void) -> PublishAuthorizer {
@@ -41,15 +48,41 @@ struct PublishAuthorizerTests {
     static let expiredSig = SignedToken.signature(key: "cam", expiry: now - 1, secret: "k")
 
     static let cases: [Case] = [
-        Case(testDescription: "default: any key from loopback", name: "anything", ip: "127.0.0.1", allowedBy: "anonymous (loopback peer)"),
-        Case(testDescription: "default: IPv6 loopback", name: "anything", ip: "::1", allowedBy: "anonymous (loopback peer)"),
+        Case(
+            testDescription: "default: any key from loopback",
+            name: "anything",
+            ip: "127.0.0.1",
+            allowedBy: "anonymous (loopback peer)"
+        ),
+        Case(
+            testDescription: "default: IPv6 loopback",
+            name: "anything",
+            ip: "::1",
+            allowedBy: "anonymous (loopback peer)"
+        ),
         Case(testDescription: "default: refused from elsewhere", name: "anything"),
         Case(testDescription: "listed bare key", keys: ["cam", "other"], name: "cam", allowedBy: "key list"),
-        Case(testDescription: "listed key with secret", keys: ["cam?s3cret"], name: "cam?s3cret", allowedBy: "key list"),
+        Case(
+            testDescription: "listed key with secret",
+            keys: ["cam?s3cret"],
+            name: "cam?s3cret",
+            allowedBy: "key list"
+        ),
         Case(testDescription: "wrong secret", keys: ["cam?s3cret"], name: "cam?s3creT"),
         Case(testDescription: "keys configured: loopback needs one too", keys: ["cam"], name: "x", ip: "127.0.0.1"),
-        Case(testDescription: "anonymous any", keys: ["cam"], anonymous: .any, name: "x", allowedBy: "anonymous (any peer)"),
-        Case(testDescription: "valid signed key", secret: "k", name: "cam?exp=\(now + 60)&sig=\(sig)", allowedBy: "signed key"),
+        Case(
+            testDescription: "anonymous any",
+            keys: ["cam"],
+            anonymous: .any,
+            name: "x",
+            allowedBy: "anonymous (any peer)"
+        ),
+        Case(
+            testDescription: "valid signed key",
+            secret: "k",
+            name: "cam?exp=\(now + 60)&sig=\(sig)",
+            allowedBy: "signed key"
+        ),
         Case(testDescription: "expired signed key", secret: "k", name: "cam?exp=\(now - 1)&sig=\(expiredSig)"),
         Case(testDescription: "signed key for another name", secret: "k", name: "cam2?exp=\(now + 60)&sig=\(sig)"),
         Case(testDescription: "no signature", secret: "k", name: "cam"),
@@ -108,10 +141,16 @@ struct PublishAuthorizerTests {
         let whip = Self.request("cam?s3cret", transport: .whip)
         #expect(whip.credential == "s3cret" && whip.presentedName == "cam?s3cret")
         #expect(listed.localDecision(whip, now: Self.now) == .allowed(by: "key list"))
-        #expect(listed.localDecision(Self.request("cam", transport: .whip), now: Self.now) == .denied(reason: "not in the key list"))
+        #expect(
+            listed.localDecision(Self.request("cam", transport: .whip), now: Self.now)
+                == .denied(reason: "not in the key list")
+        )
         try await WebhookServer.with(status: 200) { server in
             let hooked = Self.authorizer { $0.webhookURL = "http://127.0.0.1:\(server.port)/auth" }
-            #expect(await hooked.authorize(Self.request("cam?tok", transport: .whip), now: Self.now) == .allowed(by: "webhook (200)"))
+            #expect(
+                await hooked.authorize(Self.request("cam?tok", transport: .whip), now: Self.now)
+                    == .allowed(by: "webhook (200)")
+            )
             let body = try #require(server.bodies.first)
             let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: String])
             #expect(json == ["key": "cam", "name": "cam?tok", "peer": "203.0.113.7", "protocol": "whip"])
@@ -160,7 +199,10 @@ final class WebhookServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(
-                        Handler(status: status, delay: delay) { text in box.withLock { $0?.recorded.withLock { $0.append(text) } } })
+                        Handler(status: status, delay: delay) { text in
+                            box.withLock { $0?.recorded.withLock { $0.append(text) } }
+                        }
+                    )
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -190,7 +232,8 @@ final class WebhookServer: Sendable {
             received += buffer.readString(length: buffer.readableBytes) ?? ""
             guard let split = received.range(of: "\r\n\r\n") else { return }
             let head = received[..<split.lowerBound].lowercased()
-            let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            let length =
+                head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                 .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
             let body = received[split.upperBound...]
             guard body.utf8.count >= length else { return }

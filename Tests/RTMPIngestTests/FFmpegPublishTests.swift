@@ -78,7 +78,12 @@ struct FFmpegPublishTests {
         logger.logLevel = .info
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let service = RTMPIngestService(
-            host: "127.0.0.1", port: 0, hub: hub, logger: logger, onBound: { portSink.yield($0) })
+            host: "127.0.0.1",
+            port: 0,
+            hub: hub,
+            logger: logger,
+            onBound: { portSink.yield($0) }
+        )
         let task = Task { try await service.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())
@@ -93,7 +98,12 @@ struct FFmpegPublishTests {
         try await task.value
     }
 
-    private func publish(hub: StreamHub, port: Int, key: String, extraArguments: [String]) async throws -> (
+    private func publish(
+        hub: StreamHub,
+        port: Int,
+        key: String,
+        extraArguments: [String]
+    ) async throws -> (
         Received, Int32
     ) {
         let process = Process()

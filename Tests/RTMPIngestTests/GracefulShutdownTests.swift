@@ -13,8 +13,12 @@ struct GracefulShutdownTests {
         try await testGracefulShutdown { trigger in
             let (ports, portSink) = AsyncStream<Int>.makeStream()
             let service = RTMPIngestService(
-                host: "127.0.0.1", port: 0, hub: hub, logger: Logger(label: "rtmp-shutdown-test"),
-                onBound: { portSink.yield($0) })
+                host: "127.0.0.1",
+                port: 0,
+                hub: hub,
+                logger: Logger(label: "rtmp-shutdown-test"),
+                onBound: { portSink.yield($0) }
+            )
             let task = Task { try await service.run() }
             var portIterator = ports.makeAsyncIterator()
             let port = try #require(await portIterator.next())

@@ -77,13 +77,20 @@ struct RTMPIngestLimitsTests {
         var decoder = ChunkDecoder()
 
         init(
-            hub: StreamHub, configuration: RTMPIngestConfiguration, logger: Logger, ip: String = "127.0.0.1",
+            hub: StreamHub,
+            configuration: RTMPIngestConfiguration,
+            logger: Logger,
+            ip: String = "127.0.0.1",
             auth: PublishAuthConfiguration = PublishAuthConfiguration()
         ) throws {
             try channel.pipeline.syncOperations.addHandler(
                 RTMPSessionHandler(
-                    hub: hub, configuration: configuration, logger: logger,
-                    authorizer: PublishAuthorizer(configuration: auth)))
+                    hub: hub,
+                    configuration: configuration,
+                    logger: logger,
+                    authorizer: PublishAuthorizer(configuration: auth)
+                )
+            )
             try channel.connect(to: SocketAddress(ipAddress: ip, port: 40_000)).wait()
             try send([3] + [UInt8](repeating: 1, count: 1536))
             while try channel.readOutbound(as: ByteBuffer.self) != nil {}
@@ -92,10 +99,20 @@ struct RTMPIngestLimitsTests {
 
         func send(_ bytes: [UInt8]) throws { try channel.writeInbound(channel.allocator.buffer(bytes: bytes)) }
 
-        func command(_ name: String, _ tx: Double, _ object: AMF0Value = .null, _ args: AMF0Value..., streamID: UInt32 = 0)
+        func command(
+            _ name: String,
+            _ tx: Double,
+            _ object: AMF0Value = .null,
+            _ args: AMF0Value...,
+            streamID: UInt32 = 0
+        )
             throws
         {
-            try send(encoder.encode(RTMPMessage.command([.string(name), .number(tx), object] + args).raw(messageStreamID: streamID)))
+            try send(
+                encoder.encode(
+                    RTMPMessage.command([.string(name), .number(tx), object] + args).raw(messageStreamID: streamID)
+                )
+            )
         }
 
         func statusCodes() throws -> [String] {
@@ -138,7 +155,12 @@ struct RTMPIngestLimitsTests {
         let hub = StreamHub()
         var auth = PublishAuthConfiguration()
         auth.keys = ["cam?s3cret"]
-        let client = try Client(hub: hub, configuration: RTMPIngestConfiguration(), logger: LogSink().logger, auth: auth)
+        let client = try Client(
+            hub: hub,
+            configuration: RTMPIngestConfiguration(),
+            logger: LogSink().logger,
+            auth: auth
+        )
         try client.connectAndPublish("cam?s3cret")
         #expect(try client.statusCodes().last == "NetStream.Publish.Start")
         #expect(hub.liveKeys.map(\.rawValue) == ["cam"])
@@ -205,8 +227,13 @@ struct RTMPIngestLimitsTests {
         let sink = LogSink()
         let (ports, portSink) = AsyncStream<Int>.makeStream()
         let service = RTMPIngestService(
-            host: "127.0.0.1", port: 0, hub: StreamHub(), logger: sink.logger, configuration: c,
-            onBound: { portSink.yield($0) })
+            host: "127.0.0.1",
+            port: 0,
+            hub: StreamHub(),
+            logger: sink.logger,
+            configuration: c,
+            onBound: { portSink.yield($0) }
+        )
         let task = Task { try await service.run() }
         var iterator = ports.makeAsyncIterator()
         let port = try #require(await iterator.next())

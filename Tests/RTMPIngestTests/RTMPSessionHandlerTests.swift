@@ -19,7 +19,11 @@ struct RTMPSessionHandlerTests {
             channel = EmbeddedChannel()
             try channel.pipeline.syncOperations.addHandler(
                 RTMPSessionHandler(
-                    hub: hub, configuration: RTMPIngestConfiguration(), logger: Logger(label: "embedded")))
+                    hub: hub,
+                    configuration: RTMPIngestConfiguration(),
+                    logger: Logger(label: "embedded")
+                )
+            )
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1935)).wait()
         }
 
@@ -50,7 +54,11 @@ struct RTMPSessionHandlerTests {
         }
 
         func command(
-            _ name: String, _ tx: Double, _ object: AMF0Value = .null, _ args: AMF0Value..., streamID: UInt32 = 0
+            _ name: String,
+            _ tx: Double,
+            _ object: AMF0Value = .null,
+            _ args: AMF0Value...,
+            streamID: UInt32 = 0
         ) throws {
             try send(.command([.string(name), .number(tx), object] + args), streamID: streamID)
         }
@@ -94,7 +102,14 @@ struct RTMPSessionHandlerTests {
         try peer.send(
             peer.encoder.encode(
                 RTMPRawMessage(
-                    chunkStreamID: 3, timestamp: 0, typeID: 20, messageStreamID: 0, payload: [0x02, 0xFF, 0xFF])))
+                    chunkStreamID: 3,
+                    timestamp: 0,
+                    typeID: 20,
+                    messageStreamID: 0,
+                    payload: [0x02, 0xFF, 0xFF]
+                )
+            )
+        )
         #expect(!peer.channel.isActive)
         #expect(hub.liveKeys.isEmpty)
         let event = await reader.next()

@@ -14,7 +14,12 @@ struct RTMPSessionStateMachineTests {
         let hub: StreamHub
         var publication: Publication?
 
-        mutating func command(_ name: String, _ tx: Double, _ object: AMF0Value = .null, _ args: AMF0Value...)
+        mutating func command(
+            _ name: String,
+            _ tx: Double,
+            _ object: AMF0Value = .null,
+            _ args: AMF0Value...
+        )
             -> [Action]
         {
             let actions = machine.received(.command([.string(name), .number(tx), object] + args))
@@ -36,8 +41,10 @@ struct RTMPSessionStateMachineTests {
         mutating func obsSequence(key: String) -> [[Action]] {
             [
                 command(
-                    "connect", 1,
-                    .object([AMF0Property("app", .string("live")), AMF0Property("type", .string("nonprivate"))])),
+                    "connect",
+                    1,
+                    .object([AMF0Property("app", .string("live")), AMF0Property("type", .string("nonprivate"))])
+                ),
                 command("releaseStream", 2, .null, .string(key)),
                 command("FCPublish", 3, .null, .string(key)),
                 command("createStream", 4),
@@ -137,9 +144,11 @@ struct RTMPSessionStateMachineTests {
         }
         _ = driver.obsSequence(key: "k")
         #expect(
-            driver.machine.received(.video([0x17]), timestamp: 40) == [.media(.video, timestamp: 40, payload: [0x17])])
+            driver.machine.received(.video([0x17]), timestamp: 40) == [.media(.video, timestamp: 40, payload: [0x17])]
+        )
         #expect(
-            driver.machine.received(.audio([0xAF]), timestamp: 41) == [.media(.audio, timestamp: 41, payload: [0xAF])])
+            driver.machine.received(.audio([0xAF]), timestamp: 41) == [.media(.audio, timestamp: 41, payload: [0xAF])]
+        )
     }
 
     @Test func setDataFrameMetadataIsReported() {
@@ -152,7 +161,8 @@ struct RTMPSessionStateMachineTests {
         #expect(
             actions == [
                 .metadata(StreamMetadata(width: 1280, height: 720, frameRate: 30, hasVideo: true, hasAudio: false))
-            ])
+            ]
+        )
     }
 
     @Test func acknowledgementIsSentAfterEachWindow() {
@@ -169,7 +179,8 @@ struct RTMPSessionStateMachineTests {
         #expect(
             machine.received(.userControl(.pingRequest(timestamp: 77))) == [
                 .send(.userControl(.pingResponse(timestamp: 77)), messageStreamID: 0)
-            ])
+            ]
+        )
     }
 
     @Test func unknownCommandsAreIgnored() {

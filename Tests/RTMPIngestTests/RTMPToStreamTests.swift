@@ -84,7 +84,9 @@ struct RTMPToStreamTests {
         for tag in Self.tags { _ = try Self.feed(&adapter, tag) }
         let asc = AudioSpecificConfig(objectType: 2, sampleRate: 48_000, channels: 1).serialize()
         let outputs = try adapter.audio(
-            timestamp: 2000, body: FLVAudioTag.sequenceHeader(audioSpecificConfig: asc).serialize(), stamps: HopStamps()
+            timestamp: 2000,
+            body: FLVAudioTag.sequenceHeader(audioSpecificConfig: asc).serialize(),
+            stamps: HopStamps()
         )
         #expect(Self.descriptions(outputs).first?.audio?.sampleRate == 48_000)
     }
@@ -99,8 +101,10 @@ struct RTMPToStreamTests {
         var record = try AVCDecoderConfigurationRecord(parsing: config)
         record.nalUnitLengthSize = 2
         _ = try adapter.video(
-            timestamp: 0, body: FLVVideoTag.sequenceHeader(decoderConfiguration: record.serialize()).serialize(),
-            stamps: HopStamps())
+            timestamp: 0,
+            body: FLVVideoTag.sequenceHeader(decoderConfiguration: record.serialize()).serialize(),
+            stamps: HopStamps()
+        )
         let keyTag = try #require(Self.tags.first { $0.kind == .video && $0.body[1] == 1 })
         guard case .nalUnits(let key, let cts, let four) = try FLVVideoTag.parse(keyTag.body) else { return }
         let two = try H264.convertLengthPrefix(four, from: 4, to: 2)

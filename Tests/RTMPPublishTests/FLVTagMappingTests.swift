@@ -1,7 +1,8 @@
 import MediaCore
-@testable import RTMPPublish
 import RTMPWire
 import Testing
+
+@testable import RTMPPublish
 
 /// How frames and descriptions become the FLV tags librtmp writes.
 @Suite struct FLVTagMappingTests {
@@ -28,16 +29,27 @@ import Testing
     @Test(arguments: cases)
     func videoFramesCarryMillisecondTimesAndCompositionTime(_ c: Case) throws {
         let frame = MediaFrame(
-            kind: .video, dts: MediaTime(value: c.dts, timescale: c.scale),
-            compositionOffset: MediaTime(value: c.offset, timescale: c.scale), isKeyframe: true, data: [0, 0, 0, 1, 0x65])
+            kind: .video,
+            dts: MediaTime(value: c.dts, timescale: c.scale),
+            compositionOffset: MediaTime(value: c.offset, timescale: c.scale),
+            isKeyframe: true,
+            data: [0, 0, 0, 1, 0x65]
+        )
         let tag = FLVTagMapping.tag(for: frame)
         #expect(tag.kind == .video)
         #expect(tag.timestamp == c.timestamp)
-        #expect(try FLVVideoTag.parse(tag.body) == .nalUnits(isKeyframe: true, compositionTime: c.cts, data: frame.data))
+        #expect(
+            try FLVVideoTag.parse(tag.body) == .nalUnits(isKeyframe: true, compositionTime: c.cts, data: frame.data)
+        )
     }
 
     @Test func audioFramesBecomeRawAACTags() throws {
-        let frame = MediaFrame(kind: .audio, dts: MediaTime(value: 48_000, timescale: 48_000), isKeyframe: true, data: [1, 2, 3])
+        let frame = MediaFrame(
+            kind: .audio,
+            dts: MediaTime(value: 48_000, timescale: 48_000),
+            isKeyframe: true,
+            data: [1, 2, 3]
+        )
         let tag = FLVTagMapping.tag(for: frame)
         #expect(tag.kind == .audio && tag.timestamp == 1_000)
         #expect(try FLVAudioTag.parse(tag.body) == .raw([1, 2, 3]))
@@ -45,8 +57,20 @@ import Testing
 
     @Test func metadataIsAnOnMetaDataScriptTag() throws {
         let description = StreamDescription(
-            video: VideoParameters(decoderConfiguration: [1, 0x64, 0, 0x1F], width: 1280, height: 720, codecString: "avc1.64001f", frameRate: 30),
-            audio: AudioParameters(decoderConfiguration: [0x11, 0x90], sampleRate: 48_000, channels: 2, codecString: "mp4a.40.2"))
+            video: VideoParameters(
+                decoderConfiguration: [1, 0x64, 0, 0x1F],
+                width: 1280,
+                height: 720,
+                codecString: "avc1.64001f",
+                frameRate: 30
+            ),
+            audio: AudioParameters(
+                decoderConfiguration: [0x11, 0x90],
+                sampleRate: 48_000,
+                channels: 2,
+                codecString: "mp4a.40.2"
+            )
+        )
         let tag = FLVTagMapping.metadata(for: description)
         #expect(tag.kind == .script)
         let values = try AMF0Decoder().decodeAll(tag.body)

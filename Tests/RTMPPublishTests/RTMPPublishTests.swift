@@ -3,8 +3,8 @@ import Foundation
 import MediaCore
 import RTMPPublish
 import RTMPWire
-import Testing
 import TestSupport
+import Testing
 
 /// Publishing to a real RTMP peer: the ffmpeg CLI listening as a server and recording what it receives.
 @Suite(.serialized) struct RTMPPublishTests {
@@ -28,7 +28,12 @@ import TestSupport
         let out = dir.appendingPathComponent("out.flv").path
         let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
         let server = try ExternalTool.start(
-            "ffmpeg", ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv", out])
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
+                out,
+            ]
+        )
         defer { if server.isRunning { server.terminate() } }
 
         let publisher = try await connect(url)
@@ -53,7 +58,9 @@ import TestSupport
 
     @Test func connectingToAClosedPortFails() throws {
         let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
-        #expect(throws: RTMPPublishError.connectFailed(url: url)) { _ = try RTMPPublisher(url: url, timeout: .seconds(2)) }
+        #expect(throws: RTMPPublishError.connectFailed(url: url)) {
+            _ = try RTMPPublisher(url: url, timeout: .seconds(2))
+        }
     }
 
     @Test func writingAfterCloseFails() async throws {
@@ -62,8 +69,11 @@ import TestSupport
         let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/y"
         let server = try ExternalTool.start(
             "ffmpeg",
-            ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
-             dir.appendingPathComponent("o.flv").path])
+            [
+                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
+                dir.appendingPathComponent("o.flv").path,
+            ]
+        )
         defer { if server.isRunning { server.terminate() } }
         let publisher = try await connect(url)
         publisher.close()

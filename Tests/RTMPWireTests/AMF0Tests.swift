@@ -1,7 +1,7 @@
 import MediaCore
 import RTMPWire
-import Testing
 import TestSupport
+import Testing
 
 /// AMF0 spec §2: one golden table drives decoding and encoding.
 struct AMF0Tests {
@@ -27,18 +27,24 @@ struct AMF0Tests {
             name: "object keeps wire order",
             bytes: [0x03, 0x00, 0x03] + Array("app".utf8) + [0x02, 0x00, 0x04] + Array("live".utf8)
                 + [0x00, 0x01, 0x61, 0x05, 0x00, 0x00, 0x09],
-            value: .object([AMF0Property("app", .string("live")), AMF0Property("a", .null)])),
+            value: .object([AMF0Property("app", .string("live")), AMF0Property("a", .null)])
+        ),
         Case(name: "empty object", bytes: [0x03, 0x00, 0x00, 0x09], value: .object([])),
         Case(
             name: "ECMA array",
             bytes: [0x08, 0, 0, 0, 1, 0x00, 0x01, 0x77, 0x00, 0x40, 0x84, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x09],
-            value: .ecmaArray([AMF0Property("w", .number(640))])),
+            value: .ecmaArray([AMF0Property("w", .number(640))])
+        ),
         Case(
-            name: "strict array", bytes: [0x0A, 0, 0, 0, 2, 0x05, 0x01, 0x01],
-            value: .strictArray([.null, .boolean(true)])),
+            name: "strict array",
+            bytes: [0x0A, 0, 0, 0, 2, 0x05, 0x01, 0x01],
+            value: .strictArray([.null, .boolean(true)])
+        ),
         Case(
-            name: "date", bytes: [0x0B, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFE],
-            value: .date(millisecondsSince1970: 1, timeZone: -2)),
+            name: "date",
+            bytes: [0x0B, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFE],
+            value: .date(millisecondsSince1970: 1, timeZone: -2)
+        ),
         Case(name: "long string", bytes: [0x0C, 0, 0, 0, 2, 0x68, 0x69], value: .longString("hi")),
         Case(
             name: "nested object",
@@ -46,7 +52,8 @@ struct AMF0Tests {
                 0x03, 0x00, 0x01, 0x6F, 0x03, 0x00, 0x01, 0x6E, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x00, 0x09, 0x00,
                 0x00, 0x09,
             ],
-            value: .object([AMF0Property("o", .object([AMF0Property("n", .number(0))]))])),
+            value: .object([AMF0Property("o", .object([AMF0Property("n", .number(0))]))])
+        ),
     ]
 
     @Test(arguments: all)
@@ -102,7 +109,8 @@ struct AMF0Tests {
         case 6: return .longString(word)
         case 7:
             return .strictArray(
-                (0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) })
+                (0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(&rng, depth: depth + 1) }
+            )
         default:
             let props = (0..<Int.random(in: 0...4, using: &rng)).map { i in
                 AMF0Property("k\(i)\(word)", randomValue(&rng, depth: depth + 1))

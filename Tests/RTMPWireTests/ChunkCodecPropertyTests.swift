@@ -1,6 +1,6 @@
 import RTMPWire
-import Testing
 import TestSupport
+import Testing
 
 /// Seeded random inputs for the chunk codec: round trips hold, garbage only yields typed errors.
 struct ChunkCodecPropertyTests {
@@ -20,8 +20,12 @@ struct ChunkCodecPropertyTests {
             let size =
                 Bool.random(using: &rng) ? Int.random(in: 0...300, using: &rng) : Int.random(in: 0...5000, using: &rng)
             return RTMPRawMessage(
-                chunkStreamID: csid, timestamp: ts, typeID: [8, 9, 18, 20].randomElement(using: &rng)!,
-                messageStreamID: UInt32.random(in: 0...2, using: &rng), payload: rng.bytes(size))
+                chunkStreamID: csid,
+                timestamp: ts,
+                typeID: [8, 9, 18, 20].randomElement(using: &rng)!,
+                messageStreamID: UInt32.random(in: 0...2, using: &rng),
+                payload: rng.bytes(size)
+            )
         }
     }
 

@@ -24,16 +24,20 @@ struct ChunkCodecTests {
 
     static let all: [Case] = [
         Case(
-            name: "fmt 0, one chunk", bytes: [0x03, 0, 0, 0, 0, 0, 3, 20, 0, 0, 0, 0, 1, 2, 3],
-            messages: [msg(3, 0, 20, 0, [1, 2, 3])]),
+            name: "fmt 0, one chunk",
+            bytes: [0x03, 0, 0, 0, 0, 0, 3, 20, 0, 0, 0, 0, 1, 2, 3],
+            messages: [msg(3, 0, 20, 0, [1, 2, 3])]
+        ),
         Case(
             name: "fmt 0 then fmt 3 continuation at 128 bytes",
             bytes: [0x04, 0x00, 0x03, 0xE8, 0x00, 0x00, 0xC8, 9, 1, 0, 0, 0] + p200[..<128] + [0xC4] + p200[128...],
-            messages: [msg(4, 1000, 9, 1, p200)]),
+            messages: [msg(4, 1000, 9, 1, p200)]
+        ),
         Case(
             name: "fmt 1 when the length changes",
             bytes: [0x03, 0, 0, 0, 0, 0, 3, 20, 0, 0, 0, 0, 1, 2, 3] + [0x43, 0, 0, 10, 0, 0, 2, 20, 4, 5],
-            messages: [msg(3, 0, 20, 0, [1, 2, 3]), msg(3, 10, 20, 0, [4, 5])]),
+            messages: [msg(3, 0, 20, 0, [1, 2, 3]), msg(3, 10, 20, 0, [4, 5])]
+        ),
         Case(
             name: "fmt 2 for a new delta, fmt 3 for a repeated one",
             bytes: [0x06, 0, 0, 0, 0, 0, 2, 8, 1, 0, 0, 0, 0xA1, 0xA2] + [0x86, 0, 0, 40, 0xB1, 0xB2] + [
@@ -41,49 +45,63 @@ struct ChunkCodecTests {
             ],
             messages: [
                 msg(6, 0, 8, 1, [0xA1, 0xA2]), msg(6, 40, 8, 1, [0xB1, 0xB2]), msg(6, 80, 8, 1, [0xC1, 0xC2]),
-            ]),
+            ]
+        ),
         Case(
             name: "fmt 3 after fmt 0 reuses its timestamp as the delta",
             bytes: [0x04, 0, 0, 33, 0, 0, 1, 8, 1, 0, 0, 0, 0x01] + [0xC4, 0x02],
-            messages: [msg(4, 33, 8, 1, [1]), msg(4, 66, 8, 1, [2])]),
+            messages: [msg(4, 33, 8, 1, [1]), msg(4, 66, 8, 1, [2])]
+        ),
         Case(
             name: "two-byte chunk stream IDs 64 and 319",
             bytes: [0x00, 0x00, 0, 0, 5, 0, 0, 1, 20, 0, 0, 0, 0, 7] + [
                 0x00, 0xFF, 0, 0, 6, 0, 0, 1, 20, 0, 0, 0, 0, 8,
             ],
-            messages: [msg(64, 5, 20, 0, [7]), msg(319, 6, 20, 0, [8])]),
+            messages: [msg(64, 5, 20, 0, [7]), msg(319, 6, 20, 0, [8])]
+        ),
         Case(
             name: "three-byte chunk stream IDs 320 and 65599",
             bytes: [0x01, 0x00, 0x01, 0, 0, 5, 0, 0, 1, 20, 0, 0, 0, 0, 7]
                 + [0x01, 0xFF, 0xFF, 0, 0, 6, 0, 0, 1, 20, 0, 0, 0, 0, 8],
-            messages: [msg(320, 5, 20, 0, [7]), msg(65_599, 6, 20, 0, [8])]),
+            messages: [msg(320, 5, 20, 0, [7]), msg(65_599, 6, 20, 0, [8])]
+        ),
         Case(
             name: "extended timestamp, repeated in the type 3 continuation",
             bytes: [0x04, 0xFF, 0xFF, 0xFF, 0, 0, 0xC8, 9, 1, 0, 0, 0, 0x01, 0, 0, 0] + p200[..<128]
                 + [0xC4, 0x01, 0, 0, 0] + p200[128...],
-            messages: [msg(4, 0x0100_0000, 9, 1, p200)]),
+            messages: [msg(4, 0x0100_0000, 9, 1, p200)]
+        ),
         Case(
             name: "extended timestamp delta in fmt 2",
             bytes: [0x04, 0, 0, 0, 0, 0, 1, 9, 1, 0, 0, 0, 0xAA] + [0x84, 0xFF, 0xFF, 0xFF, 0x01, 0, 0, 0x05, 0xBB],
-            messages: [msg(4, 0, 9, 1, [0xAA]), msg(4, 0x0100_0005, 9, 1, [0xBB])]),
+            messages: [msg(4, 0, 9, 1, [0xAA]), msg(4, 0x0100_0005, 9, 1, [0xBB])]
+        ),
         Case(
             name: "Set Chunk Size applies to the next message",
             bytes: [0x02, 0, 0, 0, 0, 0, 4, 1, 0, 0, 0, 0, 0, 0, 1, 0] + [0x04, 0, 0, 0, 0, 0, 0xC8, 9, 1, 0, 0, 0]
                 + p200,
-            messages: [msg(2, 0, 1, 0, [0, 0, 1, 0]), msg(4, 0, 9, 1, p200)]),
+            messages: [msg(2, 0, 1, 0, [0, 0, 1, 0]), msg(4, 0, 9, 1, p200)]
+        ),
         Case(
-            name: "zero-length message", bytes: [0x03, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0],
-            messages: [msg(3, 0, 20, 0, [])]),
+            name: "zero-length message",
+            bytes: [0x03, 0, 0, 0, 0, 0, 0, 20, 0, 0, 0, 0],
+            messages: [msg(3, 0, 20, 0, [])]
+        ),
         Case(
             name: "interleaved chunk streams",
             bytes: [0x04, 0, 0, 9, 0, 0, 0xC8, 9, 1, 0, 0, 0] + p200[..<128] + [
                 0x03, 0, 0, 0, 0, 0, 3, 20, 0, 0, 0, 0, 1, 2, 3,
             ]
                 + [0xC4] + p200[128...],
-            messages: [msg(3, 0, 20, 0, [1, 2, 3]), msg(4, 9, 9, 1, p200)], encodes: false),
+            messages: [msg(3, 0, 20, 0, [1, 2, 3]), msg(4, 9, 9, 1, p200)],
+            encodes: false
+        ),
     ]
 
-    static func decodeAll(_ parts: [[UInt8]], limits: ChunkDecoder.Limits = .init()) throws(RTMPWireError)
+    static func decodeAll(
+        _ parts: [[UInt8]],
+        limits: ChunkDecoder.Limits = .init()
+    ) throws(RTMPWireError)
         -> [RTMPRawMessage]
     {
         var decoder = ChunkDecoder(limits: limits)

@@ -1,7 +1,7 @@
 import MediaCore
 import RTMPWire
-import Testing
 import TestSupport
+import Testing
 
 /// FLV spec v10.1 Annex E tag bodies: one golden table drives parse and serialize.
 struct FLVTagTests {
@@ -15,14 +15,20 @@ struct FLVTagTests {
 
     static let video: [VideoCase] = [
         VideoCase(
-            name: "sequence header", bytes: [0x17, 0, 0, 0, 0, 1, 0x64],
-            tag: .sequenceHeader(decoderConfiguration: [1, 0x64])),
+            name: "sequence header",
+            bytes: [0x17, 0, 0, 0, 0, 1, 0x64],
+            tag: .sequenceHeader(decoderConfiguration: [1, 0x64])
+        ),
         VideoCase(
-            name: "keyframe with positive cts", bytes: [0x17, 1, 0, 0, 0x50, 0, 0, 0, 1, 0x65],
-            tag: .nalUnits(isKeyframe: true, compositionTime: 80, data: [0, 0, 0, 1, 0x65])),
+            name: "keyframe with positive cts",
+            bytes: [0x17, 1, 0, 0, 0x50, 0, 0, 0, 1, 0x65],
+            tag: .nalUnits(isKeyframe: true, compositionTime: 80, data: [0, 0, 0, 1, 0x65])
+        ),
         VideoCase(
-            name: "inter frame with negative cts", bytes: [0x27, 1, 0xFF, 0xFF, 0xDE, 9],
-            tag: .nalUnits(isKeyframe: false, compositionTime: -34, data: [9])),
+            name: "inter frame with negative cts",
+            bytes: [0x27, 1, 0xFF, 0xFF, 0xDE, 9],
+            tag: .nalUnits(isKeyframe: false, compositionTime: -34, data: [9])
+        ),
         VideoCase(name: "end of sequence", bytes: [0x17, 2, 0, 0, 0], tag: .endOfSequence),
     ]
 
@@ -36,8 +42,10 @@ struct FLVTagTests {
 
     static let audio: [AudioCase] = [
         AudioCase(
-            name: "AAC sequence header", bytes: [0xAF, 0, 0x11, 0x90],
-            tag: .sequenceHeader(audioSpecificConfig: [0x11, 0x90])),
+            name: "AAC sequence header",
+            bytes: [0xAF, 0, 0x11, 0x90],
+            tag: .sequenceHeader(audioSpecificConfig: [0x11, 0x90])
+        ),
         AudioCase(name: "AAC raw frame", bytes: [0xAF, 1, 0x21, 0x10], tag: .raw([0x21, 0x10])),
     ]
 

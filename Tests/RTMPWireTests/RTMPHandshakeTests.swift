@@ -1,6 +1,6 @@
 import RTMPWire
-import Testing
 import TestSupport
+import Testing
 
 /// RTMP 1.0 §5.2 simple handshake, server side.
 struct RTMPHandshakeTests {
@@ -21,11 +21,19 @@ struct RTMPHandshakeTests {
 
         static let all: [Case] = [
             Case(
-                name: "zero time, patterned C1", time: 0, random: (0..<1528).map { UInt8($0 % 251) },
-                c1: (0..<1536).map { UInt8($0 % 256) }, trailing: []),
+                name: "zero time, patterned C1",
+                time: 0,
+                random: (0..<1528).map { UInt8($0 % 251) },
+                c1: (0..<1536).map { UInt8($0 % 256) },
+                trailing: []
+            ),
             Case(
-                name: "time and chunk bytes after C2", time: 0x0102_0304, random: [UInt8](repeating: 0xAB, count: 1528),
-                c1: [UInt8](repeating: 0x11, count: 1536), trailing: [0x03, 0x00, 0x00]),
+                name: "time and chunk bytes after C2",
+                time: 0x0102_0304,
+                random: [UInt8](repeating: 0xAB, count: 1528),
+                c1: [UInt8](repeating: 0x11, count: 1536),
+                trailing: [0x03, 0x00, 0x00]
+            ),
         ]
     }
 

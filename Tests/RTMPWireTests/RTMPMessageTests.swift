@@ -16,44 +16,84 @@ struct RTMPMessageTests {
         Case(name: "Set Chunk Size", typeID: 1, payload: [0, 0, 0x10, 0], message: .setChunkSize(4096)),
         Case(name: "Abort", typeID: 2, payload: [0, 0, 0, 4], message: .abort(chunkStreamID: 4)),
         Case(
-            name: "Acknowledgement", typeID: 3, payload: [0, 0x26, 0x25, 0xA0],
-            message: .acknowledgement(sequenceNumber: 2_500_000)),
+            name: "Acknowledgement",
+            typeID: 3,
+            payload: [0, 0x26, 0x25, 0xA0],
+            message: .acknowledgement(sequenceNumber: 2_500_000)
+        ),
         Case(
-            name: "Stream Begin", typeID: 4, payload: [0, 0, 0, 0, 0, 1],
-            message: .userControl(.streamBegin(streamID: 1))),
+            name: "Stream Begin",
+            typeID: 4,
+            payload: [0, 0, 0, 0, 0, 1],
+            message: .userControl(.streamBegin(streamID: 1))
+        ),
         Case(
-            name: "Stream EOF", typeID: 4, payload: [0, 1, 0, 0, 0, 1], message: .userControl(.streamEOF(streamID: 1))),
+            name: "Stream EOF",
+            typeID: 4,
+            payload: [0, 1, 0, 0, 0, 1],
+            message: .userControl(.streamEOF(streamID: 1))
+        ),
         Case(
-            name: "Set Buffer Length", typeID: 4, payload: [0, 3, 0, 0, 0, 1, 0, 0, 0x0B, 0xB8],
-            message: .userControl(.setBufferLength(streamID: 1, milliseconds: 3000))),
+            name: "Set Buffer Length",
+            typeID: 4,
+            payload: [0, 3, 0, 0, 0, 1, 0, 0, 0x0B, 0xB8],
+            message: .userControl(.setBufferLength(streamID: 1, milliseconds: 3000))
+        ),
         Case(
-            name: "Ping Request", typeID: 4, payload: [0, 6, 0, 0, 0, 9],
-            message: .userControl(.pingRequest(timestamp: 9))),
+            name: "Ping Request",
+            typeID: 4,
+            payload: [0, 6, 0, 0, 0, 9],
+            message: .userControl(.pingRequest(timestamp: 9))
+        ),
         Case(
-            name: "Ping Response", typeID: 4, payload: [0, 7, 0, 0, 0, 9],
-            message: .userControl(.pingResponse(timestamp: 9))),
+            name: "Ping Response",
+            typeID: 4,
+            payload: [0, 7, 0, 0, 0, 9],
+            message: .userControl(.pingResponse(timestamp: 9))
+        ),
         Case(
-            name: "Window Ack Size", typeID: 5, payload: [0, 0x26, 0x25, 0xA0],
-            message: .windowAcknowledgementSize(2_500_000)),
+            name: "Window Ack Size",
+            typeID: 5,
+            payload: [0, 0x26, 0x25, 0xA0],
+            message: .windowAcknowledgementSize(2_500_000)
+        ),
         Case(
-            name: "Set Peer Bandwidth dynamic", typeID: 6, payload: [0, 0x26, 0x25, 0xA0, 2],
-            message: .setPeerBandwidth(size: 2_500_000, limitType: .dynamic)),
+            name: "Set Peer Bandwidth dynamic",
+            typeID: 6,
+            payload: [0, 0x26, 0x25, 0xA0, 2],
+            message: .setPeerBandwidth(size: 2_500_000, limitType: .dynamic)
+        ),
         Case(name: "Audio", typeID: 8, payload: [0xAF, 1, 9], message: .audio([0xAF, 1, 9])),
         Case(name: "Video", typeID: 9, payload: [0x17, 1, 0, 0, 0], message: .video([0x17, 1, 0, 0, 0])),
         Case(
-            name: "Data", typeID: 18, payload: [0x02, 0, 1, 0x78, 0x05], message: .data([.string("x"), .null])),
+            name: "Data",
+            typeID: 18,
+            payload: [0x02, 0, 1, 0x78, 0x05],
+            message: .data([.string("x"), .null])
+        ),
         Case(
-            name: "Command", typeID: 20, payload: [0x02, 0, 1, 0x78, 0x00, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0, 0x05],
-            message: .command([.string("x"), .number(1), .null])),
+            name: "Command",
+            typeID: 20,
+            payload: [0x02, 0, 1, 0x78, 0x00, 0x3F, 0xF0, 0, 0, 0, 0, 0, 0, 0x05],
+            message: .command([.string("x"), .number(1), .null])
+        ),
         Case(
-            name: "Aggregate is passed through", typeID: 22, payload: [1, 2],
-            message: .unknown(typeID: 22, payload: [1, 2])),
+            name: "Aggregate is passed through",
+            typeID: 22,
+            payload: [1, 2],
+            message: .unknown(typeID: 22, payload: [1, 2])
+        ),
     ]
 
     @Test(arguments: all)
     func parses(_ c: Case) throws {
         let raw = RTMPRawMessage(
-            chunkStreamID: 3, timestamp: 0, typeID: c.typeID, messageStreamID: 0, payload: c.payload)
+            chunkStreamID: 3,
+            timestamp: 0,
+            typeID: c.typeID,
+            messageStreamID: 0,
+            payload: c.payload
+        )
         #expect(try RTMPMessage(raw: raw) == c.message)
     }
 
@@ -100,6 +140,7 @@ struct RTMPMessageTests {
         #expect(c.arguments.first?["objectEncoding"]?.number == 0)
         #expect(
             RTMPCommand.onStatus(code: "NetStream.Publish.Start", description: "d").arguments.first?["level"]?.string
-                == "status")
+                == "status"
+        )
     }
 }

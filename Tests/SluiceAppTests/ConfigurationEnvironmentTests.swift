@@ -9,7 +9,8 @@ import Testing
 /// name their key.
 @Suite("Configuration: documented keys and environment overrides")
 struct ConfigurationEnvironmentTests {
-    static let shippedText = (try? String(contentsOfFile: SluiceConfigurationTests.shippedConfig, encoding: .utf8)) ?? ""
+    static let shippedText =
+        (try? String(contentsOfFile: SluiceConfigurationTests.shippedConfig, encoding: .utf8)) ?? ""
 
     /// A value other than the default, valid for the key (strings from the allowed sets where there is one).
     static func otherValue(_ path: String, _ current: ConfigNode) -> (env: String, expected: ConfigNode) {
@@ -26,9 +27,15 @@ struct ConfigurationEnvironmentTests {
         case ("webrtc.hosts", _): return ("127.0.0.2,::1", .list([.string("127.0.0.2"), .string("::1")]))
         case ("webrtc.additional_hosts", _): return ("203.0.113.7", .list([.string("203.0.113.7")]))
         case ("transcode.rungs", _):
-            return ("[{height: 540, video_kbps: 2000}]",
-                    .list([.map([.init(key: "name", value: .string("540p")), .init(key: "height", value: .int(540)),
-                                 .init(key: "video_kbps", value: .int(2000))])]))
+            return (
+                "[{height: 540, video_kbps: 2000}]",
+                .list([
+                    .map([
+                        .init(key: "name", value: .string("540p")), .init(key: "height", value: .int(540)),
+                        .init(key: "video_kbps", value: .int(2000)),
+                    ])
+                ])
+            )
         case (_, .int(let i)): return ("\(i + 1)", .int(i + 1))
         case (_, .double(let d)): return ("\(Int(d) + 1)", .double(Double(Int(d) + 1)))
         case (_, .bool(let b)): return ("\(!b)", .bool(!b))
@@ -49,7 +56,10 @@ struct ConfigurationEnvironmentTests {
         let documented = try SluiceConfiguration.keyPaths(yaml: Self.shippedText)
         let read = SluiceConfiguration().tree.leafPaths
         #expect(documented.count >= 20)
-        #expect(Set(documented) == Set(read), "documented but not printed: \(Set(documented).subtracting(read)); printed but not documented: \(Set(read).subtracting(documented))")
+        #expect(
+            Set(documented) == Set(read),
+            "documented but not printed: \(Set(documented).subtracting(read)); printed but not documented: \(Set(read).subtracting(documented))"
+        )
     }
 
     /// For each documented key: its SLUICE_* variable over the shipped file changes exactly that value.
@@ -83,7 +93,10 @@ struct ConfigurationEnvironmentTests {
     @Test func environmentBeatsTheFileAndPrintReadsBack() throws {
         let c = try SluiceConfiguration.parse(
             yaml: "http: { port: 8080 }\nhls: { part_target_ms: 200 }\n",
-            environment: ["SLUICE_HTTP_PORT": "9090", "SLUICE_HLS_PART_TARGET_MS": "300", "SLUICE_BIN": "/x", "PATH": "/bin"])
+            environment: [
+                "SLUICE_HTTP_PORT": "9090", "SLUICE_HLS_PART_TARGET_MS": "300", "SLUICE_BIN": "/x", "PATH": "/bin",
+            ]
+        )
         #expect(c.httpPort == 9090 && c.hls.partTarget == .milliseconds(300))
         let back = try SluiceConfiguration.parse(yaml: c.yamlText())
         #expect(back.tree == c.tree)
@@ -109,7 +122,8 @@ struct ConfigurationEnvironmentTests {
     @Test func unreadableCertificateIsNamed() {
         #expect {
             _ = try SluiceConfiguration.parse(
-                yaml: "http: { tls: { cert: /nonexistent/c.pem, key: /nonexistent/k.pem } }")
+                yaml: "http: { tls: { cert: /nonexistent/c.pem, key: /nonexistent/k.pem } }"
+            )
         } throws: { error in
             (error as? ConfigurationError)?.key == "http.tls.cert"
         }

@@ -35,13 +35,18 @@ struct SluiceConfigurationTests {
                 transcode: { enabled: false, preset: faster, max_rungs: 1, rungs: [ { height: 540, video_kbps: 2000 } ] }
                 log: { level: debug }
                 demo: { key: pattern }
-                """)
+                """
+        )
         #expect(c.bind == "127.0.0.1" && c.rtmpPort == 1936 && c.httpPort == 8081)
         #expect(c.rtmp.chunkSize == 8192 && c.rtmp.maxMessageSize == 1_048_576 && c.rtmp.idleTimeout == .seconds(5))
         #expect(!c.hls.lowLatency && c.hls.partTarget == .milliseconds(300) && c.hls.segmentTarget == .seconds(4))
-        #expect(c.hls.windowSegments == 12 && c.hls.reconnectGrace == .seconds(3) && c.hls.endedRetention == .seconds(9))
+        #expect(
+            c.hls.windowSegments == 12 && c.hls.reconnectGrace == .seconds(3) && c.hls.endedRetention == .seconds(9)
+        )
         #expect(!c.transcode && c.ladder.preset == "faster" && c.ladder.maxRungs == 1)
-        #expect(c.ladder.rungs == [LadderConfiguration.Rung(name: "540p", height: 540, videoBitRate: BitRate(kbps: 2000))])
+        #expect(
+            c.ladder.rungs == [LadderConfiguration.Rung(name: "540p", height: 540, videoBitRate: BitRate(kbps: 2000))]
+        )
         #expect(c.logLevel == .debug && c.demoKey == "pattern")
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import Testing
 import TestSupport
+import Testing
 
 @testable import SluiceApp
 
@@ -12,8 +12,13 @@ struct StructuredLogHandlerTests {
 
     @Test func logfmtLineCarriesStreamAndSession() {
         let line = StructuredLogHandler.render(
-            format: .logfmt, time: Self.time, level: .info, message: "RTMP publish started", label: "sluice",
-            metadata: ["stream": "mystream", "session": "3", "peer": "127.0.0.1:5000"])
+            format: .logfmt,
+            time: Self.time,
+            level: .info,
+            message: "RTMP publish started",
+            label: "sluice",
+            metadata: ["stream": "mystream", "session": "3", "peer": "127.0.0.1:5000"]
+        )
         #expect(
             line
                 == "time=2025-11-22T02:53:20.123Z level=info msg=\"RTMP publish started\" logger=sluice peer=127.0.0.1:5000 session=3 stream=mystream"
@@ -22,16 +27,26 @@ struct StructuredLogHandlerTests {
 
     @Test func logfmtQuotesAndEscapesWhatWouldSplitALine() {
         let line = StructuredLogHandler.render(
-            format: .logfmt, time: Self.time, level: .warning, message: "a=b", label: "x",
-            metadata: ["reason": "bad \"tag\"\nnext", "empty": "", "we ird": "v"])
+            format: .logfmt,
+            time: Self.time,
+            level: .warning,
+            message: "a=b",
+            label: "x",
+            metadata: ["reason": "bad \"tag\"\nnext", "empty": "", "we ird": "v"]
+        )
         #expect(line.hasSuffix(#"msg="a=b" logger=x empty="" reason="bad \"tag\"\nnext" we_ird=v"#))
         #expect(!line.contains("\n"))
     }
 
     @Test func jsonLineIsOneObjectWithNestedMetadata() throws {
         let line = StructuredLogHandler.render(
-            format: .json, time: Self.time, level: .error, message: "rung \"720p\" failed", label: "sluice",
-            metadata: ["stream": "k", "rungs": ["720p", "480p"], "size": ["w": "1280"], "ctl": "\u{1}"])
+            format: .json,
+            time: Self.time,
+            level: .error,
+            message: "rung \"720p\" failed",
+            label: "sluice",
+            metadata: ["stream": "k", "rungs": ["720p", "480p"], "size": ["w": "1280"], "ctl": "\u{1}"]
+        )
         #expect(!line.contains("\n"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         #expect(object["time"] as? String == "2025-11-22T02:53:20.123Z")
@@ -45,11 +60,23 @@ struct StructuredLogHandlerTests {
     @Test func jsonRoundTripsArbitraryText() throws {
         var rng = SeededRandom(seed: 6)
         for _ in 0..<300 {
-            let text = String(String.UnicodeScalarView((0..<Int(rng.next() % 20)).compactMap { _ in
-                Unicode.Scalar(UInt32(rng.next() % 0x3000)).flatMap { (0xD800...0xDFFF).contains($0.value) ? nil : $0 }
-            }))
+            let text = String(
+                String.UnicodeScalarView(
+                    (0..<Int(rng.next() % 20)).compactMap { _ in
+                        Unicode.Scalar(UInt32(rng.next() % 0x3000)).flatMap {
+                            (0xD800...0xDFFF).contains($0.value) ? nil : $0
+                        }
+                    }
+                )
+            )
             let line = StructuredLogHandler.render(
-                format: .json, time: Self.time, level: .info, message: text, label: "p", metadata: ["v": .string(text)])
+                format: .json,
+                time: Self.time,
+                level: .info,
+                message: text,
+                label: "p",
+                metadata: ["v": .string(text)]
+            )
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(object["msg"] as? String == text && object["v"] as? String == text)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPOrigin
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -6,12 +7,10 @@ import LLHLSPackager
 import Logging
 import MediaCore
 import NIOCore
+import PublishAuth
 import StreamHub
 import Synchronization
 import Testing
-
-import HTTPOrigin
-import PublishAuth
 
 @testable import SluiceApp
 
@@ -43,7 +42,11 @@ struct WHIPAuthRouteTests {
         var headers: HTTPFields = [.contentType: "application/sdp"]
         if let authorization { headers[.authorization] = authorization }
         return try await client.execute(
-            uri: "/whip/cam1", method: .post, headers: headers, body: ByteBuffer(string: "v=0\r\n"))
+            uri: "/whip/cam1",
+            method: .post,
+            headers: headers,
+            body: ByteBuffer(string: "v=0\r\n")
+        )
     }
 
     @Test func missingTokenGets401WithABareBearerChallenge() async throws {
@@ -55,7 +58,11 @@ struct WHIPAuthRouteTests {
             #expect(String(buffer: r.body) == "publish refused: not in the key list\n")
             #expect(r.headers[HTTPField.Name("Access-Control-Allow-Origin")!] == "*")
         }
-        #expect(recorder.seen.withLock { $0 } == [PublishAuthRequest(key: StreamKey("cam1")!, credential: nil, peerIP: nil, transport: .whip)])
+        #expect(
+            recorder.seen.withLock { $0 } == [
+                PublishAuthRequest(key: StreamKey("cam1")!, credential: nil, peerIP: nil, transport: .whip)
+            ]
+        )
     }
 
     @Test func wrongTokenGets401InvalidToken() async throws {
@@ -103,11 +110,13 @@ struct WHIPAuthRouteTests {
     }
 
     /// RFC 6750 §2.1 credentials, scheme case-insensitive.
-    @Test(arguments: [
-        (nil, BearerCredential.none), ("Bearer abc", .token("abc")), ("bearer abc", .token("abc")),
-        ("BEARER   exp=1&sig=ff ", .token("exp=1&sig=ff")), ("Bearer", .malformed), ("Bearer   ", .malformed),
-        ("Basic abc", .malformed), ("", .malformed),
-    ] as [(String?, BearerCredential)])
+    @Test(
+        arguments: [
+            (nil, BearerCredential.none), ("Bearer abc", .token("abc")), ("bearer abc", .token("abc")),
+            ("BEARER   exp=1&sig=ff ", .token("exp=1&sig=ff")), ("Bearer", .malformed), ("Bearer   ", .malformed),
+            ("Basic abc", .malformed), ("", .malformed),
+        ] as [(String?, BearerCredential)]
+    )
     func parsesBearerCredentials(header: String?, expected: BearerCredential) {
         #expect(BearerCredential(header: header) == expected)
     }

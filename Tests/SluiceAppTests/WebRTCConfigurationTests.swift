@@ -27,7 +27,8 @@ struct WebRTCConfigurationTests {
                   reorder_wait_ms: 400
                   max_sessions: 4
                   max_offer_bytes: 4096
-                """)
+                """
+        )
         let transport = c.webrtcTransport
         #expect(transport.port == 9189 && transport.hosts == ["127.0.0.1", "::1"])
         #expect(transport.consentTimeout == .seconds(30))
@@ -67,7 +68,8 @@ struct WebRTCConfigurationTests {
                 "SLUICE_WEBRTC_PORT": "9001", "SLUICE_WEBRTC_REORDER_WAIT_MS": "250",
                 "SLUICE_WEBRTC_ADDITIONAL_HOSTS": "203.0.113.7,203.0.113.8", "SLUICE_WEBRTC_MAX_SESSIONS": "2",
                 "SLUICE_WEBRTC_CONSENT_TIMEOUT_S": "20", "SLUICE_WEBRTC_HOSTS": "127.0.0.3",
-            ])
+            ]
+        )
         #expect(c.webrtcPort == 9001 && c.whip.reorderWait == .milliseconds(250) && c.whip.maxSessions == 2)
         #expect(c.whip.additionalHosts == ["203.0.113.7", "203.0.113.8"] && c.webrtcHosts == ["127.0.0.3"])
         #expect(c.webrtcConsentTimeout == .seconds(20))
@@ -96,7 +98,11 @@ struct WebRTCConfigurationTests {
         var w = WHIPIngestConfiguration()
         w.additionalHosts = ["203.0.113.7", "127.0.0.1", "2001:db8::1"]
         let bound = [try #require(TransportAddress("127.0.0.1:40000"))]
-        #expect(w.candidates(bound: bound).map(\.description) == ["127.0.0.1:40000", "203.0.113.7:40000", "[2001:db8::1]:40000"])
+        #expect(
+            w.candidates(bound: bound).map(\.description) == [
+                "127.0.0.1:40000", "203.0.113.7:40000", "[2001:db8::1]:40000",
+            ]
+        )
         #expect(w.candidates(bound: []).isEmpty)
     }
 }

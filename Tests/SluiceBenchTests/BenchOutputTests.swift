@@ -28,7 +28,9 @@ struct BenchOutputTests {
     @Test func percentilesStayOrderedForRandomSamples() throws {
         var rng = SystemRandomNumberGenerator()
         for _ in 0..<200 {
-            let samples = (0..<Int.random(in: 1...300, using: &rng)).map { _ in Duration.milliseconds(Int.random(in: -50...5000, using: &rng)) }
+            let samples = (0..<Int.random(in: 1...300, using: &rng)).map { _ in
+                Duration.milliseconds(Int.random(in: -50...5000, using: &rng))
+            }
             let p = try #require(LatencyPercentiles(samples: samples))
             #expect(p.p50Ms <= p.p90Ms && p.p90Ms <= p.p99Ms)
         }
@@ -60,8 +62,10 @@ struct BenchOutputTests {
 
     static func report() -> BenchReport {
         var ll = ScenarioResult(scenario: BenchScenario.named("rtmp-llhls")!)
-        ll.hops = ["ingest": LatencyPercentiles(count: 9, p50Ms: 0.5, p90Ms: 1, p99Ms: 2),
-                   "package": LatencyPercentiles(count: 9, p50Ms: 150, p90Ms: 190, p99Ms: 200)]
+        ll.hops = [
+            "ingest": LatencyPercentiles(count: 9, p50Ms: 0.5, p90Ms: 1, p99Ms: 2),
+            "package": LatencyPercentiles(count: 9, p50Ms: 150, p90Ms: 190, p99Ms: 200),
+        ]
         ll.downloaded = LatencyPercentiles(count: 9, p50Ms: 300, p90Ms: 350, p99Ms: 400)
         ll.glass = LatencyPercentiles(count: 9, p50Ms: 820, p90Ms: 900, p99Ms: 990)
         ll.publishToPlayableMs = 6_100
@@ -79,7 +83,13 @@ struct BenchOutputTests {
         hlsjs.startupErrors = 3
         var whip = ScenarioResult(scenario: BenchScenario.named("whip-llhls")!)
         whip.skipped = "WHIP <not yet> & later"
-        return BenchReport(date: "2026-11-22T04:00:00.000Z", machine: "test", durationSeconds: 30, command: "sluice bench", scenarios: [ll, hlsjs, whip])
+        return BenchReport(
+            date: "2026-11-22T04:00:00.000Z",
+            machine: "test",
+            durationSeconds: 30,
+            command: "sluice bench",
+            scenarios: [ll, hlsjs, whip]
+        )
     }
 
     @Test func tableRowsCarryP50P90P99AndSkipReasons() {
@@ -90,10 +100,16 @@ struct BenchOutputTests {
         #expect(rows[1].hasPrefix("rtmp-llhls") && rows[1].contains("0.5/1.0/2.0") && rows[1].contains("820/900/990"))
         #expect(rows[1].contains("6100") && rows[1].contains("420"))
         #expect(rows[2].hasPrefix("rtmp-llhls") && rows[2].contains(" hlsjs ") && rows[2].contains("960/1100/1300"))
-        #expect(rows[2].contains("980") && rows[2].contains("640") && rows[2].contains("2 (350)") && rows[2].contains("5 (1, 3, 3, 0)"))
+        #expect(
+            rows[2].contains("980") && rows[2].contains("640") && rows[2].contains("2 (350)")
+                && rows[2].contains("5 (1, 3, 3, 0)")
+        )
         #expect(rows[3].contains("skipped: WHIP <not yet> & later"))
-        #expect(BenchTable.markdown(Self.report()).contains(
-            "| `rtmp-llhls` | model | 0.5/1.0/2.0 | - | - | 150/190/200 | - | 300/350/400 | 820/900/990 | 6100 | - | 420 |"))
+        #expect(
+            BenchTable.markdown(Self.report()).contains(
+                "| `rtmp-llhls` | model | 0.5/1.0/2.0 | - | - | 150/190/200 | - | 300/350/400 | 820/900/990 | 6100 | - | 420 |"
+            )
+        )
         // The legend says what each column measures, and no longer that the download figure holds encode time.
         #expect(text.contains("before encoding") && text.contains("publisher encode + network + gateway + fetch"))
     }
@@ -118,9 +134,17 @@ struct BenchOutputTests {
 
     @Test func nginxConfigurationLoadsTheModuleAndWritesTwoSecondFragments() {
         let conf = NginxRTMPAnchor.configuration(
-            module: "/m/ngx_rtmp_module.so", prefix: "/tmp/x", rtmpPort: 1, httpPort: 2, fragment: .seconds(2))
+            module: "/m/ngx_rtmp_module.so",
+            prefix: "/tmp/x",
+            rtmpPort: 1,
+            httpPort: 2,
+            fragment: .seconds(2)
+        )
         #expect(conf.hasPrefix("load_module /m/ngx_rtmp_module.so;\n"))
-        for line in ["listen 127.0.0.1:1;", "listen 127.0.0.1:2;", "hls on;", "hls_path /tmp/x/hls;", "hls_fragment 2s;", "alias /tmp/x/hls/;"] {
+        for line in [
+            "listen 127.0.0.1:1;", "listen 127.0.0.1:2;", "hls on;", "hls_path /tmp/x/hls;", "hls_fragment 2s;",
+            "alias /tmp/x/hls/;",
+        ] {
             #expect(conf.contains(line), "\(line)")
         }
         // The real-player page is another origin.

@@ -3,21 +3,25 @@ import FFmpegBridge
 import Foundation
 import MediaCore
 import RTMPPublish
-import Testing
 import TestSupport
+import Testing
 
 /// The capture clock end to end through real peers: libavcodec reads our SEI, and the RTMP publisher stamps
 /// every frame it sends to the ffmpeg CLI with the instant its picture was made (the clock painted into it).
 @Suite(.serialized) struct CaptureClockPublishTests {
     @Test func libavcodecExportsOurSEIAsTheSameClock() throws {
-        let source = try TestPatternSource(configuration: .init(width: 320, height: 240, fps: 30, bFrames: 2, duration: .seconds(1)))
+        let source = try TestPatternSource(
+            configuration: .init(width: 320, height: 240, fps: 30, bFrames: 2, duration: .seconds(1))
+        )
         let avcC = try #require(source.streamDescription.video?.decoderConfiguration)
         let decoder = try H264Decoder(avcC: avcC)
         var stamped: [MediaTime: WallTime] = [:]
         var decoded: [MediaTime: WallTime?] = [:]
         var n: Int64 = 0
         func take(_ pictures: [DecodedPicture]) {
-            for p in pictures { decoded[p.pts] = p.userDataUnregistered.lazy.compactMap(CaptureTimeSEI.captureTime(inPayload:)).first }
+            for p in pictures {
+                decoded[p.pts] = p.userDataUnregistered.lazy.compactMap(CaptureTimeSEI.captureTime(inPayload:)).first
+            }
         }
         while let frame = try source.nextFrame() {
             guard frame.kind == .video else { continue }
@@ -41,7 +45,12 @@ import TestSupport
         let out = dir.appendingPathComponent("out.flv").path
         let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
         let server = try ExternalTool.start(
-            "ffmpeg", ["-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv", out])
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
+                out,
+            ]
+        )
         defer { if server.isRunning { server.terminate() } }
         var publisher: RTMPPublisher?
         for _ in 0..<50 where publisher == nil {
@@ -49,7 +58,9 @@ import TestSupport
             if publisher == nil { try await Task.sleep(for: .milliseconds(100)) }
         }
         let connected = try #require(publisher)
-        let source = try TestPatternSource(configuration: .init(width: 320, height: 240, fps: 30, duration: .seconds(3)))
+        let source = try TestPatternSource(
+            configuration: .init(width: 320, height: 240, fps: 30, duration: .seconds(3))
+        )
         let before = WallTime.now()
         let report = try await publish(source: source, with: connected)
         let after = WallTime.now()

@@ -1,8 +1,8 @@
 import CodecFormats
 import FMP4
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import SluiceBench
 
@@ -11,7 +11,8 @@ import TestSupport
     /// `avcC` of x264 1280x720 high profile.
     static let avcC: [UInt8] = hex(
         "01 64 00 1F FF E1 00 1A 67 64 00 1F AC D9 40 50 05 BB 01 10 00 00 03 00 10 00 00 03 03 C0 F1 83 19 60 01 00"
-            + "06 68 EB E3 CB 22 C0 FD F8 F8 00")
+            + "06 68 EB E3 CB 22 C0 FD F8 F8 00"
+    )
 
     static func initSegment(trackID: UInt32 = 1, timescale: UInt32 = 90_000) -> [UInt8] {
         let video = VideoParameters(decoderConfiguration: avcC, width: 1280, height: 720, codecString: "avc1.64001f")
@@ -33,7 +34,12 @@ import TestSupport
             FMP4Sample(duration: 3_000, compositionOffset: 0, isSync: false, data: [0, 0, 0, 3, 0x01, 0x02, 0x03]),
         ]
         let part = FMP4Fragment.serialize(sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: 900_000, samples: samples)
-        let next = FMP4Fragment.serialize(sequenceNumber: 2, trackID: 1, baseMediaDecodeTime: 909_000, samples: [samples[1]])
+        let next = FMP4Fragment.serialize(
+            sequenceNumber: 2,
+            trackID: 1,
+            baseMediaDecodeTime: 909_000,
+            samples: [samples[1]]
+        )
         let read = try reader.samples(in: part + next)
         #expect(read.map(\.dts.value) == [900_000, 903_000, 906_000, 909_000])
         #expect(read.map(\.pts.value) == [906_000, 900_000, 906_000, 906_000])
@@ -50,12 +56,22 @@ import TestSupport
         let trun = hex("00 00 00 04  00 00 00 02  02 00 00 00")
         func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
             let n = body.count + 8
-            return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8) + body
+            return [UInt8(n >> 24), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)] + Array(type.utf8)
+                + body
         }
-        var moof = box("moof", box("traf", box("tfhd", tfhd) + box("tfdt", hex("00 00 00 00 00 00 00 64")) + box("trun", trun)))
+        var moof = box(
+            "moof",
+            box("traf", box("tfhd", tfhd) + box("tfdt", hex("00 00 00 00 00 00 00 64")) + box("trun", trun))
+        )
         let offset = moof.count + 8  // The explicit base points straight at the mdat body.
-        moof = box("moof", box("traf", box("tfhd", Array(tfhd[0..<8]) + [0, 0, 0, 0, 0, 0, 0, UInt8(offset)] + Array(tfhd[16...]))
-            + box("tfdt", hex("00 00 00 00 00 00 00 64")) + box("trun", trun)))
+        moof = box(
+            "moof",
+            box(
+                "traf",
+                box("tfhd", Array(tfhd[0..<8]) + [0, 0, 0, 0, 0, 0, 0, UInt8(offset)] + Array(tfhd[16...]))
+                    + box("tfdt", hex("00 00 00 00 00 00 00 64")) + box("trun", trun)
+            )
+        )
         let read = try reader.samples(in: moof + box("mdat", mdatBody))
         #expect(read.map(\.data) == [[0xA1, 0xA2], [0xB1, 0xB2]])
         #expect(read.map(\.dts.value) == [100, 3_100])
@@ -65,10 +81,18 @@ import TestSupport
     @Test func skipsOtherTracksAndRejectsSamplesOutsideTheData() throws {
         let reader = try FMP4SampleReader(initSegment: Self.initSegment())
         let audio = FMP4Fragment.serialize(
-            sequenceNumber: 1, trackID: 2, baseMediaDecodeTime: 0, samples: [FMP4Sample(duration: 1_024, isSync: true, data: [1, 2])])
+            sequenceNumber: 1,
+            trackID: 2,
+            baseMediaDecodeTime: 0,
+            samples: [FMP4Sample(duration: 1_024, isSync: true, data: [1, 2])]
+        )
         #expect(try reader.samples(in: audio).isEmpty)
         let video = FMP4Fragment.serialize(
-            sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: 0, samples: [FMP4Sample(duration: 1, isSync: true, data: [1, 2, 3])])
+            sequenceNumber: 1,
+            trackID: 1,
+            baseMediaDecodeTime: 0,
+            samples: [FMP4Sample(duration: 1, isSync: true, data: [1, 2, 3])]
+        )
         // Cut inside the mdat but fix its size so the box layer still parses.
         var cut = Array(video.dropLast(2))
         cut[cut.count - 6] = 9
@@ -81,12 +105,16 @@ import TestSupport
         for _ in 0..<200 {
             let samples = (0..<Int.random(in: 1...20, using: &rng)).map { _ in
                 FMP4Sample(
-                    duration: UInt32.random(in: 1...9_000, using: &rng), compositionOffset: Int32.random(in: -9_000...9_000, using: &rng),
-                    isSync: Bool.random(using: &rng), data: rng.bytes(Int.random(in: 0...300, using: &rng)))
+                    duration: UInt32.random(in: 1...9_000, using: &rng),
+                    compositionOffset: Int32.random(in: -9_000...9_000, using: &rng),
+                    isSync: Bool.random(using: &rng),
+                    data: rng.bytes(Int.random(in: 0...300, using: &rng))
+                )
             }
             let base = UInt64.random(in: 0...(1 << 40), using: &rng)
             let read = try reader.samples(
-                in: FMP4Fragment.serialize(sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: base, samples: samples))
+                in: FMP4Fragment.serialize(sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: base, samples: samples)
+            )
             #expect(read.map(\.data) == samples.map(\.data))
             #expect(read.map(\.isSync) == samples.map(\.isSync))
             #expect(read.first?.dts.value == Int64(base))
@@ -98,8 +126,11 @@ import TestSupport
         var rng = SeededRandom(seed: 0xDEAD_F4)
         let reader = try FMP4SampleReader(initSegment: Self.initSegment())
         let valid = FMP4Fragment.serialize(
-            sequenceNumber: 1, trackID: 1, baseMediaDecodeTime: 0,
-            samples: (0..<5).map { _ in FMP4Sample(duration: 3_000, isSync: true, data: rng.bytes(40)) })
+            sequenceNumber: 1,
+            trackID: 1,
+            baseMediaDecodeTime: 0,
+            samples: (0..<5).map { _ in FMP4Sample(duration: 3_000, isSync: true, data: rng.bytes(40)) }
+        )
         for _ in 0..<3_000 {
             _ = try? reader.samples(in: rng.bytes(Int.random(in: 0...200, using: &rng)))
             var damaged = valid
@@ -107,7 +138,9 @@ import TestSupport
                 damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
             }
             _ = try? reader.samples(in: damaged)
-            _ = try? FMP4SampleReader(initSegment: Array(Self.initSegment().prefix(Int.random(in: 0...700, using: &rng))))
+            _ = try? FMP4SampleReader(
+                initSegment: Array(Self.initSegment().prefix(Int.random(in: 0...700, using: &rng)))
+            )
         }
     }
 }

@@ -1,10 +1,10 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import TestSupport
 import Testing
 
 @testable import SluiceBench
-import TestSupport
 
 /// A small real HTTP/1.1 server for the fetcher: `/n` answers how many requests this connection has served,
 /// `/close` answers then closes, `/hang` never answers, `/big` sends 1 MiB.
@@ -49,7 +49,18 @@ final class TestHTTPServer: Sendable {
                 let body: [UInt8] = path == "/big" ? [UInt8](repeating: 0x5A, count: 1 << 20) : Array("\(served)".utf8)
                 var headers = HTTPHeaders([("Content-Length", "\(body.count)")])
                 if path == "/close" { headers.add(name: "Connection", value: "close") }
-                context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: path == "/missing" ? .notFound : .ok, headers: headers))), promise: nil)
+                context.write(
+                    wrapOutboundOut(
+                        .head(
+                            HTTPResponseHead(
+                                version: .http1_1,
+                                status: path == "/missing" ? .notFound : .ok,
+                                headers: headers
+                            )
+                        )
+                    ),
+                    promise: nil
+                )
                 context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
                 let closing = path == "/close"
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import SluiceBench
 
@@ -37,16 +37,43 @@ struct LoadGeneratorPlaylistTests {
         """
 
     static let cases: [Case] = [
-        Case(name: "newest part", text: live, from: P(msn: 8, part: 1), parts: [P(msn: 8, part: 1)], hint: P(msn: 8, part: 2)),
         Case(
-            name: "across a segment boundary", text: live, from: P(msn: 7, part: 9),
-            parts: [P(msn: 7, part: 9), P(msn: 8, part: 0), P(msn: 8, part: 1)], hint: P(msn: 8, part: 2)),
+            name: "newest part",
+            text: live,
+            from: P(msn: 8, part: 1),
+            parts: [P(msn: 8, part: 1)],
+            hint: P(msn: 8, part: 2)
+        ),
+        Case(
+            name: "across a segment boundary",
+            text: live,
+            from: P(msn: 7, part: 9),
+            parts: [P(msn: 7, part: 9), P(msn: 8, part: 0), P(msn: 8, part: 1)],
+            hint: P(msn: 8, part: 2)
+        ),
         Case(name: "only the hint", text: live, from: P(msn: Int.max, part: 0), parts: [], hint: P(msn: 8, part: 2)),
         Case(
-            name: "ended", text: "#EXTM3U\n#EXT-X-PART:DURATION=0.2,URI=\"a/b/3.0.m4s\"\n#EXTINF:0.2,\na/b/3.m4s\n#EXT-X-ENDLIST\n",
-            from: P(msn: 0, part: 0), parts: [P(msn: 3, part: 0)], hint: nil, ended: true),
-        Case(name: "no trailing newline", text: "#EXTM3U\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"5.1.m4s\"", from: P(msn: 0, part: 0), parts: [], hint: P(msn: 5, part: 1)),
-        Case(name: "segment URIs and junk are not parts", text: "#EXTM3U\n#EXT-X-PART:URI=\"x/7.m4s\"\n#EXT-X-PART:URI=\"x/a.1.m4s\"\nx/1.2.m4s\n", from: P(msn: 0, part: 0), parts: [], hint: nil),
+            name: "ended",
+            text: "#EXTM3U\n#EXT-X-PART:DURATION=0.2,URI=\"a/b/3.0.m4s\"\n#EXTINF:0.2,\na/b/3.m4s\n#EXT-X-ENDLIST\n",
+            from: P(msn: 0, part: 0),
+            parts: [P(msn: 3, part: 0)],
+            hint: nil,
+            ended: true
+        ),
+        Case(
+            name: "no trailing newline",
+            text: "#EXTM3U\n#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"5.1.m4s\"",
+            from: P(msn: 0, part: 0),
+            parts: [],
+            hint: P(msn: 5, part: 1)
+        ),
+        Case(
+            name: "segment URIs and junk are not parts",
+            text: "#EXTM3U\n#EXT-X-PART:URI=\"x/7.m4s\"\n#EXT-X-PART:URI=\"x/a.1.m4s\"\nx/1.2.m4s\n",
+            from: P(msn: 0, part: 0),
+            parts: [],
+            hint: nil
+        ),
         Case(name: "empty", text: "", from: P(msn: 0, part: 0), parts: [], hint: nil),
     ]
 
@@ -68,7 +95,9 @@ struct LoadGeneratorPlaylistTests {
             for m in first..<(first + segments) {
                 let parts = Int.random(in: 1...10, using: &rng)
                 for i in 0..<parts {
-                    lines.append("#EXT-X-PART:DURATION=0.2,URI=\"e/video/\(m).\(i).m4s\"" + (i == 0 ? ",INDEPENDENT=YES" : ""))
+                    lines.append(
+                        "#EXT-X-PART:DURATION=0.2,URI=\"e/video/\(m).\(i).m4s\"" + (i == 0 ? ",INDEPENDENT=YES" : "")
+                    )
                     all.append(P(msn: m, part: i))
                 }
                 if m < first + segments - 1 { lines += ["#EXTINF:2.0,", "e/video/\(m).m4s"] }

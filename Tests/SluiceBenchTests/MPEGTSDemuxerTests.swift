@@ -1,8 +1,8 @@
 import CodecFormats
 import Foundation
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import SluiceBench
 
@@ -67,20 +67,32 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         let au2: [UInt8] = [0, 0, 0, 1, 0x41, 0x9A]
         var ts = TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
         ts += TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
-        ts += TSBuilder.packet(pid: 0x102, start: true, payload: [0, 0, 1, 0xC0, 0, 3, 0x80, 0x80, 0x05] + [0x21, 0, 7, 0xD8, 0x61])
+        ts += TSBuilder.packet(
+            pid: 0x102,
+            start: true,
+            payload: [0, 0, 1, 0xC0, 0, 3, 0x80, 0x80, 0x05] + [0x21, 0, 7, 0xD8, 0x61]
+        )
         // PTS 126000 + DTS 123000, unbounded length; then a PTS-only PES with PES_packet_length set.
         ts += TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"), data: au1)
         ts += TSBuilder.pes(header: hex("00 00 01 E0 00 0E 80 80 05 21 00 07 D8 61"), data: au2)
         let units = MPEGTSDemuxer.accessUnits(in: ts)
         #expect(units.count == 2)
-        #expect(units.first == TSAccessUnit(pts: MediaTime(value: 126_000, timescale: 90_000), dts: MediaTime(value: 123_000, timescale: 90_000), data: au1))
+        #expect(
+            units.first
+                == TSAccessUnit(
+                    pts: MediaTime(value: 126_000, timescale: 90_000),
+                    dts: MediaTime(value: 123_000, timescale: 90_000),
+                    data: au1
+                )
+        )
         #expect(units.last?.data == au2)
         #expect(units.last?.dts == units.last?.pts)
     }
 
     @Test func resynchronisesAfterGarbageBeforeTheSyncByte() {
         let au: [UInt8] = [0, 0, 1, 0x65, 0x88]
-        let ts = TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
+        let ts =
+            TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
             + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
             + TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 80 05 21 00 07 D8 61"), data: au)
         var demuxer = MPEGTSDemuxer()
@@ -97,12 +109,17 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         try #require(
             ExternalTool.run(
                 "ffmpeg",
-                ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
-                 "-c:v", "libx264", "-g", "30", "-bf", "2", "-f", "mpegts", ts]
-            ).status == 0)
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                    "-t", "2",
+                    "-c:v", "libx264", "-g", "30", "-bf", "2", "-f", "mpegts", ts,
+                ]
+            ).status == 0
+        )
         let demuxed = MPEGTSDemuxer.accessUnits(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
         let probe = try ExternalTool.run(
-            "ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,size", "-of", "csv=p=0", ts]
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,size", "-of", "csv=p=0", ts]
         ).output
         let expected = probe.split(separator: "\n").map { $0.split(separator: ",").map { Int64($0) ?? -1 } }
         #expect(expected.count == 60)
@@ -121,25 +138,35 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         try #require(
             ExternalTool.run(
                 "ffmpeg",
-                ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t", "2",
-                 "-c:v", "libx264", "-g", "30", "-bf", "0", "-x264-params", "aud=1", "-f", "h264", raw]
-            ).status == 0)
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                    "-t", "2",
+                    "-c:v", "libx264", "-g", "30", "-bf", "0", "-x264-params", "aud=1", "-f", "h264", raw,
+                ]
+            ).status == 0
+        )
         let units = try Self.accessUnits(annexB: Array(Data(contentsOf: URL(fileURLWithPath: raw))))
         #expect(units.count == 60)
         let base: Int64 = 1_763_000_000_000_000
         var out: [UInt8] = []
         for (i, unit) in units.enumerated() {
             let withClock = try CaptureTimeSEI.inserting(
-                capture: WallTime(nanosecondsSince1970: (base + Int64(i) * 33_333) * 1_000), intoAVCC: H264.avcc(fromAnnexB: unit))
+                capture: WallTime(nanosecondsSince1970: (base + Int64(i) * 33_333) * 1_000),
+                intoAVCC: H264.avcc(fromAnnexB: unit)
+            )
             out += try H264.annexB(fromAVCC: withClock)
         }
         try Data(out).write(to: URL(fileURLWithPath: stamped))
         try #require(
             ExternalTool.run(
                 "ffmpeg",
-                ["-hide_banner", "-loglevel", "error", "-y", "-fflags", "+genpts", "-r", "30", "-f", "h264", "-i", stamped,
-                 "-c", "copy", "-f", "mpegts", ts]
-            ).status == 0)
+                [
+                    "-hide_banner", "-loglevel", "error", "-y", "-fflags", "+genpts", "-r", "30", "-f", "h264", "-i",
+                    stamped,
+                    "-c", "copy", "-f", "mpegts", ts,
+                ]
+            ).status == 0
+        )
         let demuxed = MPEGTSDemuxer.accessUnits(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
         #expect(demuxed.count == 60)
         #expect(zip(demuxed, demuxed.dropFirst()).allSatisfy { $1.pts.value - $0.pts.value == 3_000 })
@@ -150,13 +177,15 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
     @Test func anySplitOfTheInputGivesTheSameAccessUnits() {
         var rng = SeededRandom(seed: 0x75_5EED)
         for _ in 0..<50 {
-            var ts = TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
+            var ts =
+                TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
                 + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
             for i in 0..<Int.random(in: 1...6, using: &rng) {
                 let pts = hex("21 00 07 D8 61")
                 ts += TSBuilder.pes(
                     header: [0, 0, 1, 0xE0, 0, 0, 0x80, 0x80, 5] + pts,
-                    data: [0, 0, 1, 0x41, UInt8(i)] + rng.bytes(Int.random(in: 0...600, using: &rng)))
+                    data: [0, 0, 1, 0x41, UInt8(i)] + rng.bytes(Int.random(in: 0...600, using: &rng))
+                )
             }
             let whole = MPEGTSDemuxer.accessUnits(in: ts)
             var demuxer = MPEGTSDemuxer()
@@ -174,9 +203,13 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
 
     @Test func randomAndDamagedPacketsNeverCrash() {
         var rng = SeededRandom(seed: 0xBAD_7500)
-        let valid = TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
+        let valid =
+            TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
             + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
-            + TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"), data: rng.bytes(500))
+            + TSBuilder.pes(
+                header: hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"),
+                data: rng.bytes(500)
+            )
         for _ in 0..<2_000 {
             _ = MPEGTSDemuxer.accessUnits(in: rng.bytes(Int.random(in: 0...800, using: &rng)))
             var damaged = valid

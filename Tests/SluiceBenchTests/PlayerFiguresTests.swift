@@ -12,12 +12,25 @@ import Testing
     /// Publisher started at t = 1_000_000 ms; viewer 1 shows frames every 33 ms from +900 ms, 800 ms behind capture.
     static let publishStart = 1_000_000.0
 
-    static func frames(viewer: Int, from: Double, count: Int, behind: Double, height: Int = 360, presented: Int = 1)
+    static func frames(
+        viewer: Int,
+        from: Double,
+        count: Int,
+        behind: Double,
+        height: Int = 360,
+        presented: Int = 1
+    )
         -> [Frame]
     {
         (0..<count).map { i in
             let shown = from + Double(i) * 33
-            return Frame(viewer: viewer, capture: shown - behind, shown: shown, height: height, presented: presented + i)
+            return Frame(
+                viewer: viewer,
+                capture: shown - behind,
+                shown: shown,
+                height: height,
+                presented: presented + i
+            )
         }
     }
 
@@ -31,7 +44,8 @@ import Testing
         let t = Self.trace(
             frames: Self.frames(viewer: 1, from: Self.publishStart + 900, count: 100, behind: 800)
                 + Self.frames(viewer: 2, from: Self.publishStart + 9_000, count: 50, behind: 5_000),
-            events: [Event(viewer: 2, at: Self.publishStart + 8_400, type: "start")])
+            events: [Event(viewer: 2, at: Self.publishStart + 8_400, type: "start")]
+        )
         let f = PlayerFigures(t, publishStart: Self.publishStart)
         let glass = try #require(f.glass)
         #expect(glass.count == 100 && glass.p50Ms == 800 && glass.p99Ms == 800)
@@ -53,7 +67,8 @@ import Testing
 
     @Test func stallsCountWaitingAfterTheFirstFrameUntilPlayingOrTheNextFrame() {
         let start = Self.publishStart + 1_000
-        let frames = Self.frames(viewer: 1, from: start, count: 10, behind: 700)
+        let frames =
+            Self.frames(viewer: 1, from: start, count: 10, behind: 700)
             + Self.frames(viewer: 1, from: start + 2_000, count: 10, behind: 1_100, presented: 11)
         let events = [
             Event(viewer: 1, at: start - 300, type: "waiting"),  // before the first frame: startup, not a stall
@@ -70,13 +85,29 @@ import Testing
 
     @Test func renditionSwitchesAreHeightChangesAndEveryErrorIsCounted() {
         let start = Self.publishStart + 1_000
-        let frames = Self.frames(viewer: 1, from: start, count: 5, behind: 700, height: 360)
+        let frames =
+            Self.frames(viewer: 1, from: start, count: 5, behind: 700, height: 360)
             + Self.frames(viewer: 1, from: start + 165, count: 5, behind: 700, height: 480, presented: 6)
             + Self.frames(viewer: 1, from: start + 330, count: 5, behind: 700, height: 360, presented: 11)
         let events = [
-            Event(viewer: 1, at: start - 500, type: "fatal", detail: "networkError/manifestLoadError 404 http://x/index.m3u8"),
-            Event(viewer: 1, at: start + 100, type: "error", detail: "networkError/levelLoadError 404 http://x/480p.m3u8"),
-            Event(viewer: 1, at: start + 120, type: "error", detail: "networkError/levelLoadTimeOut http://x/480p.m3u8"),
+            Event(
+                viewer: 1,
+                at: start - 500,
+                type: "fatal",
+                detail: "networkError/manifestLoadError 404 http://x/index.m3u8"
+            ),
+            Event(
+                viewer: 1,
+                at: start + 100,
+                type: "error",
+                detail: "networkError/levelLoadError 404 http://x/480p.m3u8"
+            ),
+            Event(
+                viewer: 1,
+                at: start + 120,
+                type: "error",
+                detail: "networkError/levelLoadTimeOut http://x/480p.m3u8"
+            ),
             Event(viewer: 1, at: start + 200, type: "levelSwitched", detail: "480"),
             Event(viewer: 0, at: start + 300, type: "pageError", detail: "boom"),
         ]
@@ -96,7 +127,11 @@ import Testing
             Event(viewer: 1, at: end + 20, type: "fatal", detail: "networkError/levelLoadError 503 x"),
             Event(viewer: 1, at: end + 30, type: "waiting"),
         ]
-        let f = PlayerFigures(Self.trace(frames: frames, events: events), publishStart: Self.publishStart, publishEnd: end)
+        let f = PlayerFigures(
+            Self.trace(frames: frames, events: events),
+            publishStart: Self.publishStart,
+            publishEnd: end
+        )
         #expect(f.errors == 3 && f.afterEndErrors == 2)
         #expect(f.levelLoadErrors == 1 && f.fatalErrors == 0 && f.stalls == 0)
         #expect(f.errorSamples.count == 3)
@@ -105,7 +140,8 @@ import Testing
     @Test func noFramesMeansNoGlassAndNoFirstFrame() {
         let f = PlayerFigures(
             Self.trace(frames: [], events: [Event(viewer: 1, at: Self.publishStart + 10, type: "fatal", detail: "x")]),
-            publishStart: Self.publishStart)
+            publishStart: Self.publishStart
+        )
         #expect(f.glass == nil && f.publishToFirstFrameMs == nil && f.joinToFirstFrameMs == nil)
         #expect(f.fatalErrors == 1 && f.startupErrors == 1)
     }
@@ -119,7 +155,9 @@ import Testing
              "final":false}
             """
         let batch = try JSONDecoder().decode(PlayerTrace.Batch.self, from: Data(json.utf8))
-        #expect(batch.frames.count == 2 && batch.frames[0].capture == 1_764_063_000_123 && batch.frames[1].capture == nil)
+        #expect(
+            batch.frames.count == 2 && batch.frames[0].capture == 1_764_063_000_123 && batch.frames[1].capture == nil
+        )
         #expect(batch.events[0].type == "waiting" && batch.events[1].detail == nil && !batch.final)
     }
 }

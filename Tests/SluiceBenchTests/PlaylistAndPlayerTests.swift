@@ -1,6 +1,6 @@
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import SluiceBench
 
@@ -54,17 +54,31 @@ import TestSupport
             360p.m3u8
             """
         let p = try ReadPlaylist(parsing: text, url: "t")
-        #expect(p.variants == [.init(uri: "video.m3u8", bandwidth: 2_977_000, height: 720), .init(uri: "360p.m3u8", bandwidth: 900_000, height: 360)])
-        #expect(throws: BenchError.badPlaylist(url: "t", reason: "no #EXTM3U")) { try ReadPlaylist(parsing: "<html>", url: "t") }
+        #expect(
+            p.variants == [
+                .init(uri: "video.m3u8", bandwidth: 2_977_000, height: 720),
+                .init(uri: "360p.m3u8", bandwidth: 900_000, height: 360),
+            ]
+        )
+        #expect(throws: BenchError.badPlaylist(url: "t", reason: "no #EXTM3U")) {
+            try ReadPlaylist(parsing: "<html>", url: "t")
+        }
     }
 
     @Test func attributeListsKeepCommasInsideQuotes() {
-        #expect(ReadPlaylist.attributes(#"A=1,CODECS="avc1,mp4a",URI="x.m4s""#) == ["A": "1", "CODECS": "avc1,mp4a", "URI": "x.m4s"])
+        #expect(
+            ReadPlaylist.attributes(#"A=1,CODECS="avc1,mp4a",URI="x.m4s""#) == [
+                "A": "1", "CODECS": "avc1,mp4a", "URI": "x.m4s",
+            ]
+        )
     }
 
     @Test func resolvesPlaylistReferences() throws {
         let base = try HTTPURL("http://127.0.0.1:8080/live/x/video.m3u8?_HLS_msn=3")
-        #expect(base.host == "127.0.0.1" && base.port == 8080 && base.path == "/live/x/video.m3u8" && base.query == "_HLS_msn=3")
+        #expect(
+            base.host == "127.0.0.1" && base.port == 8080 && base.path == "/live/x/video.m3u8"
+                && base.query == "_HLS_msn=3"
+        )
         #expect(try base.resolving("e/video/1.0.m4s").target == "/live/x/e/video/1.0.m4s")
         #expect(try base.resolving("../y/a.ts").target == "/live/y/a.ts")
         #expect(try base.resolving("/abs.m3u8").target == "/abs.m3u8")
@@ -97,7 +111,10 @@ import TestSupport
         var rng = SeededRandom(seed: 0x91A7)
         for _ in 0..<200 {
             let inputs = (0..<50).map { i in
-                Self.input(Int64(i) * 33, available: 1_000 + Int64(i / 6) * 200 + Int64.random(in: 0...400, using: &rng))
+                Self.input(
+                    Int64(i) * 33,
+                    available: 1_000 + Int64(i / 6) * 200 + Int64.random(in: 0...400, using: &rng)
+                )
             }
             let s = PlayerModel.schedule(inputs, startPosition: .zero)
             let shown = s.displayed.compactMap { $0 }

@@ -6,10 +6,10 @@ import MediaCore
 import MediaSources
 import RTMPPublish
 import SluiceApp
+import TestSupport
 import Testing
 
 @testable import SluiceBench
-import TestSupport
 
 /// The whole path a bench scenario takes, in process: the RTMP publisher stamping its clock, the gateway, and a
 /// viewer; then an independent reading of what the viewer saved (libavformat demux + libavcodec decode).
@@ -18,11 +18,14 @@ import TestSupport
 
     /// Runs the gateway on free loopback ports while `body` runs, publishing the test pattern as `bench`.
     static func withPublishingGateway(
-        transcode: Bool, lowLatency: Bool = true, publishFor: Duration,
+        transcode: Bool,
+        lowLatency: Bool = true,
+        publishFor: Duration,
         _ body: (_ httpBase: String) async throws -> Void
     ) async throws {
         var c = try SluiceConfiguration.parse(
-            yaml: "hls: { low_latency: \(lowLatency), part_target_ms: 200 }\ntranscode: { enabled: \(transcode) }\n")
+            yaml: "hls: { low_latency: \(lowLatency), part_target_ms: 200 }\ntranscode: { enabled: \(transcode) }\n"
+        )
         c.bind = "127.0.0.1"
         c.rtmpPort = ExternalTool.freePort()
         c.httpPort = ExternalTool.freePort()
@@ -40,8 +43,11 @@ import TestSupport
         let url = "rtmp://127.0.0.1:\(c.rtmpPort)/live/bench"
         let publisher = Task {
             try await publish(
-                input: .testPattern(width: 640, height: 480, fps: 30, gopFrames: 30, bFrames: 0), to: url,
-                duration: publishFor, logger: logger)
+                input: .testPattern(width: 640, height: 480, fps: 30, gopFrames: 30, bFrames: 0),
+                to: url,
+                duration: publishFor,
+                logger: logger
+            )
         }
         defer { publisher.cancel() }
         try await body("http://127.0.0.1:\(c.httpPort)")
@@ -74,7 +80,9 @@ import TestSupport
     /// Checks the viewer against libav's reading of the files it saved; returns the available-latency p50.
     static func checkAgainstLibav(_ report: ViewerReport, saved dir: URL) throws -> Duration {
         let text = try String(contentsOf: dir.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
-        let lines = try text.split(separator: "\n").map { try JSONDecoder().decode(ManifestLine.self, from: Data($0.utf8)) }
+        let lines = try text.split(separator: "\n").map {
+            try JSONDecoder().decode(ManifestLine.self, from: Data($0.utf8))
+        }
         let scratch = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         // Arrival of each frame by pts, from demuxing every part on its own after its init segment.
@@ -125,14 +133,20 @@ import TestSupport
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try await Self.withPublishingGateway(transcode: false, publishFor: .seconds(14)) { base in
-            let viewer = LLHLSViewer(playlistURL: "\(base)/live/bench/index.m3u8", saveMediaTo: dir.path, logger: Self.logger)
+            let viewer = LLHLSViewer(
+                playlistURL: "\(base)/live/bench/index.m3u8",
+                saveMediaTo: dir.path,
+                logger: Self.logger
+            )
             let report = try await viewer.run(until: .now + .seconds(11))
             #expect(report.frames.count > 150)
             #expect(report.errors.isEmpty, "\(report.errors)")
             let p50 = try Self.checkAgainstLibav(report, saved: dir)
             let player = report.playerLatencies.sorted()
             let playerP50 = try #require(player.isEmpty ? nil : player[player.count / 2])
-            print("passthrough LL-HLS 200 ms parts: available p50 \(p50), player p50 \(playerP50), stalls \(report.stalls)")
+            print(
+                "passthrough LL-HLS 200 ms parts: available p50 \(p50), player p50 \(playerP50), stalls \(report.stalls)"
+            )
             #expect(p50 > .zero && p50 < .seconds(3))
             #expect(playerP50 >= p50 && playerP50 < .seconds(3))
             #expect(report.firstFrameAt.map { $0 > report.joinedAt } == true)
@@ -157,7 +171,11 @@ import TestSupport
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try await Self.withPublishingGateway(transcode: true, publishFor: .seconds(13)) { base in
-            let viewer = LLHLSViewer(playlistURL: "\(base)/live/bench/360p.m3u8", saveMediaTo: dir.path, logger: Self.logger)
+            let viewer = LLHLSViewer(
+                playlistURL: "\(base)/live/bench/360p.m3u8",
+                saveMediaTo: dir.path,
+                logger: Self.logger
+            )
             let report = try await viewer.run(until: .now + .seconds(10))
             #expect(report.frames.count > 90)
             let p50 = try Self.checkAgainstLibav(report, saved: dir)
@@ -172,7 +190,9 @@ import TestSupport
             let probe = try HTTPFetcher(origin: HTTPURL(base + "/"))
             for _ in 0..<300 {
                 let playlist = try? await probe.get("/live/bench/video.m3u8")
-                let segments = playlist.map { String(decoding: $0.body, as: UTF8.self).components(separatedBy: "#EXTINF").count - 1 }
+                let segments = playlist.map {
+                    String(decoding: $0.body, as: UTF8.self).components(separatedBy: "#EXTINF").count - 1
+                }
                 if (segments ?? 0) >= 3 { break }
                 try await Task.sleep(for: .milliseconds(100))
             }

@@ -7,7 +7,12 @@ import Testing
 @Suite("StreamHub")
 struct StreamHubTests {
     static func frame(_ i: Int) -> MediaFrame {
-        MediaFrame(kind: .video, dts: MediaTime(value: Int64(i), timescale: 30), isKeyframe: i == 0, data: [UInt8(i & 0xFF)])
+        MediaFrame(
+            kind: .video,
+            dts: MediaTime(value: Int64(i), timescale: 30),
+            isKeyframe: i == 0,
+            data: [UInt8(i & 0xFF)]
+        )
     }
 
     @Test func secondPublisherOnALiveKeyIsRefusedUntilTheFirstEnds() throws {
@@ -57,15 +62,31 @@ struct StreamHubTests {
         let hub = StreamHub()
         let key = try #require(StreamKey("k"))
         let p = try hub.publish(key: key, origin: "t")
-        let d = StreamDescription(audio: AudioParameters(decoderConfiguration: [0x11, 0x90], sampleRate: 48_000, channels: 2, codecString: "mp4a.40.2"))
+        let d = StreamDescription(
+            audio: AudioParameters(
+                decoderConfiguration: [0x11, 0x90],
+                sampleRate: 48_000,
+                channels: 2,
+                codecString: "mp4a.40.2"
+            )
+        )
         p.update(description: d)
         let reader = try #require(hub.subscribe(key: key, name: "late"))
         p.send(Self.frame(0))
         p.end()
-        guard case .description(let got) = await reader.next() else { Issue.record("no description first"); return }
+        guard case .description(let got) = await reader.next() else {
+            Issue.record("no description first")
+            return
+        }
         #expect(got == d)
-        guard case .frame = await reader.next() else { Issue.record("no frame"); return }
-        guard case .ended = await reader.next() else { Issue.record("no end"); return }
+        guard case .frame = await reader.next() else {
+            Issue.record("no frame")
+            return
+        }
+        guard case .ended = await reader.next() else {
+            Issue.record("no end")
+            return
+        }
         #expect(await reader.next() == nil)
         #expect(hub.publication(for: key) == nil)
     }

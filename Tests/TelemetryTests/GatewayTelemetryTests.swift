@@ -1,6 +1,6 @@
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import Telemetry
 
@@ -16,8 +16,16 @@ struct GatewayTelemetryTests {
         let text = t.prometheusText()
         #expect(text.contains("# TYPE sluice_hop_latency_seconds histogram"))
         #expect(text.contains(#"sluice_hop_latency_seconds_count{hop="package",stream="demo",rendition="video"} 2"#))
-        #expect(text.contains(#"sluice_hop_latency_seconds_bucket{hop="package",stream="demo",rendition="video",le="0.005"} 1"#))
-        #expect(text.contains(#"sluice_hop_latency_seconds_bucket{hop="package",stream="demo",rendition="video",le="+Inf"} 2"#))
+        #expect(
+            text.contains(
+                #"sluice_hop_latency_seconds_bucket{hop="package",stream="demo",rendition="video",le="0.005"} 1"#
+            )
+        )
+        #expect(
+            text.contains(
+                #"sluice_hop_latency_seconds_bucket{hop="package",stream="demo",rendition="video",le="+Inf"} 2"#
+            )
+        )
         // A rung's derived key counts under its source stream.
         #expect(text.contains(#"sluice_hop_latency_seconds_count{hop="encode",stream="demo",rendition="480p"} 1"#))
         #expect(!text.contains("demo~480p"))
@@ -101,7 +109,12 @@ struct GatewayTelemetryTests {
                 group.addTask {
                     var rng = SeededRandom(seed: UInt64(i))
                     for _ in 0..<perTask {
-                        t.record(.package, .microseconds(Int64.random(in: 0..<2_048, using: &rng)), stream: demo, rendition: "video")
+                        t.record(
+                            .package,
+                            .microseconds(Int64.random(in: 0..<2_048, using: &rng)),
+                            stream: demo,
+                            rendition: "video"
+                        )
                         t.countPublished(stream: demo, rendition: "video", frames: 1, bytes: 10)
                     }
                 }
@@ -116,6 +129,10 @@ struct GatewayTelemetryTests {
         #expect(got == GatewayTelemetry.percentiles(serial))
         #expect(got.count == tasks * perTask)
         #expect(t.snapshot(stream: demo)?.renditions["video"]?.framesOut == tasks * perTask)
-        #expect(t.prometheusText().contains(#"sluice_frames_out_total{stream="demo",rendition="video"} \#(tasks * perTask)"#))
+        #expect(
+            t.prometheusText().contains(
+                #"sluice_frames_out_total{stream="demo",rendition="video"} \#(tasks * perTask)"#
+            )
+        )
     }
 }

@@ -27,7 +27,9 @@ struct HopStampsPipelineTests {
         ladder.rungQueueCapacity = 100_000
         let source = try TestPatternSource(configuration: .init(duration: .seconds(3)))
         let publication = try hub.publish(key: key, origin: "test")
-        let transcoder = try #require(LadderTranscoder(hub: hub, source: key, configuration: ladder, telemetry: telemetry))
+        let transcoder = try #require(
+            LadderTranscoder(hub: hub, source: key, configuration: ladder, telemetry: telemetry)
+        )
         publication.update(description: source.streamDescription)
         let transcoding = Task { await transcoder.run() }
         let rungs = ["480p", "360p"]
@@ -49,7 +51,13 @@ struct HopStampsPipelineTests {
             frame.stamps = HopStamps(capture: .now(), firstByte: firstByte, ingested: .now, ingestWall: .now())
             if frame.kind == .video { captures[frame.pts.converted(to: 90_000).value] = frame.stamps.capture }
             let rendition = frame.kind.rawValue
-            telemetry.record(.ingest, from: frame.stamps.firstByte, to: frame.stamps.ingested, stream: key, rendition: rendition)
+            telemetry.record(
+                .ingest,
+                from: frame.stamps.firstByte,
+                to: frame.stamps.ingested,
+                stream: key,
+                rendition: rendition
+            )
             telemetry.countIngested(stream: key, rendition: rendition, bytes: frame.data.count)
             publication.send(frame)
         }
@@ -70,11 +78,15 @@ struct HopStampsPipelineTests {
 
         // The packager lists the rungs' last parts when their publications end.
         try await eventually {
-            rungs.allSatisfy { telemetry.percentiles(.package, stream: key, rendition: $0)?.count ?? 0 >= captures.count - 1 }
+            rungs.allSatisfy {
+                telemetry.percentiles(.package, stream: key, rendition: $0)?.count ?? 0 >= captures.count - 1
+            }
         }
         let expected: [(Hop, String)] =
-            [(.ingest, "video"), (.ingest, "audio"), (.decode, "video"), (.package, "video"), (.package, "audio"),
-             (.available, "video")] + rungs.flatMap { [(.encode, $0), (.package, $0), (.available, $0)] }
+            [
+                (.ingest, "video"), (.ingest, "audio"), (.decode, "video"), (.package, "video"), (.package, "audio"),
+                (.available, "video"),
+            ] + rungs.flatMap { [(.encode, $0), (.package, $0), (.available, $0)] }
         for (hop, rendition) in expected {
             let p = telemetry.percentiles(hop, stream: key, rendition: rendition)
             #expect((p?.count ?? 0) > 0, "no \(hop) samples for \(rendition)")

@@ -1,6 +1,6 @@
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import Telemetry
 
@@ -8,7 +8,8 @@ import TestSupport
 struct WebRTCTelemetryTests {
     let cam = StreamKey("cam")!
 
-    static func counts(received: Int, lost: Int = 0, nacks: Int = 0, rtx: Int = 0, plis: Int = 0) -> WebRTCReceiveCounts {
+    static func counts(received: Int, lost: Int = 0, nacks: Int = 0, rtx: Int = 0, plis: Int = 0) -> WebRTCReceiveCounts
+    {
         var c = WebRTCReceiveCounts()
         c.packetsReceived = received
         c.packetsLost = lost

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// The real command-line peers the tests run (ffmpeg, ffprobe), scratch folders and loopback ports: one copy for
@@ -18,7 +18,8 @@ public enum ExternalTool {
 
     /// Runs `tool` to completion; its exit status, stdout and stderr.
     public static func runCapturing(
-        _ tool: String, _ arguments: [String]
+        _ tool: String,
+        _ arguments: [String]
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path(of: tool))

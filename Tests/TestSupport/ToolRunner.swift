@@ -6,7 +6,11 @@ public enum ToolRunner {
     public static func packetCounts(_ path: String) throws -> [String: Int] {
         let (_, out) = try ExternalTool.run(
             "ffprobe",
-            ["-v", "error", "-count_packets", "-show_entries", "stream=codec_type,nb_read_packets", "-of", "csv=p=0", path])
+            [
+                "-v", "error", "-count_packets", "-show_entries", "stream=codec_type,nb_read_packets", "-of", "csv=p=0",
+                path,
+            ]
+        )
         var counts: [String: Int] = [:]
         for line in out.split(separator: "\n") {
             let parts = line.split(separator: ",")
@@ -18,7 +22,9 @@ public enum ToolRunner {
     /// `codec_name,width,height` (video) and `codec_name` (audio) lines from ffprobe.
     public static func streams(_ path: String) throws -> [String] {
         let (_, out) = try ExternalTool.run(
-            "ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path])
+            "ffprobe",
+            ["-v", "error", "-show_entries", "stream=codec_name,width,height", "-of", "csv=p=0", path]
+        )
         return out.split(separator: "\n").map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }
     }
 }

@@ -2,8 +2,8 @@ import CodecFormats
 import FFmpegBridge
 import Foundation
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 
 /// The FFmpegBridge pieces the ladder is built from, each against real libav behaviour.
 @Suite struct BridgeCodecTests {
@@ -11,7 +11,8 @@ import TestSupport
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(
-            of: try TestMedia.makeFLV(in: dir, name: "src", seconds: 1, bFrames: 2))
+            of: try TestMedia.makeFLV(in: dir, name: "src", seconds: 1, bFrames: 2)
+        )
         let video = try #require(description.video)
         let decoder = try H264Decoder(avcC: video.decoderConfiguration)
         var expected: [Int64: Int64] = [:]
@@ -38,8 +39,11 @@ import TestSupport
         var out: [MediaFrame] = []
         for i in 0..<60 {
             let picture = try DecodedPicture.grey(
-                width: 320, height: 180, pts: MediaTime(value: Int64(i) * 3_000, timescale: 90_000),
-                userDataUnregistered: [CaptureSEI.payload(captureMS: Int64(i))])
+                width: 320,
+                height: 180,
+                pts: MediaTime(value: Int64(i) * 3_000, timescale: 90_000),
+                userDataUnregistered: [CaptureSEI.payload(captureMS: Int64(i))]
+            )
             out += try encoder.encode(picture, forceIDR: forced.contains(i))
         }
         out += try encoder.flush()
@@ -59,7 +63,11 @@ import TestSupport
     @Test func scalerKeepsPTSAndSEI() throws {
         let payload = CaptureSEI.payload(captureMS: 42)
         let picture = try DecodedPicture.grey(
-            width: 1280, height: 720, pts: MediaTime(value: 9_000, timescale: 90_000), userDataUnregistered: [payload])
+            width: 1280,
+            height: 720,
+            pts: MediaTime(value: 9_000, timescale: 90_000),
+            userDataUnregistered: [payload]
+        )
         let scaled = try PictureScaler(width: 640, height: 360).scale(picture)
         #expect(scaled.width == 640 && scaled.height == 360)
         #expect(scaled.pts == picture.pts && scaled.userDataUnregistered == [payload])
@@ -99,19 +107,29 @@ import TestSupport
             [
                 "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
                 "-t", "2", "-ac", "2", "-c:a", "libopus", "-frame_duration", "20", "-f", "ogg", path,
-            ])
+            ]
+        )
         try #require(status == 0)
         let packets = OggOpus.packets(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         try #require(packets.count > 3 && packets[0].starts(with: Array("OpusHead".utf8)))
         let input = AudioParameters(
-            codec: .opus, decoderConfiguration: packets[0], sampleRate: 48_000, channels: 2, samplesPerFrame: 960,
-            codecString: "opus")
+            codec: .opus,
+            decoderConfiguration: packets[0],
+            sampleRate: 48_000,
+            channels: 2,
+            samplesPerFrame: 960,
+            codecString: "opus"
+        )
         let transcoder = try AACTranscoder(input: input)
         var out: [MediaFrame] = []
         let audio = packets.dropFirst(2)
         for (i, packet) in audio.enumerated() {
             let frame = MediaFrame(
-                kind: .audio, dts: MediaTime(value: Int64(i) * 960, timescale: 48_000), isKeyframe: true, data: packet)
+                kind: .audio,
+                dts: MediaTime(value: Int64(i) * 960, timescale: 48_000),
+                isKeyframe: true,
+                data: packet
+            )
             out += try transcoder.transcode(frame)
         }
         out += try transcoder.flush()
@@ -127,7 +145,8 @@ import TestSupport
             [
                 "-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames,sample_rate", "-of", "csv=p=0",
                 adtsPath,
-            ])
+            ]
+        )
         #expect(probed.trimmingCharacters(in: .whitespacesAndNewlines) == "48000,\(out.count)")
         let inSeconds = Double(audio.count * 960) / 48_000
         let outSeconds = Double(out.count * 1_024 - transcoder.primingSamples) / 48_000

@@ -56,13 +56,21 @@ enum CaptureSEI {
             var i = 0
             while i < rbsp.count, rbsp[i] != 0x80 || i + 1 < rbsp.count {
                 var type = 0
-                while i < rbsp.count, rbsp[i] == 0xFF { type += 255; i += 1 }
+                while i < rbsp.count, rbsp[i] == 0xFF {
+                    type += 255
+                    i += 1
+                }
                 guard i < rbsp.count else { break }
-                type += Int(rbsp[i]); i += 1
+                type += Int(rbsp[i])
+                i += 1
                 var size = 0
-                while i < rbsp.count, rbsp[i] == 0xFF { size += 255; i += 1 }
+                while i < rbsp.count, rbsp[i] == 0xFF {
+                    size += 255
+                    i += 1
+                }
                 guard i < rbsp.count else { break }
-                size += Int(rbsp[i]); i += 1
+                size += Int(rbsp[i])
+                i += 1
                 guard i + size <= rbsp.count else { break }
                 let body = Array(rbsp[i..<i + size])
                 if type == 5, body.count == 24, body.starts(with: uuid) {

@@ -2,27 +2,56 @@ import CodecFormats
 import FFmpegBridge
 import Foundation
 import MediaCore
-import Testing
 import TestSupport
+import Testing
 import Transcoder
 
 /// How the ladder spreads decode and encode over the cores, and that threading changes no picture.
 @Suite struct DecoderThreadingTests {
     @Test func slicedSourcesGetSliceThreadsAndOnlyHighRatesPayAPictureForFrameThreads() {
-        #expect(DecoderThreading.choose(slicesPerPicture: 4, width: 1280, height: 720, frameRate: 30, cores: 2) == .slices(2))
-        #expect(DecoderThreading.choose(slicesPerPicture: 3, width: 1280, height: 720, frameRate: 30, cores: 8) == .slices(3))
-        #expect(DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 60, cores: 8, encoders: 4) == .frames(2))
+        #expect(
+            DecoderThreading.choose(slicesPerPicture: 4, width: 1280, height: 720, frameRate: 30, cores: 2)
+                == .slices(2)
+        )
+        #expect(
+            DecoderThreading.choose(slicesPerPicture: 3, width: 1280, height: 720, frameRate: 30, cores: 8)
+                == .slices(3)
+        )
+        #expect(
+            DecoderThreading.choose(
+                slicesPerPicture: 1,
+                width: 1920,
+                height: 1080,
+                frameRate: 60,
+                cores: 8,
+                encoders: 4
+            ) == .frames(2)
+        )
         // Two cores and three encoders: no core to spare for a second decoding thread.
-        #expect(DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 60, cores: 2, encoders: 3) == .single)
-        #expect(DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 30, cores: 2) == .single)
-        #expect(DecoderThreading.choose(slicesPerPicture: 4, width: 1920, height: 1080, frameRate: 60, cores: 1) == .single)
+        #expect(
+            DecoderThreading.choose(
+                slicesPerPicture: 1,
+                width: 1920,
+                height: 1080,
+                frameRate: 60,
+                cores: 2,
+                encoders: 3
+            ) == .single
+        )
+        #expect(
+            DecoderThreading.choose(slicesPerPicture: 1, width: 1920, height: 1080, frameRate: 30, cores: 2) == .single
+        )
+        #expect(
+            DecoderThreading.choose(slicesPerPicture: 4, width: 1920, height: 1080, frameRate: 60, cores: 1) == .single
+        )
     }
 
     @Test func everyThreadingDecodesTheSamePicturesInTheSameOrder() throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(
-            of: try TestMedia.makeFLV(in: dir, name: "src", size: "640x360", seconds: 2, bFrames: 2))
+            of: try TestMedia.makeFLV(in: dir, name: "src", size: "640x360", seconds: 2, bFrames: 2)
+        )
         let video = try #require(description.video)
         func decode(_ threading: DecoderThreading) throws -> [Int64] {
             let decoder = try H264Decoder(avcC: video.decoderConfiguration, threading: threading)

@@ -7,8 +7,12 @@ import Testing
 @Suite struct LadderFanOutTests {
     private func unit(_ pts: Int64, key: Bool) -> MediaFrame {
         MediaFrame(
-            kind: .video, dts: MediaTime(value: pts, timescale: 90_000), isKeyframe: key, data: [],
-            stamps: HopStamps(capture: WallTime(millisecondsSince1970: pts)))
+            kind: .video,
+            dts: MediaTime(value: pts, timescale: 90_000),
+            isKeyframe: key,
+            data: [],
+            stamps: HopStamps(capture: WallTime(millisecondsSince1970: pts))
+        )
     }
 
     @Test func forcesIDRsExactlyAtSourceKeyframesAndHandsBackTheirStamps() {

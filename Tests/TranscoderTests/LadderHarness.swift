@@ -41,7 +41,8 @@ struct LadderHarness {
             out.data = try CaptureSEI.inject(captureMS: capture, into: f.data)
             out.stamps = HopStamps(
                 capture: WallTime(millisecondsSince1970: capture),
-                ingestWall: WallTime(millisecondsSince1970: capture + 7))
+                ingestWall: WallTime(millisecondsSince1970: capture + 7)
+            )
             return out
         }
     }
@@ -57,14 +58,17 @@ struct LadderHarness {
 
     /// Publishes `segments` (each a description then its frames) and returns what the rungs received.
     static func run(
-        segments: [(StreamDescription, [MediaFrame])], expectedRungs: [String],
+        segments: [(StreamDescription, [MediaFrame])],
+        expectedRungs: [String],
         configuration: LadderConfiguration = losslessConfiguration
     ) async throws -> Result {
         let hub = StreamHub()
         let key = StreamKey("cam")!
         let publication = try hub.publish(key: key, origin: "test")
         let transcoder = try requireValue(
-            LadderTranscoder(hub: hub, source: key, configuration: configuration), "transcoder")
+            LadderTranscoder(hub: hub, source: key, configuration: configuration),
+            "transcoder"
+        )
         publication.update(description: segments[0].0)
         let started = ContinuousClock.now
         let running = Task { await transcoder.run() }
@@ -98,8 +102,11 @@ struct LadderHarness {
         var rungs: [String: RungOutput] = [:]
         for (name, task) in collectors { rungs[name] = await task.value }
         return Result(
-            rungs: rungs, statistics: transcoder.statistics, droppedAccessUnits: transcoder.droppedAccessUnits,
-            wallTime: wall)
+            rungs: rungs,
+            statistics: transcoder.statistics,
+            droppedAccessUnits: transcoder.droppedAccessUnits,
+            wallTime: wall
+        )
     }
 }
 

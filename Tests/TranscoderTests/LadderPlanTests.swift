@@ -26,7 +26,12 @@ import Transcoder
 
     private func source(_ width: Int, _ height: Int) -> VideoParameters {
         VideoParameters(
-            decoderConfiguration: [], width: width, height: height, codecString: "avc1.64001f", frameRate: 30)
+            decoderConfiguration: [],
+            width: width,
+            height: height,
+            codecString: "avc1.64001f",
+            frameRate: 30
+        )
     }
 
     @Test(arguments: cases)
@@ -58,7 +63,8 @@ import Transcoder
                 // Aspect ratio is kept to within the one-pixel rounding of each side.
                 #expect(
                     abs(Double(rung.width) / Double(rung.height) - Double(w) / Double(h)) <= 2.0 / Double(rung.height)
-                        * Double(w) / Double(h) + 2.0 / Double(rung.height))
+                        * Double(w) / Double(h) + 2.0 / Double(rung.height)
+                )
             }
         }
     }

@@ -3,9 +3,9 @@ import FFmpegBridge
 import Foundation
 import MediaCore
 import StreamHub
+import TestSupport
 import Testing
 import Transcoder
-import TestSupport
 
 /// A real 720p30 testsrc2 source through the hub and the ladder: aligned IDRs, frame counts, sizes, SEI, decodability.
 @Suite(.serialized) struct LadderTranscoderTests {
@@ -23,7 +23,8 @@ import TestSupport
         let keyframePTS = Set(source.filter(\.isKeyframe).map(\.pts))
         #expect(keyframePTS.count == 3)
         let captureByPTS = Dictionary(
-            uniqueKeysWithValues: source.map { ($0.pts, try! CaptureSEI.captures(in: $0.data)) })
+            uniqueKeysWithValues: source.map { ($0.pts, try! CaptureSEI.captures(in: $0.data)) }
+        )
         let stampsByPTS = Dictionary(uniqueKeysWithValues: source.map { ($0.pts, $0.stamps) })
         let sizes = ["480p": (854, 480), "360p": (640, 360)]
         for (name, output) in result.rungs {
@@ -31,7 +32,9 @@ import TestSupport
             let video = try #require(output.descriptions.first?.video)
             let sps = try H264SPS(
                 parsing: try #require(
-                    try AVCDecoderConfigurationRecord(parsing: video.decoderConfiguration).sequenceParameterSets.first))
+                    try AVCDecoderConfigurationRecord(parsing: video.decoderConfiguration).sequenceParameterSets.first
+                )
+            )
             #expect(sps.width == width && sps.height == height, "\(name)")
             #expect(video.width == width && video.height == height)
             #expect(output.ended)
@@ -50,7 +53,8 @@ import TestSupport
             }
             let path = dir.appendingPathComponent("\(name).h264").path
             try Data(try TestMedia.annexB(avcC: video.decoderConfiguration, frames: output.frames)).write(
-                to: URL(fileURLWithPath: path))
+                to: URL(fileURLWithPath: path)
+            )
             let probe = try TestMedia.probeH264(path)
             #expect(probe.frames == source.count && probe.width == width && probe.height == height, "\(name): \(probe)")
         }
@@ -71,13 +75,17 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let (d1, f1) = try TestMedia.frames(of: try TestMedia.makeFLV(in: dir, name: "wide", seconds: 1))
         let (d2, f2) = try TestMedia.frames(
-            of: try TestMedia.makeFLV(in: dir, name: "four3", size: "960x720", seconds: 1))
+            of: try TestMedia.makeFLV(in: dir, name: "four3", size: "960x720", seconds: 1)
+        )
         let first = try LadderHarness.withCaptureSEI(f1, firstCaptureMS: 1_000)
         let second = LadderHarness.shifted(
-            try LadderHarness.withCaptureSEI(f2, firstCaptureMS: 5_000), by: MediaTime(value: 90_000, timescale: 90_000)
+            try LadderHarness.withCaptureSEI(f2, firstCaptureMS: 5_000),
+            by: MediaTime(value: 90_000, timescale: 90_000)
         )
         let result = try await LadderHarness.run(
-            segments: [(d1, first), (d2, second)], expectedRungs: ["480p", "360p"])
+            segments: [(d1, first), (d2, second)],
+            expectedRungs: ["480p", "360p"]
+        )
         let switchPTS = try #require(second.first { $0.kind == .video }).pts
         let expected = ["480p": [854, 640], "360p": [640, 480]]
         for (name, output) in result.rungs {
@@ -93,7 +101,8 @@ import TestSupport
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(
-            of: try TestMedia.makeFLV(in: dir, name: "small", size: "640x360", seconds: 1))
+            of: try TestMedia.makeFLV(in: dir, name: "small", size: "640x360", seconds: 1)
+        )
         let result = try await LadderHarness.run(segments: [(description, frames)], expectedRungs: [])
         #expect(result.rungs.isEmpty && result.statistics.isEmpty)
     }
@@ -106,7 +115,12 @@ import TestSupport
         let video = VideoParameters(
             decoderConfiguration: try LadderVideoEncoder(.init(width: 1280, height: 720, bitRate: 1_000_000))
                 .videoParameters
-                .decoderConfiguration, width: 1280, height: 720, codecString: "avc1.64001f", frameRate: 30)
+                .decoderConfiguration,
+            width: 1280,
+            height: 720,
+            codecString: "avc1.64001f",
+            frameRate: 30
+        )
         let derived = try hub.publish(key: StreamKey("other")!.rendition("720p"), origin: "test")
         derived.update(description: StreamDescription(video: video))
         let source = try hub.publish(key: StreamKey("cam")!, origin: "test")
@@ -134,7 +148,10 @@ import TestSupport
         // A slower preset makes every rung slower than the decoder, so overflow is certain.
         configuration.preset = "medium"
         let result = try await LadderHarness.run(
-            segments: [(description, frames)], expectedRungs: ["480p", "360p"], configuration: configuration)
+            segments: [(description, frames)],
+            expectedRungs: ["480p", "360p"],
+            configuration: configuration
+        )
         let source = frames.filter { $0.kind == .video }
         let keyframePTS = Set(source.filter(\.isKeyframe).map(\.pts))
         #expect(result.statistics.contains { $0.picturesDropped > 0 })
@@ -152,11 +169,15 @@ import TestSupport
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (description, frames) = try TestMedia.frames(
-            of: try TestMedia.makeFLV(in: dir, name: "fhd", size: "1920x1080", seconds: 2))
+            of: try TestMedia.makeFLV(in: dir, name: "fhd", size: "1920x1080", seconds: 2)
+        )
         var configuration = LadderHarness.losslessConfiguration
         configuration.encoderThreads = encoderThreads
         let result = try await LadderHarness.run(
-            segments: [(description, frames)], expectedRungs: ["720p", "480p", "360p"], configuration: configuration)
+            segments: [(description, frames)],
+            expectedRungs: ["720p", "480p", "360p"],
+            configuration: configuration
+        )
         let count = frames.filter { $0.kind == .video }.count
         let sizes = result.rungs.mapValues { $0.descriptions.first?.video.map { "\($0.width)x\($0.height)" } }
         #expect(sizes == ["720p": "1280x720", "480p": "854x480", "360p": "640x360"])
@@ -164,10 +185,12 @@ import TestSupport
         for s in result.statistics {
             print(
                 "ladder 1080p source, x264 threads=\(encoderThreads == 0 ? "auto" : "\(encoderThreads)") \(s.name): "
-                    + "\(String(format: "%.1f", s.framesPerSecond)) fps")
+                    + "\(String(format: "%.1f", s.framesPerSecond)) fps"
+            )
         }
         print(
             "ladder 1080p source, threads=\(encoderThreads): \(count) frames in \(result.wallTime) → "
-                + "\(String(format: "%.1f", Double(count) / result.wallTime.secondsDouble)) fps end to end")
+                + "\(String(format: "%.1f", Double(count) / result.wallTime.secondsDouble)) fps end to end"
+        )
     }
 }

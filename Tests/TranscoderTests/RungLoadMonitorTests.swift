@@ -38,8 +38,14 @@ import Testing
             $0.busyTime = .seconds(3)
         }
         let worker = RungWorker(
-            rung: rung, frameRate: 30, publication: publication, meter: meter, configuration: LadderConfiguration(),
-            threads: 1, logger: Logger(label: "unused"))
+            rung: rung,
+            frameRate: 30,
+            publication: publication,
+            meter: meter,
+            configuration: LadderConfiguration(),
+            threads: 1,
+            logger: Logger(label: "unused")
+        )
         let sink = LogSink()
         var monitor = RungLoadMonitor()
         let t0 = ContinuousClock.now

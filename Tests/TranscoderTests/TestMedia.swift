@@ -8,7 +8,11 @@ import TestSupport
 enum TestMedia {
     /// An FLV of testsrc2 (H.264, GOP 30) plus a sine tone (AAC at `audioRate`, mono).
     static func makeFLV(
-        in dir: URL, name: String, size: String = "1280x720", seconds: Double = 3, bFrames: Int = 0,
+        in dir: URL,
+        name: String,
+        size: String = "1280x720",
+        seconds: Double = 3,
+        bFrames: Int = 0,
         audioRate: Int = 44_100
     ) throws -> String {
         let path = dir.appendingPathComponent("\(name).flv").path
@@ -19,7 +23,8 @@ enum TestMedia {
                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(audioRate)", "-t", "\(seconds)",
                 "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "30", "-bf", "\(bFrames)",
                 "-c:a", "aac", "-ac", "1", "-f", "flv", path,
-            ])
+            ]
+        )
         guard status == 0 else { throw TestMediaError.ffmpegFailed(status) }
         return path
     }
@@ -39,7 +44,8 @@ enum TestMedia {
             [
                 "-v", "error", "-f", "h264", "-count_frames", "-select_streams", "v:0", "-show_entries",
                 "stream=nb_read_frames,width,height", "-of", "csv=p=0", path,
-            ])
+            ]
+        )
         let parts = out.split(whereSeparator: { $0 == "," || $0 == "\n" }).compactMap { Int($0) }
         guard parts.count >= 3 else { throw TestMediaError.unexpectedProbe(out) }
         return (parts[2], parts[0], parts[1])

@@ -9,8 +9,12 @@ struct GoldenPublisher {
     static let videoSSRC: UInt32 = 0x1111
     static let fingerprint = DTLSFingerprint(algorithm: "sha-256", digest: (0..<32).map { UInt8($0) })
     static let answerConfiguration = WHIPAnswerConfiguration(
-        iceUfrag: "sluI", icePwd: "sluicepwd0123456789abcdef", fingerprint: fingerprint,
-        candidates: [TransportAddress("127.0.0.1:8189")!], sessionID: 42)
+        iceUfrag: "sluI",
+        icePwd: "sluicepwd0123456789abcdef",
+        fingerprint: fingerprint,
+        candidates: [TransportAddress("127.0.0.1:8189")!],
+        sessionID: 42
+    )
 
     /// One access unit as sent: AVCC with SPS/PPS in band on keyframes, and its packets.
     struct Unit {
@@ -25,16 +29,28 @@ struct GoldenPublisher {
     /// `count` video frames of a 320x180 pattern with a keyframe every `gop`, in packets of at most 300 bytes.
     init(count: Int, gop: Int) throws {
         let source = try TestPatternSource(
-            configuration: .init(width: 320, height: 180, fps: 30, gop: gop, videoBitRate: 400_000))
+            configuration: .init(width: 320, height: 180, fps: 30, gop: gop, videoBitRate: 400_000)
+        )
         description = source.streamDescription
         let (sps, pps) = Self.parameterSets(avcC: description.video?.decoderConfiguration ?? [])
-        var packetizer = H264Packetizer(maxPayloadSize: 300, payloadType: 96, ssrc: Self.videoSSRC, sequenceNumber: 65_500)
+        var packetizer = H264Packetizer(
+            maxPayloadSize: 300,
+            payloadType: 96,
+            ssrc: Self.videoSSRC,
+            sequenceNumber: 65_500
+        )
         var units: [Unit] = []
         while units.count < count, var frame = try source.nextFrame() {
             guard frame.kind == .video else { continue }
             if frame.isKeyframe { frame.data = Self.avcc([sps, pps]) + frame.data }
             let timestamp = UInt32(truncatingIfNeeded: 4_000_000_000 &+ frame.dts.converted(to: 90_000).value)
-            units.append(Unit(frame: frame, timestamp: timestamp, packets: try packetizer.packetize(avcc: frame.data, timestamp: timestamp)))
+            units.append(
+                Unit(
+                    frame: frame,
+                    timestamp: timestamp,
+                    packets: try packetizer.packetize(avcc: frame.data, timestamp: timestamp)
+                )
+            )
         }
         self.units = units
     }
@@ -42,12 +58,21 @@ struct GoldenPublisher {
     /// A WHIP negotiation for our own publisher's offer; `rtx` adds an RFC 4588 pair (PT 97) as Chromium offers.
     static func negotiation(audio: Bool = false, rtx: Bool = false, feedback: Bool = true) throws -> WHIPNegotiation {
         let offer = WHIPPublisherOffer(
-            iceUfrag: "pubU", icePwd: "publisherpassword0123456", fingerprint: fingerprint, videoSSRC: videoSSRC,
-            audioSSRC: audio ? 0x2222 : nil, cname: "golden", sessionID: 7)
+            iceUfrag: "pubU",
+            icePwd: "publisherpassword0123456",
+            fingerprint: fingerprint,
+            videoSSRC: videoSSRC,
+            audioSSRC: audio ? 0x2222 : nil,
+            cname: "golden",
+            sessionID: 7
+        )
         var text = offer.description.text
         if rtx {
             text = text.replacingOccurrences(of: "RTP/SAVPF 96", with: "RTP/SAVPF 96 97")
-                .replacingOccurrences(of: "a=rtcp-fb:96 ccm fir\r\n", with: "a=rtcp-fb:96 ccm fir\r\na=rtpmap:97 rtx/90000\r\na=fmtp:97 apt=96\r\n")
+                .replacingOccurrences(
+                    of: "a=rtcp-fb:96 ccm fir\r\n",
+                    with: "a=rtcp-fb:96 ccm fir\r\na=rtpmap:97 rtx/90000\r\na=fmtp:97 apt=96\r\n"
+                )
         }
         if !feedback {
             // FFmpeg 9's WHIP muxer offers only generic NACK.

@@ -13,13 +13,18 @@ import WebRTCWire
     static func run(dropping dropped: Set<Int>) throws -> PipelineDriver {
         let golden = try GoldenPublisher(count: 40, gop: 20)
         var driver = PipelineDriver(
-            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(audio: true), localSSRC: 9))
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(audio: true), localSSRC: 9)
+        )
         var video = golden.units.makeIterator()
         for i in 0..<100 {
             if !dropped.contains(i) {
                 let packet = RTPPacket(
-                    payloadType: WHIPPublisherOffer.audioPayloadType, sequenceNumber: UInt16(1_000 + i),
-                    timestamp: UInt32(7_000 + i * 960), ssrc: 0x2222, payload: silence)
+                    payloadType: WHIPPublisherOffer.audioPayloadType,
+                    sequenceNumber: UInt16(1_000 + i),
+                    timestamp: UInt32(7_000 + i * 960),
+                    ssrc: 0x2222,
+                    payload: silence
+                )
                 driver.send(packet)
             }
             if i % 5 < 2, let unit = video.next() { for packet in unit.packets { driver.send(packet) } }

@@ -5,17 +5,27 @@ import WebRTCWire
 
 /// RFC 4585 §6.3.1 / RFC 5104 §4.3.1 periodic keyframe requests and draft-alvestrand-rmcat-remb REMB, on the pipeline value.
 @Suite struct WHIPKeyframeRequestTests {
-    static func configuration(interval: Duration, request: WHIPMediaConfiguration.KeyframeRequest = .pli) throws
+    static func configuration(
+        interval: Duration,
+        request: WHIPMediaConfiguration.KeyframeRequest = .pli
+    ) throws
         -> WHIPMediaConfiguration
     {
         let negotiation = try GoldenPublisher.negotiation()
-        var c = WHIPMediaConfiguration(video: negotiation.video, audio: nil, localSSRC: 9, sendsNACK: true, keyframeRequest: request)
+        var c = WHIPMediaConfiguration(
+            video: negotiation.video,
+            audio: nil,
+            localSSRC: 9,
+            sendsNACK: true,
+            keyframeRequest: request
+        )
         c.keyframeInterval = interval
         return c
     }
 
     /// Feeds every unit 33 ms apart; returns the driver and when (since the first packet) each keyframe request went out.
-    static func run(_ golden: GoldenPublisher, _ configuration: WHIPMediaConfiguration) -> (PipelineDriver, [Duration]) {
+    static func run(_ golden: GoldenPublisher, _ configuration: WHIPMediaConfiguration) -> (PipelineDriver, [Duration])
+    {
         var driver = PipelineDriver(configuration)
         let start = driver.now
         var times: [Duration] = []
@@ -71,8 +81,14 @@ import WebRTCWire
         let (driver, _) = Self.run(golden, configuration)
         let rembs = driver.rtcp.compactMap { if case .receiverEstimatedMaxBitrate(let r) = $0 { r } else { nil } }
         let reports = driver.rtcp.count { if case .receiverReport = $0 { true } else { false } }
-        #expect(!rembs.isEmpty && rembs.count == reports && driver.pipeline.counters.bitrateEstimatesSent == rembs.count)
-        #expect(rembs.allSatisfy { $0.bitrate == 2_500_000 && $0.ssrcs == [GoldenPublisher.videoSSRC] && $0.senderSSRC == 9 })
+        #expect(
+            !rembs.isEmpty && rembs.count == reports && driver.pipeline.counters.bitrateEstimatesSent == rembs.count
+        )
+        #expect(
+            rembs.allSatisfy {
+                $0.bitrate == 2_500_000 && $0.ssrcs == [GoldenPublisher.videoSSRC] && $0.senderSSRC == 9
+            }
+        )
     }
 
     @Test func noREMBUnlessTheOfferListedGoogREMB() throws {

@@ -2,11 +2,11 @@ import Logging
 import MediaCore
 import StreamHub
 import Telemetry
+import TestSupport
 import Testing
 import WHIPIngest
 import WebRTCTransport
 import WebRTCWire
-import TestSupport
 
 /// The receive counters a WHIP session reports to `/metrics`: loss seen, NACKs and PLIs sent, repairs received.
 @Suite struct WHIPLossCountersTests {
@@ -16,7 +16,9 @@ import TestSupport
 
     @Test func anUnrepairedLossIsCountedAsLostNackedUnrecoveredAndAnsweredWithAPLI() throws {
         let golden = try GoldenPublisher(count: 30, gop: 20)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         let dropped = golden.units[5].packets[0].sequenceNumber
         var sent = 0
         for unit in golden.units {
@@ -37,7 +39,9 @@ import TestSupport
 
     @Test func aRetransmissionOnTheMediaPayloadTypeCountsAsRepairNotUnrecovered() throws {
         let golden = try GoldenPublisher(count: 20, gop: 20)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         let lost = golden.units[3].packets[0]
         for (index, unit) in golden.units.enumerated() {
             for packet in unit.packets where packet.sequenceNumber != lost.sequenceNumber { driver.send(packet) }
@@ -54,7 +58,8 @@ import TestSupport
     @Test func aRetransmissionOverRTXIsNotCountedAsAMediaPacket() throws {
         let golden = try GoldenPublisher(count: 20, gop: 20)
         var driver = PipelineDriver(
-            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(rtx: true), localSSRC: 9))
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(rtx: true), localSSRC: 9)
+        )
         let lost = golden.units[3].packets[0]
         var sent = 0
         for (index, unit) in golden.units.enumerated() {
@@ -62,7 +67,9 @@ import TestSupport
                 driver.send(packet)
                 sent += 1
             }
-            if index == 4 { driver.send(lost.wrappedForRetransmission(payloadType: 97, ssrc: 0x3333, sequenceNumber: 1)) }
+            if index == 4 {
+                driver.send(lost.wrappedForRetransmission(payloadType: 97, ssrc: 0x3333, sequenceNumber: 1))
+            }
             driver.advance(.milliseconds(20))
         }
         let video = driver.pipeline.counters.video
@@ -75,7 +82,9 @@ import TestSupport
     func seededLossBalances(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         let golden = try GoldenPublisher(count: 60, gop: 30)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         var dropped: [UInt16] = []
         var resent: Set<UInt16> = []
         var pending: [RTPPacket] = []
@@ -106,7 +115,9 @@ import TestSupport
         #expect(video.packetsLost == dropped.count)
         #expect(video.retransmissionsReceived == resent.count)
         #expect(video.packetsUnrecovered == dropped.count - resent.count)
-        #expect(video.nacksSent == WHIPLossCountersTests.nackMessages(driver) && video.nackedPackets == driver.nacked.count)
+        #expect(
+            video.nacksSent == WHIPLossCountersTests.nackMessages(driver) && video.nackedPackets == driver.nacked.count
+        )
         #expect(Set(driver.nacked) == Set(dropped))
     }
 
@@ -114,16 +125,29 @@ import TestSupport
     @Test func sessionLimitRefusesOneMoreSessionWith503() async throws {
         var transportConfiguration = WebRTCTransportConfiguration()
         transportConfiguration.port = 0
-        let transport = WebRTCTransportService(configuration: transportConfiguration, certificate: try DTLSCertificate())
+        let transport = WebRTCTransportService(
+            configuration: transportConfiguration,
+            certificate: try DTLSCertificate()
+        )
         try await transport.start()
         var configuration = WHIPIngestConfiguration()
         configuration.maxSessions = 1
         configuration.additionalHosts = ["203.0.113.7"]
         let telemetry = GatewayTelemetry()
-        let service = WHIPIngestService(transport: transport, hub: StreamHub(), telemetry: telemetry, configuration: configuration)
+        let service = WHIPIngestService(
+            transport: transport,
+            hub: StreamHub(),
+            telemetry: telemetry,
+            configuration: configuration
+        )
         let offer = WHIPPublisherOffer(
-            iceUfrag: "pubU", icePwd: "publisherpassword0123456", fingerprint: GoldenPublisher.fingerprint,
-            videoSSRC: GoldenPublisher.videoSSRC, audioSSRC: nil, cname: "golden", sessionID: 7
+            iceUfrag: "pubU",
+            icePwd: "publisherpassword0123456",
+            fingerprint: GoldenPublisher.fingerprint,
+            videoSSRC: GoldenPublisher.videoSSRC,
+            audioSSRC: nil,
+            cname: "golden",
+            sessionID: 7
         ).description.text
         let created = try await service.createSession(streamKey: "first", offer: offer)
         let port = try #require(transport.candidates.first?.port)
@@ -142,11 +166,19 @@ import TestSupport
     @Test func offerLargerThanTheConfiguredLimitIsRefusedWith413() async throws {
         var transportConfiguration = WebRTCTransportConfiguration()
         transportConfiguration.port = 0
-        let transport = WebRTCTransportService(configuration: transportConfiguration, certificate: try DTLSCertificate())
+        let transport = WebRTCTransportService(
+            configuration: transportConfiguration,
+            certificate: try DTLSCertificate()
+        )
         try await transport.start()
         let offer = WHIPPublisherOffer(
-            iceUfrag: "pubU", icePwd: "publisherpassword0123456", fingerprint: GoldenPublisher.fingerprint,
-            videoSSRC: GoldenPublisher.videoSSRC, audioSSRC: nil, cname: "golden", sessionID: 7
+            iceUfrag: "pubU",
+            icePwd: "publisherpassword0123456",
+            fingerprint: GoldenPublisher.fingerprint,
+            videoSSRC: GoldenPublisher.videoSSRC,
+            audioSSRC: nil,
+            cname: "golden",
+            sessionID: 7
         ).description.text
         var configuration = WHIPIngestConfiguration()
         configuration.maxOfferBytes = offer.utf8.count - 1

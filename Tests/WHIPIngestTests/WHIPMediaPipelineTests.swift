@@ -19,7 +19,9 @@ import WebRTCWire
 
     @Test func framesOutEqualFramesInWithTheSourceDescription() throws {
         let golden = try GoldenPublisher(count: 40, gop: 20)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         for unit in golden.units {
             for packet in unit.packets { driver.send(packet) }
             driver.advance(.milliseconds(33))
@@ -34,7 +36,9 @@ import WebRTCWire
 
     @Test func reorderedPacketsStillComeOutInOrder() throws {
         let golden = try GoldenPublisher(count: 20, gop: 20)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         var packets = golden.units.flatMap(\.packets)
         // Swap every third pair: each packet arrives one place late.
         for i in stride(from: 1, to: packets.count - 1, by: 3) { packets.swapAt(i, i + 1) }
@@ -48,7 +52,9 @@ import WebRTCWire
 
     @Test func lostPacketIsNackedThenGivenUpWithAPictureLossIndication() throws {
         let golden = try GoldenPublisher(count: 40, gop: 20)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         let dropped = golden.units[5].packets[0].sequenceNumber
         for unit in golden.units {
             for packet in unit.packets where packet.sequenceNumber != dropped { driver.send(packet) }
@@ -65,7 +71,8 @@ import WebRTCWire
     @Test func retransmissionOverRTXFillsTheGap() throws {
         let golden = try GoldenPublisher(count: 20, gop: 20)
         var driver = PipelineDriver(
-            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(rtx: true), localSSRC: 9))
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(rtx: true), localSSRC: 9)
+        )
         let lost = golden.units[3].packets[0]
         for (index, unit) in golden.units.enumerated() {
             for packet in unit.packets where packet.sequenceNumber != lost.sequenceNumber { driver.send(packet) }
@@ -81,7 +88,10 @@ import WebRTCWire
 
     @Test func publisherWithoutPLIGetsNoKeyframeRequests() throws {
         let golden = try GoldenPublisher(count: 25, gop: 20)
-        let configuration = WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(feedback: false), localSSRC: 9)
+        let configuration = WHIPMediaConfiguration(
+            negotiation: try GoldenPublisher.negotiation(feedback: false),
+            localSSRC: 9
+        )
         #expect(configuration.keyframeRequest == .unavailable && configuration.sendsNACK)
         var driver = PipelineDriver(configuration)
         for (index, unit) in golden.units.enumerated() {
@@ -94,7 +104,9 @@ import WebRTCWire
 
     @Test func receiverReportsGoOutAboutOncePerSecond() throws {
         let golden = try GoldenPublisher(count: 60, gop: 30)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         for unit in golden.units {
             for packet in unit.packets { driver.send(packet) }
             driver.advance(.milliseconds(50))
@@ -106,12 +118,21 @@ import WebRTCWire
 
     @Test func senderReportBecomesTheCaptureStamp() throws {
         let golden = try GoldenPublisher(count: 3, gop: 20)
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         let capture = WallTime(millisecondsSince1970: 1_700_000_000_000)
         let report = RTCPSenderReport(
-            ssrc: GoldenPublisher.videoSSRC, ntpTimestamp: RTCPSenderReport.ntpTimestamp(capture),
-            rtpTimestamp: golden.units[0].timestamp, packetCount: 0, octetCount: 0, reports: [])
-        driver.collect(driver.pipeline.receivedRTCP(RTCPPacket.serializeCompound([.senderReport(report)]), now: driver.now))
+            ssrc: GoldenPublisher.videoSSRC,
+            ntpTimestamp: RTCPSenderReport.ntpTimestamp(capture),
+            rtpTimestamp: golden.units[0].timestamp,
+            packetCount: 0,
+            octetCount: 0,
+            reports: []
+        )
+        driver.collect(
+            driver.pipeline.receivedRTCP(RTCPPacket.serializeCompound([.senderReport(report)]), now: driver.now)
+        )
         for unit in golden.units { for packet in unit.packets { driver.send(packet) } }
         let stamps = driver.frames.compactMap(\.stamps.capture).map(\.millisecondsSince1970)
         let start = golden.units[0].frame.dts
@@ -126,7 +147,8 @@ import WebRTCWire
     @Test func videoWaitsBrieflyForSilentAudioThenIsDescribedAlone() throws {
         let golden = try GoldenPublisher(count: 40, gop: 20)
         var driver = PipelineDriver(
-            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(audio: true), localSSRC: 9))
+            WHIPMediaConfiguration(negotiation: try GoldenPublisher.negotiation(audio: true), localSSRC: 9)
+        )
         for unit in golden.units.prefix(20) {
             for packet in unit.packets { driver.send(packet) }
             driver.advance(.milliseconds(33))
@@ -141,7 +163,9 @@ import WebRTCWire
     }
 
     @Test func malformedPacketsAreCountedNotFatal() {
-        var driver = PipelineDriver(WHIPMediaConfiguration(negotiation: try! GoldenPublisher.negotiation(), localSSRC: 9))
+        var driver = PipelineDriver(
+            WHIPMediaConfiguration(negotiation: try! GoldenPublisher.negotiation(), localSSRC: 9)
+        )
         driver.collect(driver.pipeline.receivedRTP([0x00, 1, 2], now: driver.now, wall: .now()))
         driver.collect(driver.pipeline.receivedRTCP([0x80, 200], now: driver.now))
         #expect(driver.pipeline.counters.malformedPackets == 2 && driver.warnings.count == 2 && driver.frames.isEmpty)

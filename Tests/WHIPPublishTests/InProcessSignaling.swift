@@ -21,11 +21,17 @@ final class InProcessSignaling: WHIPSignaling {
     func post(offer: String, to endpoint: WHIPEndpoint) async throws(WHIPPublishError) -> WHIPHTTPResponse {
         do {
             let created = try await ingest.createSession(streamKey: endpoint.streamKey, offer: offer)
-            let attached = StreamKey(endpoint.streamKey).flatMap { hub.subscribe(key: $0, name: "test", capacity: 4_096) }
+            let attached = StreamKey(endpoint.streamKey).flatMap {
+                hub.subscribe(key: $0, name: "test", capacity: 4_096)
+            }
             reader.withLock { $0 = attached }
             return WHIPHTTPResponse(
-                status: 201, headers: ["location": "/whip/\(endpoint.streamKey)/\(created.sessionID)", "content-type": "application/sdp"],
-                body: created.answer)
+                status: 201,
+                headers: [
+                    "location": "/whip/\(endpoint.streamKey)/\(created.sessionID)", "content-type": "application/sdp",
+                ],
+                body: created.answer
+            )
         } catch {
             return WHIPHTTPResponse(status: error.httpStatus, body: "\(error)")
         }

@@ -1,28 +1,47 @@
+import TestSupport
 import Testing
 import WebRTCTransport
 import WebRTCWire
-import TestSupport
+
 @testable import WHIPPublish
 
 /// RFC 9725 §4.2–4.4 from the client's side: every transition of the publish, driven without sockets or sleeps.
 @Suite struct WHIPClientStateMachineTests {
     static let endpoint = try! WHIPEndpoint("http://127.0.0.1:8080/whip/demo")
     static let offer = WHIPPublisherOffer(
-        iceUfrag: "pubU", icePwd: "publisherpassword0123456",
-        fingerprint: DTLSFingerprint(algorithm: "sha-256", digest: (0..<32).map { UInt8($0) }), videoSSRC: 0x1111,
-        audioSSRC: 0x2222, cname: "c", sessionID: 7)
+        iceUfrag: "pubU",
+        icePwd: "publisherpassword0123456",
+        fingerprint: DTLSFingerprint(algorithm: "sha-256", digest: (0..<32).map { UInt8($0) }),
+        videoSSRC: 0x1111,
+        audioSSRC: 0x2222,
+        cname: "c",
+        sessionID: 7
+    )
     static let serverFingerprint = DTLSFingerprint(algorithm: "sha-256", digest: (0..<32).map { UInt8(255 - $0) })
 
     /// The answer our own ingest gives this offer, from the real negotiation code.
     static func answer(audio: Bool = true, candidates: [String] = ["127.0.0.1:8189"]) throws -> String {
         var configuration = WHIPAnswerConfiguration(
-            iceUfrag: "srvU", icePwd: "serverpassword0123456789", fingerprint: serverFingerprint,
-            candidates: candidates.compactMap(TransportAddress.init), sessionID: 1)
+            iceUfrag: "srvU",
+            icePwd: "serverpassword0123456789",
+            fingerprint: serverFingerprint,
+            candidates: candidates.compactMap(TransportAddress.init),
+            sessionID: 1
+        )
         configuration.requireAudio = false
         var text = offer.description.text
-        if !audio { text = WHIPPublisherOffer(
-            iceUfrag: "pubU", icePwd: "publisherpassword0123456", fingerprint: offer.fingerprint, videoSSRC: 1,
-            audioSSRC: nil, cname: "c", sessionID: 7).description.text }
+        if !audio {
+            text =
+                WHIPPublisherOffer(
+                    iceUfrag: "pubU",
+                    icePwd: "publisherpassword0123456",
+                    fingerprint: offer.fingerprint,
+                    videoSSRC: 1,
+                    audioSSRC: nil,
+                    cname: "c",
+                    sessionID: 7
+                ).description.text
+        }
         return try WHIPNegotiation(offerText: text, configuration: configuration).answerText
     }
 
@@ -61,9 +80,15 @@ import TestSupport
 
     /// Status, headers, body → the error the run ends with (no DELETE when no session was created).
     @Test(arguments: [
-        (WHIPHTTPResponse(status: 409, body: "stream 'demo' is already live\n"), WHIPPublishError.offerRefused(status: 409, reason: "stream 'demo' is already live")),
+        (
+            WHIPHTTPResponse(status: 409, body: "stream 'demo' is already live\n"),
+            WHIPPublishError.offerRefused(status: 409, reason: "stream 'demo' is already live")
+        ),
         (WHIPHTTPResponse(status: 401), .offerRefused(status: 401, reason: "")),
-        (WHIPHTTPResponse(status: 422, body: "unacceptable offer: no H.264"), .offerRefused(status: 422, reason: "unacceptable offer: no H.264")),
+        (
+            WHIPHTTPResponse(status: 422, body: "unacceptable offer: no H.264"),
+            .offerRefused(status: 422, reason: "unacceptable offer: no H.264")
+        ),
         (WHIPHTTPResponse(status: 201, headers: [:], body: "v=0"), .missingLocation),
     ])
     func refusedOfferFinishesWithTheServersReason(_ pair: (WHIPHTTPResponse, WHIPPublishError)) {
@@ -77,7 +102,9 @@ import TestSupport
         var m = machine()
         _ = m.start()
         let noCandidates = try Self.answer(candidates: [])
-        #expect(m.received(Self.created(noCandidates), now: .now) == [.deleteSession("http://127.0.0.1:8080/whip/demo/s1")])
+        #expect(
+            m.received(Self.created(noCandidates), now: .now) == [.deleteSession("http://127.0.0.1:8080/whip/demo/s1")]
+        )
         #expect(m.deleted() == [.finish(.badAnswer("no UDP host candidate"))])
 
         var garbage = machine()
@@ -93,7 +120,8 @@ import TestSupport
     @Test func answerWithoutAudioPublishesVideoOnly() throws {
         var m = machine()
         _ = m.start()
-        guard case .openTransport(let plan) = m.received(Self.created(try Self.answer(audio: false)), now: .now).first else {
+        guard case .openTransport(let plan) = m.received(Self.created(try Self.answer(audio: false)), now: .now).first
+        else {
             Issue.record("expected openTransport")
             return
         }

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import WHIPPublish
 
 /// RFC 9725 §4.1 endpoint URLs: what `sluice publish` accepts, and how `Location` resolves against them.
@@ -72,7 +73,9 @@ import TestSupport
         var random = SeededRandom(seed: 9725)
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         for _ in 0..<200 {
-            let key = String((0..<Int.random(in: 1...24, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+            let key = String(
+                (0..<Int.random(in: 1...24, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            )
             let port = Int.random(in: 1...65_535, using: &random)
             let endpoint = try WHIPEndpoint("http://127.0.0.1:\(port)/whip/\(key)")
             #expect(endpoint.streamKey == key)

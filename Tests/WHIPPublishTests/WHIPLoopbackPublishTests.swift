@@ -24,7 +24,15 @@ import WebRTCTransport
         quiet.logLevel = .warning
         let publisher = try WHIPPublisher(url: "http://127.0.0.1:1/whip/loop", options: options, logger: quiet)
         let input = try TestPatternSource(
-            configuration: .init(width: 320, height: 180, fps: 30, gop: 30, videoBitRate: 500_000, duration: .seconds(5)))
+            configuration: .init(
+                width: 320,
+                height: 180,
+                fps: 30,
+                gop: 30,
+                videoBitRate: 500_000,
+                duration: .seconds(5)
+            )
+        )
 
         let report = try await publisher.publish(source: input)
         let reader = try #require(signaling.reader.withLock { $0 })
@@ -48,10 +56,12 @@ import WebRTCTransport
         #expect(video.filter(\.isKeyframe).count >= 4)
         #expect(video.first?.isKeyframe == true)
         // The release-time SEI is the capture clock, and it arrives within a second of being stamped.
-        #expect(video.allSatisfy { f in
-            guard let capture = f.stamps.capture, let ingest = f.stamps.ingestWall else { return false }
-            return ingest.duration(since: capture) < .seconds(1)
-        })
+        #expect(
+            video.allSatisfy { f in
+                guard let capture = f.stamps.capture, let ingest = f.stamps.ingestWall else { return false }
+                return ingest.duration(since: capture) < .seconds(1)
+            }
+        )
         // 200 Opus frames of 20 ms became about 4 s of AAC (1024 samples each): ~187.
         #expect(report.audioFrames >= 195 && audio.count >= 170)
         #expect(report.sender.senderReportsSent >= 3)
@@ -74,7 +84,9 @@ import WebRTCTransport
         options.signaling = InProcessSignaling(ingest: ingest, hub: hub)
         let publisher = try WHIPPublisher(url: "http://127.0.0.1:1/whip/busy", options: options)
         await #expect {
-            let input = try TestPatternSource(configuration: .init(width: 160, height: 90, fps: 10, duration: .seconds(1)))
+            let input = try TestPatternSource(
+                configuration: .init(width: 160, height: 90, fps: 10, duration: .seconds(1))
+            )
             _ = try await publisher.publish(source: input)
         } throws: { error in
             guard case .offerRefused(409, let reason) = error as? WHIPPublishError else { return false }

@@ -1,20 +1,31 @@
 import CodecFormats
 import FFmpegBridge
 import MediaCore
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
+
 @testable import WHIPPublish
 
 /// RFC 3550/4585/6184/7587 sender side: packetization, NACK answers from history, PLI guard and sender reports.
 @Suite struct WHIPMediaSenderTests {
     static let configuration = WHIPMediaSender.Configuration(
-        videoSSRC: 0xAAAA, videoPayloadType: 102, audioSSRC: 0xBBBB, audioPayloadType: 111, cname: "cn",
-        videoSequence: 65_530, audioSequence: 100, videoTimestampOffset: 4_294_000_000, audioTimestampOffset: 7)
+        videoSSRC: 0xAAAA,
+        videoPayloadType: 102,
+        audioSSRC: 0xBBBB,
+        audioPayloadType: 111,
+        cname: "cn",
+        videoSequence: 65_530,
+        audioSequence: 100,
+        videoTimestampOffset: 4_294_000_000,
+        audioTimestampOffset: 7
+    )
 
     /// Real x264 frames (320x180, SPS/PPS only in the avcC, as the test pattern encodes them).
     static let source: (avcC: [UInt8], frames: [MediaFrame]) = {
-        let pattern = try! TestPatternSource(configuration: .init(width: 320, height: 180, fps: 30, gop: 10, videoBitRate: 600_000))
+        let pattern = try! TestPatternSource(
+            configuration: .init(width: 320, height: 180, fps: 30, gop: 10, videoBitRate: 600_000)
+        )
         var frames: [MediaFrame] = []
         while frames.count < 12, let frame = try! pattern.nextFrame() {
             if frame.kind == .video { frames.append(frame) }
@@ -77,7 +88,9 @@ import TestSupport
         let actions = sender.received(rtcp: nack, now: .now)
         #expect(actions == lost.map { .sendRTP(sent[$0]!) })
         #expect(sender.counters.nackedPackets == 5 && sender.counters.retransmittedPackets == 4)
-        let foreign = RTCPPacket.serializeCompound([.genericNACK(RTCPGenericNACK(senderSSRC: 9, mediaSSRC: 1, lost: lost))])
+        let foreign = RTCPPacket.serializeCompound([
+            .genericNACK(RTCPGenericNACK(senderSSRC: 9, mediaSSRC: 1, lost: lost))
+        ])
         #expect(sender.received(rtcp: foreign, now: .now) == [])
     }
 
@@ -107,7 +120,12 @@ import TestSupport
         let wall = WallTime(millisecondsSince1970: 1_800_000_000_000)
         let frame = Self.source.frames[0]
         _ = try sender.send(video: frame, now: t0, wall: wall)
-        let opus = MediaFrame(kind: .audio, dts: MediaTime(value: 960, timescale: 48_000), isKeyframe: true, data: [0xFC, 1, 2])
+        let opus = MediaFrame(
+            kind: .audio,
+            dts: MediaTime(value: 960, timescale: 48_000),
+            isKeyframe: true,
+            data: [0xFC, 1, 2]
+        )
         let audio = Self.rtp(sender.send(audio: opus, wall: wall))
         #expect(audio.count == 1 && audio[0].timestamp == 967 && audio[0].marker && audio[0].sequenceNumber == 100)
         let later = wall.advanced(by: .milliseconds(500))
@@ -122,7 +140,10 @@ import TestSupport
         let videoRTP = 4_294_000_000 &+ UInt32(frame.dts.converted(to: 90_000).value) &+ 45_000
         #expect(reports[0].rtpTimestamp == videoRTP)
         #expect(reports[1].rtpTimestamp == 967 + 24_000)
-        #expect(reports[0].wallTime(ofRTPTimestamp: videoRTP, clockRate: 90_000).millisecondsSince1970 == later.millisecondsSince1970)
+        #expect(
+            reports[0].wallTime(ofRTPTimestamp: videoRTP, clockRate: 90_000).millisecondsSince1970
+                == later.millisecondsSince1970
+        )
         #expect(reports[0].packetCount > 0 && reports[1].packetCount == 1 && reports[1].octetCount == 3)
         guard case .sourceDescription(let chunks)? = packets.last else {
             Issue.record("expected SDES last")
@@ -144,7 +165,12 @@ import TestSupport
     @Test func malformedVideoAndConfigurationAreRefused() throws {
         #expect(throws: WHIPPublishError.self) { try WHIPMediaSender(configuration: Self.configuration, avcC: [1, 2]) }
         var sender = try WHIPMediaSender(configuration: Self.configuration, avcC: Self.source.avcC)
-        let broken = MediaFrame(kind: .video, dts: MediaTime(value: 0, timescale: 90_000), isKeyframe: true, data: [0, 0, 0, 9, 0x65])
+        let broken = MediaFrame(
+            kind: .video,
+            dts: MediaTime(value: 0, timescale: 90_000),
+            isKeyframe: true,
+            data: [0, 0, 0, 9, 0x65]
+        )
         #expect(throws: WHIPPublishError.self) { try sender.send(video: broken, now: .now, wall: .now()) }
     }
 
@@ -162,13 +188,20 @@ import TestSupport
                 let size = Int.random(in: 1...3_000, using: &random)
                 data += WHIPMediaSender.lengthPrefix(size) + [0x41] + random.bytes(size - 1)
             }
-            let frame = MediaFrame(kind: .video, dts: MediaTime(value: Int64(index) * 3_000, timescale: 90_000), isKeyframe: false, data: data)
+            let frame = MediaFrame(
+                kind: .video,
+                dts: MediaTime(value: Int64(index) * 3_000, timescale: 90_000),
+                isKeyframe: false,
+                data: data
+            )
             let packets = Self.rtp(try sender.send(video: frame, now: .now, wall: .now()))
             #expect(packets.allSatisfy { $0.payload.count <= configuration.maxPayloadSize })
             all += packets
         }
         #expect(zip(all, all.dropFirst()).allSatisfy { $0.sequenceNumber &+ 1 == $1.sequenceNumber })
-        let nack = RTCPPacket.serializeCompound([.genericNACK(RTCPGenericNACK(senderSSRC: 1, mediaSSRC: 0xAAAA, lost: all.map(\.sequenceNumber)))])
+        let nack = RTCPPacket.serializeCompound([
+            .genericNACK(RTCPGenericNACK(senderSSRC: 1, mediaSSRC: 0xAAAA, lost: all.map(\.sequenceNumber)))
+        ])
         let resent = Self.rtp(sender.received(rtcp: nack, now: .now))
         #expect(resent == Array(all.suffix(64)))
     }

@@ -36,15 +36,23 @@ struct AiortcInteropTests {
         let negotiation = try WHIPNegotiation(
             offerText: offerText,
             configuration: WHIPAnswerConfiguration(
-                iceUfrag: local.ufrag, icePwd: local.password, fingerprint: certificate.fingerprint,
-                candidates: candidates, sessionID: 1))
+                iceUfrag: local.ufrag,
+                icePwd: local.password,
+                fingerprint: certificate.fingerprint,
+                candidates: candidates,
+                sessionID: 1
+            )
+        )
         let video = try #require(negotiation.video)
         #expect(video.codec.name.lowercased() == "h264")
         let session = try await service.openSession(
             WebRTCSessionParameters(
                 local: local,
                 remote: ICECredentials(ufrag: negotiation.offer.iceUfrag, password: negotiation.offer.icePwd),
-                remoteFingerprint: negotiation.offer.fingerprint, dtlsRole: negotiation.dtlsRole))
+                remoteFingerprint: negotiation.offer.fingerprint,
+                dtlsRole: negotiation.dtlsRole
+            )
+        )
         try peer.writeJSON(["answer": negotiation.answerText])
 
         var events = session.events.makeAsyncIterator()

@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 import WebRTCTransport
 import WebRTCWire
-import TestSupport
 
 /// DTLS-SRTP between two real OpenSSL endpoints in memory: handshake, fingerprints, keys, bad input.
 @Suite("DTLSEndpoint")
@@ -59,7 +59,8 @@ struct DTLSEndpointTests {
         #expect(server.keyingMaterial == nil)
         #expect(
             DTLSPair.failure(pair.serverEvents)
-                == .fingerprintMismatch(expected: Certs.stranger.fingerprint, actual: Certs.client.fingerprint))
+                == .fingerprintMismatch(expected: Certs.stranger.fingerprint, actual: Certs.client.fingerprint)
+        )
         // The server's alert reaches the client, which fails too instead of waiting.
         #expect(client.state == .failed)
         #expect(DTLSPair.keys(pair.clientEvents) == nil)
@@ -73,7 +74,8 @@ struct DTLSEndpointTests {
         #expect(client.state == .failed)
         #expect(
             DTLSPair.failure(pair.clientEvents)
-                == .fingerprintMismatch(expected: Certs.stranger.fingerprint, actual: Certs.server.fingerprint))
+                == .fingerprintMismatch(expected: Certs.stranger.fingerprint, actual: Certs.server.fingerprint)
+        )
         #expect(server.state == .failed)
     }
 

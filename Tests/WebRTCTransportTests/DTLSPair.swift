@@ -13,7 +13,9 @@ struct DTLSPair {
     /// Starts the client (or sends the `clientHello` it already returned) and shuttles datagrams until neither side has anything left to send.
     /// `tamper` may replace each datagram in flight with any number of datagrams (corrupt, duplicate, drop).
     mutating func handshake(
-        client: inout DTLSEndpoint, server: inout DTLSEndpoint, clientHello: [DTLSAction]? = nil,
+        client: inout DTLSEndpoint,
+        server: inout DTLSEndpoint,
+        clientHello: [DTLSAction]? = nil,
         tamper: (inout [[UInt8]]) -> Void = { _ in }
     ) {
         _ = server.start()

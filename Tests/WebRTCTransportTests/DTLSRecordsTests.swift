@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import WebRTCTransport
 
@@ -25,9 +25,21 @@ struct DTLSRecordsTests {
     static let cases: [Case] = [
         Case(name: "one record", records: [record(100)], trailing: [], mtu: 1200, sizes: [113]),
         Case(name: "two fit together", records: [record(500), record(500)], trailing: [], mtu: 1200, sizes: [1026]),
-        Case(name: "second overflows", records: [record(700), record(700)], trailing: [], mtu: 1200, sizes: [713, 713]),
+        Case(
+            name: "second overflows",
+            records: [record(700), record(700)],
+            trailing: [],
+            mtu: 1200,
+            sizes: [713, 713]
+        ),
         Case(name: "exact fit", records: [record(587), record(587)], trailing: [], mtu: 1200, sizes: [1200]),
-        Case(name: "oversized record alone", records: [record(1300), record(10)], trailing: [], mtu: 1200, sizes: [1313, 23]),
+        Case(
+            name: "oversized record alone",
+            records: [record(1300), record(10)],
+            trailing: [],
+            mtu: 1200,
+            sizes: [1313, 23]
+        ),
         Case(name: "truncated tail kept", records: [record(10)], trailing: [22, 254], mtu: 1200, sizes: [23, 2]),
         Case(name: "length past end", records: [], trailing: Array(record(50).prefix(30)), mtu: 1200, sizes: [30]),
         Case(name: "empty", records: [], trailing: [], mtu: 1200, sizes: []),

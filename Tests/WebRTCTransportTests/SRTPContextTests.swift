@@ -1,7 +1,7 @@
+import TestSupport
 import Testing
 import WebRTCTransport
 import WebRTCWire
-import TestSupport
 
 /// SRTP/SRTCP through libsrtp2: round trips, tampering, replays, and keys that came out of a real DTLS handshake.
 @Suite("SRTPContext")
@@ -11,7 +11,8 @@ struct SRTPContextTests {
     static func key(_ profile: SRTPProfile, seed: UInt8 = 1) -> SRTPKey {
         SRTPKey(
             key: (0..<profile.keyLength).map { UInt8($0) &+ seed },
-            salt: (0..<profile.saltLength).map { UInt8($0) &* 3 &+ seed })
+            salt: (0..<profile.saltLength).map { UInt8($0) &* 3 &+ seed }
+        )
     }
 
     static func pair(_ profile: SRTPProfile) throws -> (sender: SRTPContext, receiver: SRTPContext) {
@@ -104,7 +105,10 @@ struct SRTPContextTests {
     @Test func wrongKeyFailsAuthentication() throws {
         let sender = try SRTPContext(profile: .aeadAes128Gcm, key: Self.key(.aeadAes128Gcm), direction: .outbound)
         let other = try SRTPContext(
-            profile: .aeadAes128Gcm, key: Self.key(.aeadAes128Gcm, seed: 2), direction: .inbound)
+            profile: .aeadAes128Gcm,
+            key: Self.key(.aeadAes128Gcm, seed: 2),
+            direction: .inbound
+        )
         let packet = try sender.protectRTP(Self.rtp(sequence: 1))
         #expect(throws: WebRTCTransportError.srtpAuthenticationFailed(packet: .rtp)) { try other.unprotectRTP(packet) }
     }
@@ -132,9 +136,15 @@ struct SRTPContextTests {
 
     @Test func keysExportedByDTLSProtectEachDirection() throws {
         var client = try DTLSEndpoint(
-            role: .client, certificate: TestCertificates.client, remoteFingerprint: TestCertificates.server.fingerprint)
+            role: .client,
+            certificate: TestCertificates.client,
+            remoteFingerprint: TestCertificates.server.fingerprint
+        )
         var server = try DTLSEndpoint(
-            role: .server, certificate: TestCertificates.server, remoteFingerprint: TestCertificates.client.fingerprint)
+            role: .server,
+            certificate: TestCertificates.server,
+            remoteFingerprint: TestCertificates.client.fingerprint
+        )
         var pair = DTLSPair()
         pair.handshake(client: &client, server: &server)
         let clientKeys = try #require(DTLSPair.keys(pair.clientEvents))

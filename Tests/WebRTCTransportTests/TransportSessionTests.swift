@@ -1,8 +1,8 @@
 import MediaCore
 import NIOCore
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
 
 @testable import WebRTCTransport
 
@@ -17,28 +17,49 @@ struct TransportSessionTests {
 
     static func ingest(timing: TransportSession.Timing = .init()) throws -> TransportSession {
         let parameters = WebRTCSessionParameters(
-            local: ingestCredentials, remote: publisherCredentials,
-            remoteFingerprint: TestCertificates.client.fingerprint, dtlsRole: .server, iceRole: .controlled)
+            local: ingestCredentials,
+            remote: publisherCredentials,
+            remoteFingerprint: TestCertificates.client.fingerprint,
+            dtlsRole: .server,
+            iceRole: .controlled
+        )
         return try TransportSession(
-            parameters: parameters, certificate: TestCertificates.server, timing: timing, now: start)
+            parameters: parameters,
+            certificate: TestCertificates.server,
+            timing: timing,
+            now: start
+        )
     }
 
     static func publisher() throws -> TransportSession {
         let parameters = WebRTCSessionParameters(
-            local: publisherCredentials, remote: ingestCredentials,
-            remoteFingerprint: TestCertificates.server.fingerprint, dtlsRole: .client, iceRole: .controlling,
-            remoteCandidates: [ingestAddress])
+            local: publisherCredentials,
+            remote: ingestCredentials,
+            remoteFingerprint: TestCertificates.server.fingerprint,
+            dtlsRole: .client,
+            iceRole: .controlling,
+            remoteCandidates: [ingestAddress]
+        )
         return try TransportSession(
-            parameters: parameters, certificate: TestCertificates.client, timing: .init(), now: start)
+            parameters: parameters,
+            certificate: TestCertificates.client,
+            timing: .init(),
+            now: start
+        )
     }
 
     /// A check as a controlling peer sends it to the ingest.
     static func check(
-        username: String = "ingA:pubB", key: String = ingestCredentials.password, useCandidate: Bool = true
+        username: String = "ingA:pubB",
+        key: String = ingestCredentials.password,
+        useCandidate: Bool = true
     ) -> STUNMessage {
         var random = SeededRandom(seed: 3)
         let bytes = STUNMessage.bindingRequest(
-            transactionID: .random(using: &random), username: username, priority: 1, controllingTieBreaker: 9,
+            transactionID: .random(using: &random),
+            username: username,
+            priority: 1,
+            controllingTieBreaker: 9,
             useCandidate: useCandidate
         ).serialized(integrityKey: Array(key.utf8), fingerprint: true)
         return try! STUNMessage(parsing: bytes)
@@ -75,13 +96,23 @@ struct TransportSessionTests {
     ])
     func checksWithTheWrongPasswordOrUfragGet401AndLearnNothing(username: String, key: String) throws {
         var session = try Self.ingest()
-        let actions = session.receiveSTUN(Self.check(username: username, key: key), from: Self.publisherAddress, now: Self.start)
+        let actions = session.receiveSTUN(
+            Self.check(username: username, key: key),
+            from: Self.publisherAddress,
+            now: Self.start
+        )
         let reply = try STUNMessage(parsing: try #require(Self.sends(actions).first).bytes)
         #expect(reply.type == .bindingError && reply.errorCode?.code == 401)
         #expect(!actions.contains { if case .learn = $0 { true } else { false } })
         #expect(session.statistics.stunRequestsRejected == 1)
         // DTLS from an address that never authenticated is ignored.
-        #expect(session.receiveDTLS([22, 254, 253] + Array(repeating: 0, count: 20), from: Self.publisherAddress, now: Self.start).isEmpty)
+        #expect(
+            session.receiveDTLS(
+                [22, 254, 253] + Array(repeating: 0, count: 20),
+                from: Self.publisherAddress,
+                now: Self.start
+            ).isEmpty
+        )
     }
 
     @Test func useCandidateNominatesTheAddressOnce() throws {
@@ -143,14 +174,18 @@ struct TransportSessionTests {
         let rtp = SRTPContextTests.rtp(sequence: 500)
         let media = Self.sends(publisher.sendRTP(rtp))
         #expect(media.count == 1 && media.first?.to == Self.ingestAddress)
-        let delivered = Self.events(Self.deliver(try #require(media.first).bytes, to: &ingest, from: Self.publisherAddress))
+        let delivered = Self.events(
+            Self.deliver(try #require(media.first).bytes, to: &ingest, from: Self.publisherAddress)
+        )
         guard case .rtp(let packet, _) = delivered.first else {
             Issue.record("expected RTP, got \(delivered)")
             return
         }
         #expect(packet == rtp)
         let feedback = Self.sends(ingest.sendRTCP(SRTPContextTests.receiverReport))
-        let back = Self.events(Self.deliver(try #require(feedback.first).bytes, to: &publisher, from: Self.ingestAddress))
+        let back = Self.events(
+            Self.deliver(try #require(feedback.first).bytes, to: &publisher, from: Self.ingestAddress)
+        )
         guard case .rtcp(let report, _) = back.first else {
             Issue.record("expected RTCP, got \(back)")
             return
@@ -164,7 +199,9 @@ struct TransportSessionTests {
 
         let closing = publisher.close(reason: nil)
         var last: [WebRTCSessionEvent] = []
-        for (bytes, _) in Self.sends(closing) { last += Self.events(Self.deliver(bytes, to: &ingest, from: Self.publisherAddress)) }
+        for (bytes, _) in Self.sends(closing) {
+            last += Self.events(Self.deliver(bytes, to: &ingest, from: Self.publisherAddress))
+        }
         guard case .closed(.closedByPeer) = last.last else {
             Issue.record("expected closedByPeer, got \(last)")
             return
@@ -175,13 +212,19 @@ struct TransportSessionTests {
         var session = try Self.ingest()
         _ = session.receiveSTUN(Self.check(), from: Self.publisherAddress, now: Self.start)
         let rtp = SRTPContextTests.rtp(sequence: 1)
-        #expect(session.receiveMedia(rtp, kind: .rtp, from: Self.publisherAddress, now: Self.start, arrival: .now()).isEmpty)
+        #expect(
+            session.receiveMedia(rtp, kind: .rtp, from: Self.publisherAddress, now: Self.start, arrival: .now()).isEmpty
+        )
         #expect(session.sendRTCP(SRTPContextTests.receiverReport).isEmpty)
         #expect(session.statistics.sendsDropped == 1)
     }
 
     /// Routes a datagram by its first byte as the router does (RFC 7983).
-    static func deliver(_ datagram: [UInt8], to session: inout TransportSession, from source: TransportAddress)
+    static func deliver(
+        _ datagram: [UInt8],
+        to session: inout TransportSession,
+        from source: TransportAddress
+    )
         -> [TransportSessionAction]
     {
         switch PacketClass(classifying: datagram) {

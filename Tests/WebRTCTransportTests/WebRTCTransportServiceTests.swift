@@ -1,9 +1,9 @@
 import NIOCore
 import NIOPosix
+import TestSupport
 import Testing
 import WebRTCTransport
 import WebRTCWire
-import TestSupport
 
 /// Two transport services on loopback UDP: our publisher (controlling, DTLS client) into our ingest (ICE-lite).
 @Suite("WebRTCTransportService")
@@ -18,9 +18,13 @@ struct WebRTCTransportServiceTests {
 
     @Test func publisherReachesIngestOverLoopbackAndMediaFlowsBothWays() async throws {
         let ingestService = WebRTCTransportService(
-            configuration: Self.configuration(), certificate: TestCertificates.server)
+            configuration: Self.configuration(),
+            certificate: TestCertificates.server
+        )
         let publisherService = WebRTCTransportService(
-            configuration: Self.configuration(), certificate: TestCertificates.client)
+            configuration: Self.configuration(),
+            certificate: TestCertificates.client
+        )
         let candidates = try await ingestService.start()
         try await publisherService.start()
         #expect(candidates.count == 1 && candidates.first?.port != 0)
@@ -28,17 +32,27 @@ struct WebRTCTransportServiceTests {
         let publisherCredentials = ICECredentials.random()
         let ingest = try await ingestService.openSession(
             WebRTCSessionParameters(
-                local: ingestCredentials, remote: publisherCredentials,
-                remoteFingerprint: TestCertificates.client.fingerprint))
+                local: ingestCredentials,
+                remote: publisherCredentials,
+                remoteFingerprint: TestCertificates.client.fingerprint
+            )
+        )
         let publisher = try await publisherService.openSession(
             WebRTCSessionParameters(
-                local: publisherCredentials, remote: ingestCredentials,
-                remoteFingerprint: TestCertificates.server.fingerprint, dtlsRole: .client, iceRole: .controlling,
-                remoteCandidates: candidates))
+                local: publisherCredentials,
+                remote: ingestCredentials,
+                remoteFingerprint: TestCertificates.server.fingerprint,
+                dtlsRole: .client,
+                iceRole: .controlling,
+                remoteCandidates: candidates
+            )
+        )
         var ingestEvents = ingest.events.makeAsyncIterator()
         var publisherEvents = publisher.events.makeAsyncIterator()
 
-        let ingestICE = try await EventWait.until(&ingestEvents) { if case .iceConnected(let r) = $0 { r } else { nil } }
+        let ingestICE = try await EventWait.until(&ingestEvents) {
+            if case .iceConnected(let r) = $0 { r } else { nil }
+        }
         #expect(ingestICE.ip == [127, 0, 0, 1])
         _ = try await EventWait.until(&ingestEvents) { if case .connected(let p) = $0 { p } else { nil } }
         _ = try await EventWait.until(&publisherEvents) { if case .connected(let p) = $0 { p } else { nil } }
@@ -67,11 +81,17 @@ struct WebRTCTransportServiceTests {
 
     @Test func sessionThatNeverHearsFromItsPeerEndsWhenConsentExpires() async throws {
         let service = WebRTCTransportService(
-            configuration: Self.configuration(consentTimeout: .milliseconds(300)), certificate: TestCertificates.server)
+            configuration: Self.configuration(consentTimeout: .milliseconds(300)),
+            certificate: TestCertificates.server
+        )
         try await service.start()
         let session = try await service.openSession(
             WebRTCSessionParameters(
-                local: .random(), remote: .random(), remoteFingerprint: TestCertificates.client.fingerprint))
+                local: .random(),
+                remote: .random(),
+                remoteFingerprint: TestCertificates.client.fingerprint
+            )
+        )
         var events = session.events.makeAsyncIterator()
         let reason = try await EventWait.until(&events) { if case .closed(let r) = $0 { r } else { nil } }
         #expect(reason == .consentExpired(after: .milliseconds(300)))
@@ -86,7 +106,10 @@ struct WebRTCTransportServiceTests {
             .bind(host: "127.0.0.1", port: 0).get()
         var random = SeededRandom(seed: 11)
         let strangerCheck = STUNMessage.bindingRequest(
-            transactionID: .random(using: &random), username: "nobody:here", priority: 1, controllingTieBreaker: 1,
+            transactionID: .random(using: &random),
+            username: "nobody:here",
+            priority: 1,
+            controllingTieBreaker: 1,
             useCandidate: true
         ).serialized(integrityKey: Array("whatever-password-123456".utf8), fingerprint: true)
         let datagrams = [strangerCheck, [22, 254, 253, 0, 0], [0x80, 96, 0, 1] + random.bytes(40), [200]]
@@ -110,7 +133,8 @@ enum EventWait {
     struct Ended: Error {}
 
     static func until<T: Sendable>(
-        _ iterator: inout AsyncStream<WebRTCSessionEvent>.Iterator, within limit: Duration = .seconds(10),
+        _ iterator: inout AsyncStream<WebRTCSessionEvent>.Iterator,
+        within limit: Duration = .seconds(10),
         _ match: (WebRTCSessionEvent) -> T?
     ) async throws -> T {
         let deadline = ContinuousClock.now + limit

@@ -1,7 +1,7 @@
 import CodecFormats
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
 
 /// Real FFmpeg 9 RTP output (libx264 baseline 64x48, GOP 2, `-f rtp` with pkt_size=200) captured on loopback with the
 /// Annex B stream the same encode wrote through the tee muxer: STAP-A parameter sets, FU-A SEI and IDR, single-NAL P.
@@ -145,7 +145,9 @@ enum FFmpegRTPCapture {
         var depacketizer = H264Depacketizer()
         var units: [H264AccessUnit] = []
         for text in FFmpegRTPCapture.packets {
-            for case .accessUnit(let unit) in depacketizer.push(try RTPPacket(parsing: hex(text))) { units.append(unit) }
+            for case .accessUnit(let unit) in depacketizer.push(try RTPPacket(parsing: hex(text))) {
+                units.append(unit)
+            }
         }
         #expect(units.map(\.data) == Self.expectedAccessUnits())
         #expect(units.map(\.isKeyframe) == [true, false, true, false])

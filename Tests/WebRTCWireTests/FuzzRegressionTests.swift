@@ -4,9 +4,12 @@ import WebRTCWire
 /// Inputs libFuzzer found (Fuzz/Sources/FuzzSDP), kept with the behaviour they get now.
 @Suite struct FuzzRegressionTests {
     static let configuration = WHIPAnswerConfiguration(
-        iceUfrag: "sluI", icePwd: "sluicepwd0123456789abcdef",
+        iceUfrag: "sluI",
+        icePwd: "sluicepwd0123456789abcdef",
         fingerprint: DTLSFingerprint(algorithm: "sha-256", digest: (0..<32).map { UInt8($0) }),
-        candidates: [TransportAddress("127.0.0.1:8189")!], sessionID: 42)
+        candidates: [TransportAddress("127.0.0.1:8189")!],
+        sessionID: 42
+    )
 
     /// A valid offer head; the tests append media sections.
     static let head = """
@@ -40,8 +43,14 @@ import WebRTCWire
 
     @Test func anExtmapWithoutAnIDIsSkipped() throws {
         // "a=extmap:/ x" split to no ID at all and indexing it trapped: any WHIP client could crash the gateway.
-        let video = Self.video.replacing("a=sendonly\r\n", with: "a=sendonly\r\na=extmap:/ urn:x\r\na=extmap:3/sendonly urn:y\r\n")
-        let negotiation = try WHIPNegotiation(offerText: Self.head + Self.audio + video, configuration: Self.configuration)
+        let video = Self.video.replacing(
+            "a=sendonly\r\n",
+            with: "a=sendonly\r\na=extmap:/ urn:x\r\na=extmap:3/sendonly urn:y\r\n"
+        )
+        let negotiation = try WHIPNegotiation(
+            offerText: Self.head + Self.audio + video,
+            configuration: Self.configuration
+        )
         #expect(negotiation.offer.sections[1].extensions.map { "\($0.id) \($0.uri)" } == ["3 urn:y"])
         #expect(negotiation.video?.payloadType == 96)
     }

@@ -1,8 +1,8 @@
 import CodecFormats
 import MediaCore
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
 
 /// One byte-level depacketizer case: payloads in, actions out.
 struct DepacketizerCase: Sendable, CustomTestStringConvertible {
@@ -20,30 +20,50 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
         DepacketizerCase(
             name: "STAP-A parameter sets then a single-NAL IDR",
             packets: [(1, 9000, false, spsPPS), (2, 9000, true, "65 8801")],
-            expected: [.accessUnit(.init(timestamp: 9000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc))]),
+            expected: [
+                .accessUnit(
+                    .init(timestamp: 9000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)
+                )
+            ]
+        ),
         DepacketizerCase(
             name: "FU-A start, middle, end rebuild the NAL header from indicator and FU header",
-            packets: [(1, 0, false, spsPPS), (2, 0, false, "7c85 0102"), (3, 0, false, "7c05 0304"), (4, 0, true, "7c45 05")],
+            packets: [
+                (1, 0, false, spsPPS), (2, 0, false, "7c85 0102"), (3, 0, false, "7c05 0304"), (4, 0, true, "7c45 05"),
+            ],
             expected: [
                 .accessUnit(
                     .init(
-                        timestamp: 0, data: hex("0000000b 6742e01fda014016ec0440 00000004 68ce3c80 00000006 650102030405"),
-                        isKeyframe: true, decoderConfiguration: avc))
-            ]),
+                        timestamp: 0,
+                        data: hex("0000000b 6742e01fda014016ec0440 00000004 68ce3c80 00000006 650102030405"),
+                        isKeyframe: true,
+                        decoderConfiguration: avc
+                    )
+                )
+            ]
+        ),
         DepacketizerCase(
             name: "a timestamp change closes an access unit whose marker was never set",
             packets: [(7, 100, false, spsPPS), (8, 100, false, "65 8801"), (9, 3100, true, "41 9a")],
             expected: [
-                .accessUnit(.init(timestamp: 100, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
+                .accessUnit(
+                    .init(timestamp: 100, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)
+                ),
                 .accessUnit(.init(timestamp: 3100, data: hex("00000002 419a"), isKeyframe: false)),
-            ]),
+            ]
+        ),
         DepacketizerCase(
             name: "a P-frame before any IDR is dropped and asks for a keyframe once",
-            packets: [(1, 0, true, "41 9a"), (2, 3000, true, "41 9b"), (3, 6000, false, spsPPS), (4, 6000, true, "65 8801")],
+            packets: [
+                (1, 0, true, "41 9a"), (2, 3000, true, "41 9b"), (3, 6000, false, spsPPS), (4, 6000, true, "65 8801"),
+            ],
             expected: [
                 .needsKeyframe(.waitingForFirstKeyframe),
-                .accessUnit(.init(timestamp: 6000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
-            ]),
+                .accessUnit(
+                    .init(timestamp: 6000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)
+                ),
+            ]
+        ),
         DepacketizerCase(
             name: "a lost FU-A middle drops the access unit and the P-frames until the next IDR",
             packets: [
@@ -53,8 +73,11 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
             expected: [
                 .accessUnit(.init(timestamp: 0, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
                 .needsKeyframe(.packetLoss(missing: 1)),
-                .accessUnit(.init(timestamp: 9000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
-            ]),
+                .accessUnit(
+                    .init(timestamp: 9000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)
+                ),
+            ]
+        ),
         DepacketizerCase(
             name: "a loss at an access-unit boundary also drops the access unit after the gap",
             packets: [
@@ -64,30 +87,45 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
             expected: [
                 .accessUnit(.init(timestamp: 0, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
                 .needsKeyframe(.packetLoss(missing: 1)),
-                .accessUnit(.init(timestamp: 9000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
-            ]),
+                .accessUnit(
+                    .init(timestamp: 9000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)
+                ),
+            ]
+        ),
         DepacketizerCase(
             name: "an FU-A without its start is corrupt",
-            packets: [(1, 0, false, spsPPS), (2, 0, true, "65 8801"), (3, 3000, true, "7c41 03"), (4, 6000, true, "41 9a")],
+            packets: [
+                (1, 0, false, spsPPS), (2, 0, true, "65 8801"), (3, 3000, true, "7c41 03"), (4, 6000, true, "41 9a"),
+            ],
             expected: [
                 .accessUnit(.init(timestamp: 0, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
                 .needsKeyframe(.corruptPayload),
-            ]),
+            ]
+        ),
         DepacketizerCase(
             name: "parameter sets with a marker of their own join the next picture",
-            packets: [(1, 0, true, spsPPS), (2, 0, true, "65 8801"), (3, 3000, true, spsPPS), (4, 6000, true, "65 8801")],
+            packets: [
+                (1, 0, true, spsPPS), (2, 0, true, "65 8801"), (3, 3000, true, spsPPS), (4, 6000, true, "65 8801"),
+            ],
             expected: [
                 .accessUnit(.init(timestamp: 0, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
-                .accessUnit(.init(timestamp: 6000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)),
-            ]),
+                .accessUnit(
+                    .init(timestamp: 6000, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc)
+                ),
+            ]
+        ),
         DepacketizerCase(
             name: "STAP-B is refused",
             packets: [(1, 0, true, "79 0000 0002 419a")],
-            expected: [.needsKeyframe(.unsupportedPayload(nalType: 25))]),
+            expected: [.needsKeyframe(.unsupportedPayload(nalType: 25))]
+        ),
         DepacketizerCase(
             name: "duplicates and empty padding packets change nothing",
             packets: [(1, 0, false, spsPPS), (1, 0, false, spsPPS), (2, 0, false, ""), (3, 0, true, "65 8801")],
-            expected: [.accessUnit(.init(timestamp: 0, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc))]),
+            expected: [
+                .accessUnit(.init(timestamp: 0, data: hex(keyframeAVCC), isKeyframe: true, decoderConfiguration: avc))
+            ]
+        ),
     ]
 }
 
@@ -98,7 +136,13 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
         var actions: [H264Depacketizer.Action] = []
         for (sequence, timestamp, marker, payload) in c.packets {
             let packet = RTPPacket(
-                marker: marker, payloadType: 96, sequenceNumber: sequence, timestamp: timestamp, ssrc: 1, payload: hex(payload))
+                marker: marker,
+                payloadType: 96,
+                sequenceNumber: sequence,
+                timestamp: timestamp,
+                ssrc: 1,
+                payload: hex(payload)
+            )
             actions += depacketizer.push(packet)
         }
         #expect(actions == c.expected)
@@ -107,10 +151,20 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
     @Test func withoutDropUntilKeyframeOnlyTheDamagedAccessUnitIsLost() {
         var depacketizer = H264Depacketizer(configuration: .init(dropUntilKeyframe: false))
         var actions: [H264Depacketizer.Action] = []
-        let packets: [(UInt16, UInt32, String)] = [(1, 0, DepacketizerCase.spsPPS), (2, 0, "65 8801"), (4, 3000, "41 9a"), (5, 6000, "41 9b")]
+        let packets: [(UInt16, UInt32, String)] = [
+            (1, 0, DepacketizerCase.spsPPS), (2, 0, "65 8801"), (4, 3000, "41 9a"), (5, 6000, "41 9b"),
+        ]
         for (sequence, timestamp, payload) in packets {
             actions += depacketizer.push(
-                RTPPacket(marker: sequence != 1, payloadType: 96, sequenceNumber: sequence, timestamp: timestamp, ssrc: 1, payload: hex(payload)))
+                RTPPacket(
+                    marker: sequence != 1,
+                    payloadType: 96,
+                    sequenceNumber: sequence,
+                    timestamp: timestamp,
+                    ssrc: 1,
+                    payload: hex(payload)
+                )
+            )
         }
         #expect(actions.count == 3)
         #expect(actions[1] == .needsKeyframe(.packetLoss(missing: 1)))
@@ -142,7 +196,15 @@ struct DepacketizerCase: Sendable, CustomTestStringConvertible {
         ]
         for (sequence, timestamp, marker, payload) in packets {
             actions += depacketizer.push(
-                RTPPacket(marker: marker, payloadType: 96, sequenceNumber: sequence, timestamp: timestamp, ssrc: 1, payload: hex(payload)))
+                RTPPacket(
+                    marker: marker,
+                    payloadType: 96,
+                    sequenceNumber: sequence,
+                    timestamp: timestamp,
+                    ssrc: 1,
+                    payload: hex(payload)
+                )
+            )
         }
         let timestamps = actions.compactMap { if case .accessUnit(let unit) = $0 { unit.timestamp } else { nil } }
         #expect(timestamps == [0, 90_000, 93_000] && actions.count == 3)

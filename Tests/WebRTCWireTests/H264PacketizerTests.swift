@@ -1,14 +1,19 @@
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
 
 /// RFC 6184 packetization for our own publisher.
 @Suite struct H264PacketizerTests {
     @Test func aggregatesSmallNALUnitsIntoOneSTAPA() throws {
         var packetizer = H264Packetizer(payloadType: 96, ssrc: 5, sequenceNumber: 65_535)
         let aud: [UInt8] = [0x09, 0xF0]
-        let packets = try packetizer.packetize(avcc: TestNAL.avcc([aud, TestNAL.sps, TestNAL.pps, [0x65, 0x88, 0x01]]), timestamp: 9)
-        #expect(packets.count == 1 && packets[0].marker && packets[0].sequenceNumber == 65_535 && packets[0].timestamp == 9)
+        let packets = try packetizer.packetize(
+            avcc: TestNAL.avcc([aud, TestNAL.sps, TestNAL.pps, [0x65, 0x88, 0x01]]),
+            timestamp: 9
+        )
+        #expect(
+            packets.count == 1 && packets[0].marker && packets[0].sequenceNumber == 65_535 && packets[0].timestamp == 9
+        )
         #expect(packets[0].payload == hex(DepacketizerCase.spsPPS + " 0003 658801"))
         #expect(packetizer.sequenceNumber == 0)
     }
@@ -52,11 +57,20 @@ import TestSupport
 /// Our publisher's offer against our own answerer, and reading the answer back.
 @Suite struct WHIPPublisherOfferTests {
     static let offer = WHIPPublisherOffer(
-        iceUfrag: "pubU", icePwd: "publisherpassword0123456", fingerprint: WHIPNegotiationTests.ourFingerprint,
-        videoSSRC: 0x1111, audioSSRC: 0x2222, cname: "sluice-bench", sessionID: 7)
+        iceUfrag: "pubU",
+        icePwd: "publisherpassword0123456",
+        fingerprint: WHIPNegotiationTests.ourFingerprint,
+        videoSSRC: 0x1111,
+        audioSSRC: 0x2222,
+        cname: "sluice-bench",
+        sessionID: 7
+    )
 
     @Test func ourOfferIsAcceptedByOurAnswerer() throws {
-        let negotiation = try WHIPNegotiation(offerText: Self.offer.description.text, configuration: WHIPNegotiationTests.configuration)
+        let negotiation = try WHIPNegotiation(
+            offerText: Self.offer.description.text,
+            configuration: WHIPNegotiationTests.configuration
+        )
         #expect(negotiation.video?.payloadType == 96 && negotiation.video?.ssrcs == [0x1111])
         #expect(negotiation.audio?.payloadType == 111 && negotiation.audio?.ssrcs == [0x2222])
         #expect(negotiation.dtlsRole == .server && negotiation.offer.iceUfrag == "pubU")
@@ -64,11 +78,17 @@ import TestSupport
     }
 
     @Test func answerGivesCandidatesRoleAndPayloadTypes() throws {
-        let negotiation = try WHIPNegotiation(offerText: Self.offer.description.text, configuration: WHIPNegotiationTests.configuration)
+        let negotiation = try WHIPNegotiation(
+            offerText: Self.offer.description.text,
+            configuration: WHIPNegotiationTests.configuration
+        )
         let answer = try WHIPRemoteAnswer(parsing: negotiation.answerText)
         #expect(answer.candidates == [TransportAddress("127.0.0.1:8189")!, TransportAddress("[::1]:8189")!])
         #expect(answer.dtlsRole == .client && answer.videoPayloadType == 96 && answer.audioPayloadType == 111)
-        #expect(answer.description.iceUfrag == "sluI" && answer.description.fingerprint == WHIPNegotiationTests.ourFingerprint)
+        #expect(
+            answer.description.iceUfrag == "sluI"
+                && answer.description.fingerprint == WHIPNegotiationTests.ourFingerprint
+        )
     }
 
     @Test func videoOnlyOfferHasOneSection() throws {
@@ -76,7 +96,10 @@ import TestSupport
         offer.audioSSRC = nil
         let description = offer.description
         #expect(description.media.count == 1 && description.attribute("group") == "BUNDLE 0")
-        let negotiation = try WHIPNegotiation(offerText: description.text, configuration: WHIPNegotiationTests.configuration)
+        let negotiation = try WHIPNegotiation(
+            offerText: description.text,
+            configuration: WHIPNegotiationTests.configuration
+        )
         #expect(negotiation.audio == nil && negotiation.video?.payloadType == 96)
     }
 }

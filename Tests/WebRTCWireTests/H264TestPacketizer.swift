@@ -22,7 +22,9 @@ struct H264TestPacketizer {
             if nal.count > mtu {
                 flushStap()
                 let body = Array(nal.dropFirst())
-                let chunks = stride(from: 0, to: body.count, by: mtu - 2).map { Array(body[$0..<min($0 + mtu - 2, body.count)]) }
+                let chunks = stride(from: 0, to: body.count, by: mtu - 2).map {
+                    Array(body[$0..<min($0 + mtu - 2, body.count)])
+                }
                 for (i, chunk) in chunks.enumerated() {
                     let start: UInt8 = i == 0 ? 0x80 : 0
                     let end: UInt8 = i == chunks.count - 1 ? 0x40 : 0
@@ -38,8 +40,13 @@ struct H264TestPacketizer {
         return payloads.enumerated().map { i, payload in
             defer { sequence &+= 1 }
             return RTPPacket(
-                marker: i == payloads.count - 1, payloadType: 96, sequenceNumber: sequence, timestamp: timestamp,
-                ssrc: ssrc, payload: payload)
+                marker: i == payloads.count - 1,
+                payloadType: 96,
+                sequenceNumber: sequence,
+                timestamp: timestamp,
+                ssrc: ssrc,
+                payload: payload
+            )
         }
     }
 }

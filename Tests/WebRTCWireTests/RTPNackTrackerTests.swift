@@ -27,7 +27,9 @@ import WebRTCWire
     @Test func nackPacketCarriesWhatIsDue() throws {
         var tracker = RTPNackTracker()
         tracker.markMissing([100, 101, 103])
-        let nack = RTCPPacket.genericNACK(RTCPGenericNACK(senderSSRC: 1, mediaSSRC: 0x1122_3344, lost: tracker.due(now: Self.t0)))
+        let nack = RTCPPacket.genericNACK(
+            RTCPGenericNACK(senderSSRC: 1, mediaSSRC: 0x1122_3344, lost: tracker.due(now: Self.t0))
+        )
         #expect(nack.serialized() == RTCPCase.all[5].bytes)
     }
 }

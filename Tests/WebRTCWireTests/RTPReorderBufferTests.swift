@@ -1,25 +1,41 @@
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
 
 /// Reordering, bounded waiting, NACK and loss reporting.
 @Suite struct RTPReorderBufferTests {
     static let t0 = ContinuousClock.Instant.now
 
     static func packet(_ sequence: UInt16) -> RTPPacket {
-        RTPPacket(payloadType: 96, sequenceNumber: sequence, timestamp: 0, ssrc: 1, payload: [UInt8(truncatingIfNeeded: sequence)])
+        RTPPacket(
+            payloadType: 96,
+            sequenceNumber: sequence,
+            timestamp: 0,
+            ssrc: 1,
+            payload: [UInt8(truncatingIfNeeded: sequence)]
+        )
     }
 
     /// Arrival order (sequence, ms after t0) → sequences released, NACKed and lost by the end.
-    static let table: [(name: String, arrivals: [(UInt16, Int)], released: [UInt16], missing: [UInt16], lost: [UInt16])] = [
-        ("in order passes straight through", [(10, 0), (11, 1), (12, 2)], [10, 11, 12], [], []),
-        ("a swap is put back in order", [(10, 0), (12, 1), (11, 2), (13, 3)], [10, 11, 12, 13], [11], []),
-        ("the wrap is ordered", [(65534, 0), (0, 1), (65535, 2), (1, 3)], [65534, 65535, 0, 1], [65535], []),
-        ("a duplicate is discarded", [(10, 0), (11, 1), (11, 2), (12, 3)], [10, 11, 12], [], []),
-        ("a gap older than the wait is given up", [(10, 0), (13, 10), (14, 20), (15, 200)], [10, 13, 14, 15], [11, 12], [11, 12]),
-        ("a packet after its gap was given up is discarded", [(1, 0), (3, 0), (4, 200), (2, 201)], [1, 3, 4], [2], [2]),
-        ("a sender restart resynchronizes", [(100, 0), (101, 1), (40_000, 2), (40_001, 3)], [100, 101, 40_000, 40_001], [], []),
-    ]
+    static let table:
+        [(name: String, arrivals: [(UInt16, Int)], released: [UInt16], missing: [UInt16], lost: [UInt16])] = [
+            ("in order passes straight through", [(10, 0), (11, 1), (12, 2)], [10, 11, 12], [], []),
+            ("a swap is put back in order", [(10, 0), (12, 1), (11, 2), (13, 3)], [10, 11, 12, 13], [11], []),
+            ("the wrap is ordered", [(65534, 0), (0, 1), (65535, 2), (1, 3)], [65534, 65535, 0, 1], [65535], []),
+            ("a duplicate is discarded", [(10, 0), (11, 1), (11, 2), (12, 3)], [10, 11, 12], [], []),
+            (
+                "a gap older than the wait is given up", [(10, 0), (13, 10), (14, 20), (15, 200)], [10, 13, 14, 15],
+                [11, 12], [11, 12]
+            ),
+            (
+                "a packet after its gap was given up is discarded", [(1, 0), (3, 0), (4, 200), (2, 201)], [1, 3, 4],
+                [2], [2]
+            ),
+            (
+                "a sender restart resynchronizes", [(100, 0), (101, 1), (40_000, 2), (40_001, 3)],
+                [100, 101, 40_000, 40_001], [], []
+            ),
+        ]
 
     @Test func followsTheGoldenTable() {
         for row in Self.table {
@@ -104,9 +120,16 @@ import TestSupport
         var buffer = RTPReorderBuffer(configuration: .init(capacity: 16))
         for i in 0..<5_000 {
             let packet = RTPPacket(
-                marker: Bool.random(using: &rng), payloadType: 96, sequenceNumber: UInt16.random(in: 0...40, using: &rng) &+ UInt16(i / 10),
-                timestamp: UInt32(i / 3), ssrc: 1, payload: rng.bytes(Int.random(in: 0...12, using: &rng)))
-            for released in buffer.insert(packet, now: Self.t0 + .milliseconds(i)).released { _ = depacketizer.push(released) }
+                marker: Bool.random(using: &rng),
+                payloadType: 96,
+                sequenceNumber: UInt16.random(in: 0...40, using: &rng) &+ UInt16(i / 10),
+                timestamp: UInt32(i / 3),
+                ssrc: 1,
+                payload: rng.bytes(Int.random(in: 0...12, using: &rng))
+            )
+            for released in buffer.insert(packet, now: Self.t0 + .milliseconds(i)).released {
+                _ = depacketizer.push(released)
+            }
         }
     }
 }

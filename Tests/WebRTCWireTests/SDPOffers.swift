@@ -304,7 +304,8 @@ enum SDPOffers {
         """.replacingLineEnds()
 
     /// The sha-256 fingerprint the minimal test offers carry.
-    static let fp = "sha-256 3B:8A:6F:10:55:C2:9D:04:E1:7A:B3:42:0C:99:58:D6:21:FE:4B:70:8E:13:A5:CC:6D:02:B9:37:F4:18:E0:5A"
+    static let fp =
+        "sha-256 3B:8A:6F:10:55:C2:9D:04:E1:7A:B3:42:0C:99:58:D6:21:FE:4B:70:8E:13:A5:CC:6D:02:B9:37:F4:18:E0:5A"
 }
 
 extension String {

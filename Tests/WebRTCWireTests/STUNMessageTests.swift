@@ -1,6 +1,6 @@
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
 
 /// One RFC 5769 vector: its bytes, the message it encodes, and the short-term key.
 struct STUNVector: Sendable, CustomTestStringConvertible {
@@ -21,13 +21,17 @@ struct STUNVector: Sendable, CustomTestStringConvertible {
                 00010058 2112a442 b7e7a701 bc34d686 fa87dfae 80220010 5354554e 20746573 7420636c 69656e74
                 00240004 6e0001ff 80290008 932ff9b1 51263b36 00060009 6576746a 3a683676 59202020
                 00080014 9aeaa70c bfd8cb56 781ef2b5 b2d3f249 c1b571a2 80280004 e57a3bcf
-                """),
+                """
+            ),
             message: STUNMessage(
-                type: .bindingRequest, transactionID: transactionID,
+                type: .bindingRequest,
+                transactionID: transactionID,
                 attributes: [
                     .software("STUN test client"), .priority(0x6E00_01FF), .iceControlled(0x932F_F9B1_5126_3B36),
                     .username("evtj:h6vY"),
-                ])),
+                ]
+            )
+        ),
         STUNVector(
             name: "2.2 IPv4 response",
             bytes: hex(
@@ -35,10 +39,14 @@ struct STUNVector: Sendable, CustomTestStringConvertible {
                 0101003c 2112a442 b7e7a701 bc34d686 fa87dfae 8022000b 74657374 20766563 746f7220
                 00200008 0001a147 e112a643 00080014 2b91f599 fd9e90c3 8c7489f9 2af9ba53 f06be7d7
                 80280004 c07d4c96
-                """),
+                """
+            ),
             message: STUNMessage(
-                type: .bindingSuccess, transactionID: transactionID,
-                attributes: [.software("test vector"), .xorMappedAddress(TransportAddress("192.0.2.1:32853")!)])),
+                type: .bindingSuccess,
+                transactionID: transactionID,
+                attributes: [.software("test vector"), .xorMappedAddress(TransportAddress("192.0.2.1:32853")!)]
+            )
+        ),
         STUNVector(
             name: "2.3 IPv6 response",
             bytes: hex(
@@ -46,13 +54,17 @@ struct STUNVector: Sendable, CustomTestStringConvertible {
                 01010048 2112a442 b7e7a701 bc34d686 fa87dfae 8022000b 74657374 20766563 746f7220
                 00200014 0002a147 0113a9fa a5d3f179 bc25f4b5 bed2b9d9 00080014 a382954e 4be67bf1
                 1784c97c 8292c275 bfe3ed41 80280004 c8fb0b4c
-                """),
+                """
+            ),
             message: STUNMessage(
-                type: .bindingSuccess, transactionID: transactionID,
+                type: .bindingSuccess,
+                transactionID: transactionID,
                 attributes: [
                     .software("test vector"),
                     .xorMappedAddress(TransportAddress("[2001:db8:1234:5678:11:2233:4455:6677]:32853")!),
-                ])),
+                ]
+            )
+        ),
     ]
 }
 
@@ -86,7 +98,9 @@ struct STUNVector: Sendable, CustomTestStringConvertible {
         let jefe = HMACSHA1.authenticate(Array("what do ya want for nothing?".utf8), key: Array("Jefe".utf8))
         #expect(jefe == hex("effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"))
         let bigKey = HMACSHA1.authenticate(
-            Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8), key: [UInt8](repeating: 0xAA, count: 80))
+            Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+            key: [UInt8](repeating: 0xAA, count: 80)
+        )
         #expect(bigKey == hex("aa4ae5e15272d00e95705637ce8a3b55ed402112"))
         #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
     }
@@ -122,7 +136,8 @@ struct STUNVector: Sendable, CustomTestStringConvertible {
         }
         var runaway = good
         runaway[23] = 0x60  // SOFTWARE claims 96 bytes.
-        #expect(throws: WebRTCWireError.truncated(what: "STUN attribute 0x8022", offset: 24, wanted: 96, available: 84)) {
+        #expect(throws: WebRTCWireError.truncated(what: "STUN attribute 0x8022", offset: 24, wanted: 96, available: 84))
+        {
             try STUNMessage(parsing: runaway)
         }
     }
@@ -130,7 +145,12 @@ struct STUNVector: Sendable, CustomTestStringConvertible {
     @Test func integrityIsCheckedAfterAFingerprintlessSerialization() throws {
         let id = STUNTransactionID(bytes: [UInt8](repeating: 7, count: 12))!
         let request = STUNMessage.bindingRequest(
-            transactionID: id, username: "srv:cli", priority: 1_853_817_087, controllingTieBreaker: 42, useCandidate: true)
+            transactionID: id,
+            username: "srv:cli",
+            priority: 1_853_817_087,
+            controllingTieBreaker: 42,
+            useCandidate: true
+        )
         let parsed = try STUNMessage(parsing: request.serialized(integrityKey: [1, 2, 3]))
         #expect(parsed.isAuthentic(key: [1, 2, 3]) && !parsed.isAuthentic(key: [1, 2]))
         #expect(parsed.useCandidate && parsed.iceControlling == 42 && parsed.priority == 1_853_817_087)
@@ -190,7 +210,9 @@ struct STUNVector: Sendable, CustomTestStringConvertible {
                 case 3:
                     let v6 = Bool.random(using: &rng)
                     let ip = rng.bytes(v6 ? 16 : 4)
-                    attributes.append(.xorMappedAddress(TransportAddress(ip: ip, port: UInt16.random(in: 0...65535, using: &rng))!))
+                    attributes.append(
+                        .xorMappedAddress(TransportAddress(ip: ip, port: UInt16.random(in: 0...65535, using: &rng))!)
+                    )
                 case 4: attributes.append(.other(type: 0x8050, value: rng.bytes(Int.random(in: 0...9, using: &rng))))
                 default: attributes.append(.useCandidate)
                 }

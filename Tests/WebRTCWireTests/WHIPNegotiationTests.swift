@@ -1,6 +1,6 @@
+import TestSupport
 import Testing
 import WebRTCWire
-import TestSupport
 
 /// What negotiation must pick from each real publisher's offer.
 struct OfferCase: Sendable, CustomTestStringConvertible {
@@ -19,17 +19,44 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
 
     static let all: [OfferCase] = [
         OfferCase(
-            name: "Chromium 156", text: SDPOffers.chromium, videoPT: 108, profileLevelID: "42e01f", audioPT: 111,
-            bundle: "BUNDLE 0 1", role: .server, ufrag: "a5YP", videoSSRCs: [2_411_745_923], rtx: 109,
-            rtxSSRCs: [3_197_793_785]),
+            name: "Chromium 156",
+            text: SDPOffers.chromium,
+            videoPT: 108,
+            profileLevelID: "42e01f",
+            audioPT: 111,
+            bundle: "BUNDLE 0 1",
+            role: .server,
+            ufrag: "a5YP",
+            videoSSRCs: [2_411_745_923],
+            rtx: 109,
+            rtxSSRCs: [3_197_793_785]
+        ),
         OfferCase(
-            name: "aiortc 1.16", text: SDPOffers.aiortc, videoPT: 101, profileLevelID: "42e01f", audioPT: 96,
-            bundle: "BUNDLE 0 1", role: .server, ufrag: "5Hs0", videoSSRCs: [2_586_188_078], rtx: 102,
-            rtxSSRCs: [3_014_585_657]),
+            name: "aiortc 1.16",
+            text: SDPOffers.aiortc,
+            videoPT: 101,
+            profileLevelID: "42e01f",
+            audioPT: 96,
+            bundle: "BUNDLE 0 1",
+            role: .server,
+            ufrag: "5Hs0",
+            videoSSRCs: [2_586_188_078],
+            rtx: 102,
+            rtxSSRCs: [3_014_585_657]
+        ),
         OfferCase(
-            name: "FFmpeg 9 WHIP muxer", text: SDPOffers.ffmpeg, videoPT: 106, profileLevelID: "42000d", audioPT: 111,
-            bundle: "BUNDLE 0 1", role: .client, ufrag: "93e2780f", videoSSRCs: [3_613_500_351], rtx: 105,
-            rtxSSRCs: [3_613_500_352]),
+            name: "FFmpeg 9 WHIP muxer",
+            text: SDPOffers.ffmpeg,
+            videoPT: 106,
+            profileLevelID: "42000d",
+            audioPT: 111,
+            bundle: "BUNDLE 0 1",
+            role: .client,
+            ufrag: "93e2780f",
+            videoSSRCs: [3_613_500_351],
+            rtx: 105,
+            rtxSSRCs: [3_613_500_352]
+        ),
     ]
 }
 
@@ -37,8 +64,12 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
 @Suite struct WHIPNegotiationTests {
     static let ourFingerprint = DTLSFingerprint(algorithm: "sha-256", digest: (0..<32).map { UInt8($0) })
     static let configuration = WHIPAnswerConfiguration(
-        iceUfrag: "sluI", icePwd: "sluicepwd0123456789abcdef", fingerprint: ourFingerprint,
-        candidates: [TransportAddress("127.0.0.1:8189")!, TransportAddress("[::1]:8189")!], sessionID: 42)
+        iceUfrag: "sluI",
+        icePwd: "sluicepwd0123456789abcdef",
+        fingerprint: ourFingerprint,
+        candidates: [TransportAddress("127.0.0.1:8189")!, TransportAddress("[::1]:8189")!],
+        sessionID: 42
+    )
 
     @Test(arguments: OfferCase.all) func picksCodecsAndRoleFromRealOffers(_ c: OfferCase) throws {
         let negotiation = try WHIPNegotiation(offerText: c.text, configuration: Self.configuration)
@@ -51,7 +82,9 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
         #expect(negotiation.audio?.rtxPayloadType == nil)
         #expect(negotiation.dtlsRole == c.role)
         #expect(negotiation.offer.iceUfrag == c.ufrag)
-        #expect(negotiation.offer.fingerprint.algorithm == "sha-256" && negotiation.offer.fingerprint.digest.count == 32)
+        #expect(
+            negotiation.offer.fingerprint.algorithm == "sha-256" && negotiation.offer.fingerprint.digest.count == 32
+        )
         #expect(negotiation.answer.attribute("group") == c.bundle)
     }
 
@@ -63,7 +96,9 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
         #expect(parsed.media.count == 2)
         for section in parsed.media {
             #expect(section.port == 8189 && section.attribute("recvonly") == "")
-            #expect(section.attribute("ice-ufrag") == "sluI" && section.attribute("ice-pwd") == "sluicepwd0123456789abcdef")
+            #expect(
+                section.attribute("ice-ufrag") == "sluI" && section.attribute("ice-pwd") == "sluicepwd0123456789abcdef"
+            )
             #expect(section.attribute("fingerprint").flatMap(DTLSFingerprint.init(sdpValue:)) == Self.ourFingerprint)
             #expect(section.attribute("setup") == (c.role == .server ? "passive" : "active"))
             #expect(section.attribute("rtcp-mux") == "" && section.attributes("candidate").count == 2)
@@ -72,7 +107,9 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
     }
 
     @Test func chromiumAnswerIsExactlyThis() throws {
-        let fp = (0..<32).map { $0 < 16 ? "0\(String($0, radix: 16, uppercase: true))" : String($0, radix: 16, uppercase: true) }
+        let fp = (0..<32).map {
+            $0 < 16 ? "0\(String($0, radix: 16, uppercase: true))" : String($0, radix: 16, uppercase: true)
+        }
         let common = """
             a=recvonly
             a=ice-ufrag:sluI
@@ -115,7 +152,9 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
             \(candidates)
 
             """.replacingLineEnds()
-        #expect(try WHIPNegotiation(offerText: SDPOffers.chromium, configuration: Self.configuration).answerText == expected)
+        #expect(
+            try WHIPNegotiation(offerText: SDPOffers.chromium, configuration: Self.configuration).answerText == expected
+        )
     }
 
     @Test func feedbackFollowsWhatTheOfferListed() throws {
@@ -130,7 +169,8 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
     /// A minimal offer whose parts a rejection case replaces.
     static func offer(
         video: String = "a=rtpmap:96 H264/90000\na=fmtp:96 packetization-mode=1;profile-level-id=42e01f",
-        audio: String? = "a=rtpmap:111 opus/48000/2", videoDirection: String = "sendonly",
+        audio: String? = "a=rtpmap:111 opus/48000/2",
+        videoDirection: String = "sendonly",
         credentials: String = "a=ice-ufrag:abcd\na=ice-pwd:0123456789abcdef0123456789",
         fingerprint: String = "a=fingerprint:\(SDPOffers.fp)"
     ) -> String {
@@ -149,9 +189,18 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
             (Self.offer(credentials: "a=ice-ufrag:abcd"), .sdpUnacceptable(.missingICECredentials)),
             (Self.offer(fingerprint: "a=fingerprint:sha-256 zz:11"), .sdpUnacceptable(.missingFingerprint)),
             ("v=0\no=- 1 1 IN IP4 0.0.0.0\ns=-\nt=0 0\na=ice-ufrag:x\n", .sdpUnacceptable(.noMedia)),
-            ("v=0\nthis is not sdp\n", .sdpSyntax(line: 2, text: "this is not sdp", reason: "expected <letter>=<value>")),
-            ("o=- 1 1 IN IP4 0.0.0.0\n", .sdpSyntax(line: 1, text: "o=- 1 1 IN IP4 0.0.0.0", reason: "must start with v=0")),
-            ("v=0\nm=video nine RTP 96\n", .sdpSyntax(line: 2, text: "m=video nine RTP 96", reason: "m= needs <media> <port> <proto> <fmt>")),
+            (
+                "v=0\nthis is not sdp\n",
+                .sdpSyntax(line: 2, text: "this is not sdp", reason: "expected <letter>=<value>")
+            ),
+            (
+                "o=- 1 1 IN IP4 0.0.0.0\n",
+                .sdpSyntax(line: 1, text: "o=- 1 1 IN IP4 0.0.0.0", reason: "must start with v=0")
+            ),
+            (
+                "v=0\nm=video nine RTP 96\n",
+                .sdpSyntax(line: 2, text: "m=video nine RTP 96", reason: "m= needs <media> <port> <proto> <fmt>")
+            ),
             (String(repeating: "a=x\n", count: 20_000), .sdpTooLarge(bytes: 80_000, limit: 65_536)),
         ]
         for (text, error) in cases {
@@ -187,7 +236,9 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
     @Test func fuzzedOffersNeverCrashAndAcceptedOnesAnswerCleanly() throws {
         var rng = SeededRandom(seed: 0x5D9)
         let sources = OfferCase.all.map {
-            $0.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+            $0.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(
+                String.init
+            )
         }
         var accepted = 0
         for i in 0..<600 {
@@ -199,13 +250,19 @@ struct OfferCase: Sendable, CustomTestStringConvertible {
                 case 1: lines.insert(lines[Int.random(in: 0..<lines.count, using: &rng)], at: at)
                 case 2:
                     var bytes = Array(lines[at].utf8)
-                    if !bytes.isEmpty { bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 32...126, using: &rng) }
+                    if !bytes.isEmpty {
+                        bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 32...126, using: &rng)
+                    }
                     lines[at] = String(decoding: bytes, as: UTF8.self)
                 default: lines[at] = String(lines[at].prefix(Int.random(in: 0...12, using: &rng)))
                 }
                 if lines.isEmpty { lines = ["v=0"] }
             }
-            guard let negotiation = try? WHIPNegotiation(offerText: lines.joined(separator: "\n"), configuration: Self.configuration)
+            guard
+                let negotiation = try? WHIPNegotiation(
+                    offerText: lines.joined(separator: "\n"),
+                    configuration: Self.configuration
+                )
             else { continue }
             accepted += 1
             let answer = try SessionDescription(parsing: negotiation.answerText)

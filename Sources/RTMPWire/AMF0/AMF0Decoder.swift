@@ -87,7 +87,10 @@ public struct AMF0Decoder: Sendable {
         }
     }
 
-    private func read<T>(_ r: inout ByteReader, _ body: (inout ByteReader) throws(ByteReaderError) -> T)
+    private func read<T>(
+        _ r: inout ByteReader,
+        _ body: (inout ByteReader) throws(ByteReaderError) -> T
+    )
         throws(RTMPWireError) -> T
     {
         do {

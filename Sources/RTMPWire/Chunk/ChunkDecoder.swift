@@ -78,8 +78,12 @@ public struct ChunkDecoder: Sendable {
             payload.append(contentsOf: buffer[range])
             var done = state
             let message = RTMPRawMessage(
-                chunkStreamID: csid, timestamp: done.timestamp, typeID: done.typeID,
-                messageStreamID: done.messageStreamID, payload: payload)
+                chunkStreamID: csid,
+                timestamp: done.timestamp,
+                typeID: done.typeID,
+                messageStreamID: done.messageStreamID,
+                payload: payload
+            )
             lastMessageStartOffset = done.startOffset
             done.received = 0
             done.inProgress = false

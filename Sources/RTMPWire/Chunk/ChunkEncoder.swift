@@ -75,8 +75,12 @@ public struct ChunkEncoder: Sendable {
             }
         } while offset < m.payload.count
         last[csid] = LastHeader(
-            timestamp: m.timestamp, timestampField: field, length: m.payload.count, typeID: m.typeID,
-            messageStreamID: m.messageStreamID)
+            timestamp: m.timestamp,
+            timestampField: field,
+            length: m.payload.count,
+            typeID: m.typeID,
+            messageStreamID: m.messageStreamID
+        )
     }
 
     private func put24(_ v: UInt32, _ out: inout [UInt8]) {

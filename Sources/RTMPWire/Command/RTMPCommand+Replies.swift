@@ -3,7 +3,8 @@ extension RTMPCommand {
     /// `_result` for `connect` (§7.2.1.1) with the properties librtmp/OBS print and `objectEncoding` 0 (AMF0).
     public static func connectSuccess(transactionID: Double) -> RTMPCommand {
         RTMPCommand(
-            name: "_result", transactionID: transactionID,
+            name: "_result",
+            transactionID: transactionID,
             commandObject: .object([
                 AMF0Property("fmsVer", .string("FMS/3,0,1,123")),
                 AMF0Property("capabilities", .number(31)),
@@ -15,14 +16,18 @@ extension RTMPCommand {
                     AMF0Property("description", .string("Connection succeeded.")),
                     AMF0Property("objectEncoding", .number(0)),
                 ])
-            ])
+            ]
+        )
     }
 
     /// `_error` for a refused `connect`.
     public static func connectRejected(transactionID: Double, description: String) -> RTMPCommand {
         RTMPCommand(
-            name: "_error", transactionID: transactionID, commandObject: .null,
-            arguments: [status(level: "error", code: "NetConnection.Connect.Rejected", description: description)])
+            name: "_error",
+            transactionID: transactionID,
+            commandObject: .null,
+            arguments: [status(level: "error", code: "NetConnection.Connect.Rejected", description: description)]
+        )
     }
 
     /// A plain `_result` answering `transactionID`.
@@ -38,20 +43,26 @@ extension RTMPCommand {
     /// `onStatus` (§7.2.2) with an info object.
     public static func onStatus(level: String = "status", code: String, description: String) -> RTMPCommand {
         RTMPCommand(
-            name: "onStatus", transactionID: 0, commandObject: .null,
-            arguments: [status(level: level, code: code, description: description)])
+            name: "onStatus",
+            transactionID: 0,
+            commandObject: .null,
+            arguments: [status(level: level, code: code, description: description)]
+        )
     }
 
     /// `onFCPublish`, which FFmpeg and OBS expect after FCPublish.
     public static func onFCPublish(streamName: String) -> RTMPCommand {
         RTMPCommand(
-            name: "onFCPublish", transactionID: 0, commandObject: .null,
+            name: "onFCPublish",
+            transactionID: 0,
+            commandObject: .null,
             arguments: [
                 .object([
                     AMF0Property("code", .string("NetStream.Publish.Start")),
                     AMF0Property("description", .string(streamName)),
                 ])
-            ])
+            ]
+        )
     }
 
     /// The `{level, code, description}` info object.

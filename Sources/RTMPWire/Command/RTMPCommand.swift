@@ -24,8 +24,11 @@ public struct RTMPCommand: Equatable, Sendable {
         let tx = values.count > 1 ? values[1].number : 0
         guard let tx else { throw .malformedCommand(reason: "\(name): transaction ID is not a number") }
         self.init(
-            name: name, transactionID: tx, commandObject: values.count > 2 ? values[2] : .null,
-            arguments: values.count > 3 ? Array(values[3...]) : [])
+            name: name,
+            transactionID: tx,
+            commandObject: values.count > 2 ? values[2] : .null,
+            arguments: values.count > 3 ? Array(values[3...]) : []
+        )
     }
 
     /// The AMF0 values of this command.

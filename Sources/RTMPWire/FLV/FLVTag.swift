@@ -3,7 +3,11 @@ import MediaCore
 /// A whole FLV file tag (FLV spec v10.1 §E.4.1) plus its trailing PreviousTagSize: what `RTMP_Write` takes.
 public struct FLVTag: Equatable, Sendable {
     /// TagType: 8 audio, 9 video, 18 script data.
-    public enum Kind: UInt8, Sendable { case audio = 8, video = 9, script = 18 }
+    public enum Kind: UInt8, Sendable {
+        case audio = 8
+        case video = 9
+        case script = 18
+    }
 
     /// The tag type.
     public var kind: Kind

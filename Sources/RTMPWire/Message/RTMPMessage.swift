@@ -104,7 +104,11 @@ public enum RTMPMessage: Equatable, Sendable {
     public func raw(timestamp: UInt32 = 0, messageStreamID: UInt32 = 0, chunkStreamID: UInt32? = nil) -> RTMPRawMessage
     {
         RTMPRawMessage(
-            chunkStreamID: chunkStreamID ?? defaultChunkStreamID, timestamp: timestamp, typeID: typeID,
-            messageStreamID: messageStreamID, payload: payload)
+            chunkStreamID: chunkStreamID ?? defaultChunkStreamID,
+            timestamp: timestamp,
+            typeID: typeID,
+            messageStreamID: messageStreamID,
+            payload: payload
+        )
     }
 }
