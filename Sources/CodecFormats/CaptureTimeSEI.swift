@@ -55,19 +55,7 @@ public enum CaptureTimeSEI {
 
     /// The capture time in an access unit with 4-byte AVCC lengths; nil if none or malformed.
     public static func captureTime(inAVCC accessUnit: some Collection<UInt8>) -> WallTime? {
-        let bytes = Array(accessUnit)
-        var offset = 0
-        while bytes.count - offset >= 4 {
-            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            let start = offset + 4
-            guard length <= bytes.count - start else { return nil }
-            let nal = bytes[start..<start + length]
-            if H264.nalType(nal) == H264NALUnitType.sei.rawValue, let time = captureTime(inNALUnit: nal) {
-                return time
-            }
-            offset = start + length
-        }
-        return nil
+        H264.firstInSEI(avcc: Array(accessUnit)) { captureTime(inNALUnit: $0) }
     }
 
     /// The capture time in any SEI NAL unit of an Annex B access unit (start codes), e.g. from MPEG-TS PES.

@@ -15,20 +15,8 @@ public enum X264SettingsSEI {
 
     /// The settings text of the first x264 UDU SEI in an access unit with 4-byte AVCC lengths.
     static func settingsText(inAVCC bytes: [UInt8]) -> String? {
-        var offset = 0
-        while bytes.count - offset >= 4 {
-            let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            let start = offset + 4
-            guard length <= bytes.count - start else { return nil }
-            let nal = bytes[start..<start + length]
-            if H264.nalType(nal) == H264NALUnitType.sei.rawValue, let text = settingsText(inNALUnit: nal) {
-                return text
-            }
-            // The settings SEI precedes the first slice; nothing after a VCL NAL unit can carry it.
-            if (1...5).contains(H264.nalType(nal)) { return nil }
-            offset = start + length
-        }
-        return nil
+        // The settings SEI precedes the first slice; nothing after a VCL NAL unit can carry it.
+        H264.firstInSEI(avcc: bytes, pastSlices: false) { settingsText(inNALUnit: $0) }
     }
 
     /// The text of an x264 UDU message in one SEI NAL unit (header included, escaped).
