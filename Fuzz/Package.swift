@@ -8,7 +8,7 @@ import PackageDescription
 /// (or `make fuzz`, which builds and runs them all).
 let targets = [
     "FuzzRTMPHandshake", "FuzzChunkStream", "FuzzAMF0", "FuzzFLVTag", "FuzzRTMPMessage",
-    "FuzzPlaylistQuery", "FuzzH264", "FuzzAAC", "FuzzMP4Box",
+    "FuzzPlaylistQuery", "FuzzH264", "FuzzAAC", "FuzzMP4Box", "FuzzSEI",
 ]
 /// WebRTC wire targets.
 let webRTCTargets = ["FuzzSDP", "FuzzSTUN", "FuzzRTP", "FuzzRTCP", "FuzzH264RTP"]
