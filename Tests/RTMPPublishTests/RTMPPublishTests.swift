@@ -25,16 +25,9 @@ import Testing
     @Test func twoSecondsOfTestPatternArriveAtFFmpegAsH264AndAAC() async throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("out.flv").path
-        let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
-        let server = try ExternalTool.start(
-            "ffmpeg",
-            [
-                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
-                out,
-            ]
-        )
-        defer { if server.isRunning { server.terminate() } }
+        let server = try FFmpegRTMPRecorder(in: dir)
+        defer { server.stop() }
+        let (url, out) = (server.url, server.output)
 
         let publisher = try await connect(url)
         let source = try TestPatternSource(duration: .seconds(2))
@@ -47,8 +40,7 @@ import Testing
         // Paced like -re: two seconds of media take about two seconds.
         #expect(elapsed >= .milliseconds(1_800))
 
-        for _ in 0..<100 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-        #expect(!server.isRunning)
+        #expect(try await server.waitForExit())
         let streams = try ToolRunner.streams(out)
         #expect(streams.contains("h264,1280,720"))
         #expect(streams.contains("aac"))
@@ -66,16 +58,9 @@ import Testing
     @Test func writingAfterCloseFails() async throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/y"
-        let server = try ExternalTool.start(
-            "ffmpeg",
-            [
-                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
-                dir.appendingPathComponent("o.flv").path,
-            ]
-        )
-        defer { if server.isRunning { server.terminate() } }
-        let publisher = try await connect(url)
+        let server = try FFmpegRTMPRecorder(in: dir, key: "y", file: "o.flv")
+        defer { server.stop() }
+        let publisher = try await connect(server.url)
         publisher.close()
         #expect(throws: RTMPPublishError.closed) {
             try publisher.write(FLVTag(kind: .audio, timestamp: 0, body: [0xAF, 1, 0]))

@@ -42,16 +42,9 @@ import Testing
     @Test func everyPublishedVideoFrameCarriesTheClockOfItsPictureNotOfItsSend() async throws {
         let dir = try ExternalTool.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let out = dir.appendingPathComponent("out.flv").path
-        let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
-        let server = try ExternalTool.start(
-            "ffmpeg",
-            [
-                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
-                out,
-            ]
-        )
-        defer { if server.isRunning { server.terminate() } }
+        let server = try FFmpegRTMPRecorder(in: dir)
+        defer { server.stop() }
+        let (url, out) = (server.url, server.output)
         var publisher: RTMPPublisher?
         for _ in 0..<50 where publisher == nil {
             publisher = try? RTMPPublisher(url: url)
@@ -65,7 +58,7 @@ import Testing
         let report = try await publish(source: source, with: connected)
         let after = WallTime.now()
         connected.close()
-        for _ in 0..<100 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+        _ = try await server.waitForExit()
 
         let file = try MediaFileSource(path: out)
         var video: [MediaFrame] = []
