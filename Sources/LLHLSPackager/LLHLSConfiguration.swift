@@ -25,7 +25,10 @@ public struct LLHLSConfiguration: Sendable, Equatable {
     public init() {}
 
     /// EXT-X-TARGETDURATION: the segment target rounded up to whole seconds.
-    public var targetDurationSeconds: Int {
-        max(1, Int((segmentTarget.secondsDouble - 0.000_001).rounded(.up)))
+    public var targetDurationSeconds: Int { Self.wholeSeconds(atLeast: segmentTarget) }
+
+    /// A segment length rounded up to the whole seconds a TARGETDURATION is written in (at least 1).
+    static func wholeSeconds(atLeast length: Duration) -> Int {
+        max(1, Int((length.secondsDouble - 0.000_001).rounded(.up)))
     }
 }

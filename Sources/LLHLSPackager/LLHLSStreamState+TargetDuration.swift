@@ -6,7 +6,7 @@ import MediaCore
 /// segment), so no player ever sees it change (RFC 8216bis §6.2.1: TARGETDURATION MUST NOT change).
 extension LLHLSStreamState {
     /// TARGETDURATION while the first segment is open: the ceiling the first GOP may use before a cut is forced.
-    var provisionalTargetDuration: Int { max(1, Int((gridTarget.secondsDouble - 0.000_001).rounded(.up))) }
+    var provisionalTargetDuration: Int { LLHLSConfiguration.wholeSeconds(atLeast: gridTarget) }
 
     /// EXT-X-TARGETDURATION of every playlist of the stream.
     var targetDuration: Int {
