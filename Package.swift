@@ -157,7 +157,7 @@ let package = Package(
             resources: [
                 .embedInCode("Pages/index.html"), .embedInCode("Pages/watch.html"), .embedInCode("Pages/dashboard.html"),
                 .embedInCode("Pages/publish.html"),
-                .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"),
+                .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"), .embedInCode("Pages/sluice-player.js"),
             ], swiftSettings: strictSettings),
         .target(
             name: "SluiceApp",

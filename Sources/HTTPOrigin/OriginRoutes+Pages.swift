@@ -42,6 +42,9 @@ extension OriginRoutes {
         router.get("/pages/sluice.js") { _, _ in
             PageTemplate.response(PackageResources.sluice_js, type: "text/javascript; charset=utf-8")
         }
+        router.get("/pages/sluice-player.js") { _, _ in
+            PageTemplate.response(PlayerScript.javascript, type: "text/javascript; charset=utf-8")
+        }
     }
 }
 

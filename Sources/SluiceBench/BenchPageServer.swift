@@ -1,4 +1,5 @@
 import Foundation
+import HTTPOrigin
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -101,7 +102,7 @@ final class BenchPageState: Sendable {
     func add(_ batch: PlayerTrace.Batch) { inner.withLock { $0.trace.add(batch) } }
 }
 
-/// One connection of the page server: GET /player.html, GET /hls-chunk.js, GET /cmd?after=N, POST /report.
+/// One connection of the page server: GET /player.html, GET /sluice-player.js, GET /hls-chunk.js, GET /cmd?after=N, POST /report.
 private final class BenchPageHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -130,6 +131,8 @@ private final class BenchPageHandler: ChannelInboundHandler, @unchecked Sendable
         switch (head.method, path) {
         case (.GET, "/player.html"):
             respond(context, head, .ok, "text/html; charset=utf-8", PackageResources.bench_player_html)
+        case (.GET, "/sluice-player.js"):
+            respond(context, head, .ok, "text/javascript", PlayerScript.javascript)
         case (.GET, "/hls-chunk.js"):
             if let js = state.hlsjs {
                 respond(context, head, .ok, "text/javascript", js)

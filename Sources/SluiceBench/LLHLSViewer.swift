@@ -4,9 +4,11 @@ import MediaCore
 import NIOCore
 import NIOPosix
 
-/// A bench viewer that behaves like hls.js in low-latency mode (RFC 8216bis §6.2.5.2, §6.3.7): joins
-/// PART-HOLD-BACK behind the live edge, then blocking reloads with `_HLS_msn`/`_HLS_part` for the next part,
-/// downloading each new part; reads every video frame's capture clock from its SEI.
+/// A bench viewer that behaves like hls.js in low-latency mode (RFC 8216bis §6.2.5.2, §6.3.7) on the watch page:
+/// joins PART-HOLD-BACK behind the live edge, then blocking reloads with `_HLS_msn`/`_HLS_part` for the next part,
+/// downloading each new part; reads every video frame's capture clock from its SEI. It plays where the watch page's
+/// keeper holds hls.js: PART-HOLD-BACK behind the edge as hls.js extrapolates it (the newest playlist's edge plus
+/// the time since it arrived), measured at the first blocking reload, which answers as the next part is published.
 public struct LLHLSViewer: Sendable {
     /// The multivariant or media playlist URL; a media playlist names the rendition watched, a multivariant
     /// playlist means its first variant (the source).
@@ -76,6 +78,8 @@ public struct LLHLSViewer: Sendable {
             ]
         )
         var startPosition: Duration?
+        var joined: (earliest: Duration, at: WallTime)?
+        var settled = false
         var last: (msn: Int, index: Int)?
         var pending = Array(timeline.entries[fetchFrom...])
         while ContinuousClock.now < deadline {
@@ -91,6 +95,7 @@ public struct LLHLSViewer: Sendable {
                 if entry.part.msn == join.part.msn, entry.part.index == join.part.index, let earliest = positions.min()
                 {
                     startPosition = earliest + .milliseconds(Int64(((target - join.start) * 1_000).rounded()))
+                    joined = (earliest, WallTime.now())
                 }
             }
             pending = []
@@ -109,7 +114,20 @@ public struct LLHLSViewer: Sendable {
                 continue
             }
             playlist = reloaded
-            let entries = PartTimeline(reloaded).entries
+            let reloadedTimeline = PartTimeline(reloaded)
+            if !settled, let joined,
+                let settledAt = Self.settledStart(
+                    reloadedTimeline,
+                    join: join.part,
+                    joined: joined,
+                    holdBack: holdBack,
+                    answeredAt: WallTime.now()
+                )
+            {
+                startPosition = settledAt
+                settled = true
+            }
+            let entries = reloadedTimeline.entries
             pending = entries.filter { e in last.map { (e.part.msn, e.part.index) > ($0.msn, $0.index) } ?? true }
             if let l = last, let firstNew = pending.first,
                 (firstNew.part.msn, firstNew.part.index) != (l.msn, l.index + 1),
@@ -119,6 +137,22 @@ public struct LLHLSViewer: Sendable {
             }
         }
         return startPosition
+    }
+
+    /// The start that puts the player `holdBack` behind the edge of a blocking reload answered at `answeredAt`, for a
+    /// playback clock that started as the join part (first frame at `joined.earliest`) arrived at `joined.at`; nil
+    /// when the join part has left the playlist.
+    static func settledStart(
+        _ timeline: PartTimeline,
+        join: ReadPlaylist.Part,
+        joined: (earliest: Duration, at: WallTime),
+        holdBack: Double,
+        answeredAt: WallTime
+    ) -> Duration? {
+        guard let entry = timeline.entries.first(where: { $0.part.msn == join.msn && $0.part.index == join.index })
+        else { return nil }
+        let edge = joined.earliest + .milliseconds(Int64(((timeline.edge - entry.start) * 1_000).rounded()))
+        return edge - .milliseconds(Int64((holdBack * 1_000).rounded())) - answeredAt.duration(since: joined.at)
     }
 }
 

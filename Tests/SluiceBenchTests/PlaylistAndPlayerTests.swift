@@ -44,6 +44,34 @@ import Testing
         #expect(abs(timeline.edge - 2.8) < 1e-9)
     }
 
+    /// The model settles PART-HOLD-BACK behind the edge of its first blocking reload, extrapolated to when playback
+    /// started: join part 9.0 (timeline 2.4 s, first frame at pts 10 s) arrived 50 ms before a reload whose edge
+    /// is 2.8 s, so the edge was at pts 10.4 − 0.05 s when the clock started, and the start is 0.603 s before that.
+    @Test func settlesHoldBackBehindTheEdgeOfTheFirstBlockingReload() throws {
+        let p = try ReadPlaylist(parsing: Self.llhls, url: "t")
+        let join = try #require(p.parts.first { $0.msn == 9 && $0.index == 0 })
+        let joinedAt = WallTime(nanosecondsSince1970: 1_000_000_000)
+        let start = LLHLSViewer.settledStart(
+            PartTimeline(p),
+            join: join,
+            joined: (earliest: .seconds(10), at: joinedAt),
+            holdBack: 0.603,
+            answeredAt: joinedAt.advanced(by: .milliseconds(50))
+        )
+        #expect(start == .milliseconds(10_400 - 603 - 50))
+        var missing = join
+        missing.msn = 3
+        #expect(
+            LLHLSViewer.settledStart(
+                PartTimeline(p),
+                join: missing,
+                joined: (.seconds(10), joinedAt),
+                holdBack: 0.603,
+                answeredAt: joinedAt
+            ) == nil
+        )
+    }
+
     @Test func readsAMultivariantPlaylistAndRejectsOtherText() throws {
         let text = """
             #EXTM3U

@@ -200,9 +200,9 @@ EDGE_JS = ("const e = document.getElementById('edge'), r = document.getElementBy
 
 def test_watch_catches_up_after_a_stall(live):
     """The publisher freezes 3 s (SIGSTOP), then sends its backlog: the player stalls and falls ~2 s further behind.
-    hls.js alone (maxLiveSyncPlaybackRate 1.5) speeds up only within one TARGETDURATION of its target and would stay
-    behind for good (seen: 3.3 s for the rest of the run); the watch page jumps to the live position, says so, and is
-    back near its old distance from the edge. Runs last: it freezes the module's publisher."""
+    hls.js alone speeds up only within one TARGETDURATION of its target and with over 1 s buffered, and would stay
+    behind for good (seen: 3.3 s for the rest of the run); the watch page's keeper (sluice-player.js) jumps to the
+    live position, says so, and is back near its old distance from the edge. Runs last: it freezes the publisher."""
     d = live["driver"]
     d.get(f"{live['base']}/watch/{KEY}")
     s = _wait(d, PLAYER_JS, lambda s: s["t"] > 3 or s["err"], 30)
@@ -238,7 +238,8 @@ def test_watch_catches_up_after_a_stall(live):
     _shot(live, "watch-catch-up")
     peak = max((x[1] for x in trace if x[1] is not None), default=None)
     print(f"catch-up: baseline {baseline:.2f} s behind the edge, peak {peak}, trace {trace[:6]} ... {trace[-3:]}")
-    assert peak is not None and peak > baseline + 1, f"the freeze did not put the player behind: {trace}"
-    assert any(x[4] for x in trace), f"the page never jumped to live: {trace}"
+    # hls.latency moves only on timeupdate, so the overlay may never show the worst of it; the keeper jumps only when
+    # more than TARGETDURATION + 0.5 s past its target, so a jump is itself proof that the freeze put it behind.
+    assert any(x[4] for x in trace), f"the page never jumped to live (peak {peak}): {trace}"
     assert any(x[5] for x in trace), f"the page never said it caught up: {trace}"
     assert caught_up, f"not back within 0.6 s of the {baseline:.2f} s baseline in 25 s: {trace[-8:]}"

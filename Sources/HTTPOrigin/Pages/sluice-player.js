@@ -1,0 +1,93 @@
+// How Sluice's pages play with hls.js: the settings, finding the Hls class, and holding the live edge. The watch page
+// and `sluice bench --player hlsjs` both load this file, so the bench measures what a viewer of /watch sees.
+'use strict';
+const SluicePlayer = {
+  /** hls.js settings. Its own catch-up is off (maxLiveSyncPlaybackRate 1): it speeds up only with more than 1 s
+   * buffered, which a sub-second target never has, so `LiveKeeper` does it. A stall raises the target by 0.25 s. */
+  hlsConfig() {
+    return {lowLatencyMode: true, backBufferLength: 30, maxLiveSyncPlaybackRate: 1, liveSyncOnStallIncrease: 0.25};
+  },
+
+  /** The Hls class from an ES module: its default export, an `Hls` export, or a helper whose result's constructor is
+   * Hls (the gradio chunk's exports are minified names). */
+  hlsFromModule(mod) {
+    const isHls = C => typeof C === 'function' && C.Events && C.prototype && 'currentLevel' in C.prototype;
+    for (const v of [mod.default, mod.Hls, ...Object.values(mod)]) if (isHls(v)) return v;
+    for (const f of Object.values(mod)) {
+      if (typeof f !== 'function' || f.length < 2) continue;
+      let probe = null;
+      try { probe = f(document.createElement('video'), 'data:application/vnd.apple.mpegurl,'); } catch (e) { continue; }
+      const C = probe && probe.constructor;
+      try { if (probe && probe.destroy) probe.destroy(); } catch (e) { /* a probe only */ }
+      if (isHls(C)) return C;
+    }
+    throw new Error('no Hls class among the module exports');
+  },
+
+  /** A classic script defining window.Hls, else an ES module (.mjs and .js modules go through import()). */
+  async loadHls(url) {
+    if (!/\.mjs([?#]|$)/.test(url)) {
+      await new Promise(resolve => {
+        const s = document.createElement('script');
+        s.src = url;
+        s.onload = s.onerror = () => resolve();
+        document.head.append(s);
+      });
+      if (window.Hls) return window.Hls;
+    }
+    return SluicePlayer.hlsFromModule(await import(url));
+  },
+
+  /** Seconds buffered ahead of the play head. */
+  bufferAhead(video) {
+    const b = video.buffered;
+    for (let i = 0; i < b.length; i++) {
+      if (b.start(i) <= video.currentTime + 0.05 && video.currentTime <= b.end(i)) return b.end(i) - video.currentTime;
+    }
+    return 0;
+  },
+};
+
+/** Holds a live hls.js player at hls.js's own target latency (PART-HOLD-BACK plus its stall increases). A player
+ * lands behind that target by its start-up time (playlist, init, parts, append: 0.2–0.4 s) and after a stall; it
+ * plays at up to 1.25× while it has buffer to spend, and jumps to hls.js's live position when a whole TARGETDURATION
+ * behind. Call `tick()` every 250 ms. */
+class LiveKeeper {
+  constructor(hls, video) {
+    this.hls = hls;
+    this.video = video;
+    this.jumps = 0;
+    this.lastJump = 0;
+    this.catchingUp = false;
+  }
+
+  /** What the keeper is doing now: 'jumped', 'catching up' or ''. */
+  get why() {
+    if (performance.now() - this.lastJump < 2000) return 'jumped to live';
+    return this.catchingUp ? 'catching up to live' : '';
+  }
+
+  tick() {
+    const h = this.hls, v = this.video, d = h && h.latestLevelDetails;
+    if (!d || !d.live || v.paused || !(h.latency > 0) || h.targetLatency == null) return this.rate(1);
+    const behind = h.latency - h.targetLatency;
+    const now = performance.now();
+    if (behind > d.targetduration + 0.5 && h.liveSyncPosition != null && now - this.lastJump > 3000) {
+      this.lastJump = now;
+      this.jumps += 1;
+      v.currentTime = h.liveSyncPosition;
+      return this.rate(1);
+    }
+    const ahead = SluicePlayer.bufferAhead(v);
+    // Start above 0.1 s behind, stop at 0.02 s: no rate flapping around the target; never spend the last 0.2 s.
+    if (behind > 0.1 && ahead > 0.3) this.catchingUp = true;
+    if (behind < 0.02 || ahead < 0.2) this.catchingUp = false;
+    // In 0.05 steps: a new rate every tick would restart the audio resampler each time.
+    this.rate(this.catchingUp ? Math.min(1.25, Math.max(1.05, Math.round((1 + behind / 2) * 20) / 20)) : 1);
+  }
+
+  rate(r) {
+    const v = this.video;
+    if (v.playbackRate !== r && v.playbackRate !== 0) v.playbackRate = r;
+  }
+}
