@@ -132,6 +132,7 @@ struct PublishedRendition: Sendable {
         )
         samplesSeen += part.sampleCount
         ticksSeen += part.duration
+        if part.endsSegment { closeOpenSegment() }
     }
 
     /// Frame rates encoders use; a second of jittered browser timestamps lands within 2 % of one of them.

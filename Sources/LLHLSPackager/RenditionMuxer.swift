@@ -23,6 +23,8 @@ struct TrackSample: Sendable {
 struct MuxedPart: Sendable {
     /// True when this part begins a new segment.
     var startsSegment: Bool
+    /// True when this part is its segment's last: the segment completes as it is listed, not a part later.
+    var endsSegment = false
     /// First sample's decode time, track ticks.
     var startDTS: Int64
     /// Sum of sample durations, track ticks.
@@ -41,7 +43,8 @@ struct MuxedPart: Sendable {
 
 /// Cuts one track into CMAF chunks (parts) and segments; a value that returns what to publish.
 ///
-/// A sample's duration is known only when the next one arrives, so each sample waits one frame.
+/// A sample's duration is known only when the next one arrives, so each sample waits one frame. Whether it opens a
+/// segment is decided as it arrives where the rules allow, so the segment before it closes at once.
 struct RenditionMuxer: Sendable {
     /// Track settings.
     let trackID: UInt32
@@ -62,6 +65,8 @@ struct RenditionMuxer: Sendable {
     var gridCuts = false
 
     private var pending: TrackSample?
+    /// The pending sample opens a segment, decided as it arrived (its segment's predecessor is already closed).
+    private var pendingOpensSegment = false
     private(set) var lastDuration: Int64 = 0
     private var partSamples: [FMP4Sample] = []
     private var partIngested: [ContinuousClock.Instant] = []
@@ -115,18 +120,45 @@ struct RenditionMuxer: Sendable {
         if let previous = pending {
             let duration = max(1, sample.dts - previous.dts)
             lastDuration = duration
-            out += place(previous, duration: duration)
+            out += place(previous, duration: duration, opensSegment: pendingOpensSegment)
         }
         pending = sample
+        pendingOpensSegment = false
+        guard segmentStart != nil, lastDuration > 0, opensSegmentOnArrival(sample) else { return out }
+        // The segment ends before this sample: close its last part now and say so, a part earlier than its successor.
+        pendingOpensSegment = true
+        if !followsBoundaries { decidedBoundaries.append(sample.dts) }
+        if let part = closePart(endsSegment: true) {
+            out.append(part)
+        } else if !out.isEmpty {
+            out[out.count - 1].endsSegment = true
+        }
         return out
+    }
+
+    /// True when `s` certainly opens a segment, judged as it arrives with the last frame's duration for its own: the
+    /// cuts at a keyframe, at a source boundary and on the long-GOP grid. The length caps wait for `place`.
+    private func opensSegmentOnArrival(_ s: TrackSample) -> Bool {
+        guard let segStart = segmentStart else { return false }
+        if let tolerance = syncBoundaryTolerance {
+            return s.isSync && boundaries.contains { abs($0 - s.dts) <= tolerance }
+        }
+        if followsBoundaries { return boundaries.first.map { s.dts + lastDuration / 2 >= $0 } ?? false }
+        if gridCuts { return s.opensSegment }
+        return s.isSync && s.dts - segStart >= segmentTarget - lastDuration / 2
     }
 
     /// Closes everything with the last known frame duration (publisher gone or timeline restarting).
     mutating func flush() -> [MuxedPart] {
         var out: [MuxedPart] = []
         if let p = pending {
-            out += place(p, duration: lastDuration > 0 ? lastDuration : partTarget / 6)
+            out += place(
+                p,
+                duration: lastDuration > 0 ? lastDuration : partTarget / 6,
+                opensSegment: pendingOpensSegment
+            )
             pending = nil
+            pendingOpensSegment = false
         }
         if let part = closePart() { out.append(part) }
         segmentStart = nil
@@ -136,7 +168,7 @@ struct RenditionMuxer: Sendable {
     }
 
     /// Puts a sample whose duration is now known into the current part, cutting first where rules say.
-    private mutating func place(_ s: TrackSample, duration: Int64) -> [MuxedPart] {
+    private mutating func place(_ s: TrackSample, duration: Int64, opensSegment decided: Bool) -> [MuxedPart] {
         var out: [MuxedPart] = []
         let segStart = segmentStart ?? s.dts
         let segLength = s.dts - segStart
@@ -172,11 +204,11 @@ struct RenditionMuxer: Sendable {
             }
         }
         if followsBoundaries && syncBoundaryTolerance == nil { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
-        if newSegment {
-            if let part = closePart() { out.append(part) }
+        if decided || newSegment {
+            if let part = closePart(endsSegment: true) { out.append(part) }
             segmentStart = s.dts
             partStartsSegment = true
-            if !followsBoundaries { decidedBoundaries.append(s.dts) }
+            if !followsBoundaries && !decided { decidedBoundaries.append(s.dts) }
         } else if partDuration + duration > partTarget {
             if let part = closePart() { out.append(part) }
         }
@@ -197,7 +229,7 @@ struct RenditionMuxer: Sendable {
         return out
     }
 
-    private mutating func closePart() -> MuxedPart? {
+    private mutating func closePart(endsSegment: Bool = false) -> MuxedPart? {
         guard !partSamples.isEmpty else { return nil }
         sequenceNumber += 1
         let bytes = FMP4Fragment.serialize(
@@ -208,6 +240,7 @@ struct RenditionMuxer: Sendable {
         )
         let part = MuxedPart(
             startsSegment: partStartsSegment,
+            endsSegment: endsSegment,
             startDTS: partStart,
             duration: partDuration,
             independent: partSamples[0].isSync,

@@ -28,6 +28,18 @@ struct AudioMuxerTests {
         }
     }
 
+    /// With the boundary known as the frame that opens the next segment arrives, the last part ends the segment then.
+    @Test func theLastAudioPartEndsItsSegmentAsTheNextSegmentsFirstFrameArrives() throws {
+        var muxer = Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: true)
+        muxer.addBoundary(96_000)
+        var ended: [(part: MuxedPart, pushedAt: Int)] = []
+        for n in 0..<200 { ended += muxer.push(Self.aac(n)).filter(\.endsSegment).map { ($0, n) } }
+        let last = try #require(ended.first)
+        #expect(ended.count == 1)
+        #expect(last.part.startDTS + last.part.duration == 94 * 1024)
+        #expect(last.pushedAt == 94)
+    }
+
     @Test func boundariesAddedLaterStillCutTheOpenSegment() {
         var run = MuxRun(Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: true))
         for n in 0..<80 { run.push(Self.aac(n)) }

@@ -44,6 +44,23 @@ import Testing
         #expect(text.contains("video.m3u8") && !text.contains("360p.m3u8"))
     }
 
+    /// The first segment completes as the keyframe that ends it arrives (and audio's first frame past it, which waits
+    /// for the video frame after the keyframe), not when the next segment's first part closes a part later: 1.07 s of
+    /// a 1 s GOP is playable, 0.99 s is not.
+    @Test func servedAsTheKeyframeEndingTheFirstSegmentArrives() throws {
+        var early = Fixtures.state(try Fixtures.description())
+        early.feed(Fixtures.av(seconds: 0.99, gop: 30))
+        #expect(early.multivariantPlaylist(now: .now) == nil)
+        var s = Fixtures.state(try Fixtures.description())
+        s.feed(Fixtures.av(seconds: 1.07, gop: 30))
+        #expect(s.rendition(.video).lastCompleteMSN == PublishedRendition.firstMSN)
+        #expect(s.rendition(.audio).lastCompleteMSN == PublishedRendition.firstMSN)
+        let text = try #require(s.multivariantPlaylist(now: .now)).render()
+        #expect(text.contains("video.m3u8"))
+        let media = try #require(s.mediaPlaylist(.video)).render()
+        #expect(media.contains("#EXTINF:1.0") && media.contains("#EXT-X-PRELOAD-HINT:TYPE=PART,URI="), "\(media)")
+    }
+
     @Test func nothingIsServedBeforeTheFirstSegment() throws {
         var s = Fixtures.state(try Fixtures.description())
         s.feed(Fixtures.av(seconds: 0.9, gop: 30))

@@ -120,6 +120,35 @@ struct RenditionMuxerTests {
         }
     }
 
+    /// A segment's last part says so, and comes out as the keyframe that opens the next segment arrives: the segment
+    /// is complete in the playlist then, not a part later when the next segment's first part closes.
+    @Test(arguments: VideoTiming.fitting)
+    func theLastPartOfASegmentEndsItAsTheNextKeyframeArrives(_ t: VideoTiming) {
+        var muxer = Self.factory(fps: t.fps).make(kind: .video, timescale: 90_000, followsBoundaries: false)
+        var all: [(part: MuxedPart, pushedAt: Int)] = []
+        for n in 0..<600 {
+            let sample = TrackSample(
+                dts: t.dts(n),
+                compositionOffset: 0,
+                isSync: n % t.gop == 0,
+                data: [1],
+                ingested: nil
+            )
+            all += muxer.push(sample).map { ($0, n) }
+        }
+        let starts = all.filter(\.part.startsSegment).map(\.part.startDTS)
+        let ends = all.filter(\.part.endsSegment)
+        #expect(starts.count >= 9)
+        #expect(ends.count == starts.count - 1, "every closed segment's last part is marked, and only it")
+        for (end, next) in zip(ends, starts.dropFirst()) {
+            #expect(end.part.startDTS + end.part.duration == next)
+            #expect(
+                t.dts(end.pushedAt) == next,
+                "the last part came out at frame \(end.pushedAt), not with the keyframe"
+            )
+        }
+    }
+
     @Test(arguments: VideoTiming.fitting)
     func partDurationsTileTheTimelineWithoutGaps(_ t: VideoTiming) {
         let run = Self.runVideo(t)

@@ -12,7 +12,8 @@ the new level from the next part on. Stall policy: none. After each switch, no `
 BUFFER_STALLED_ERROR. (`hls.currentLevel`, hls.js's immediate switch, flushes the whole buffer, and at
 PART-HOLD-BACK behind the edge the refill can outrun playback for a moment: that is hls.js's documented cost, not
 the gateway's.) A switch is judged only if the player was playing without a `waiting` for 2 s before it and the
-source's own live edge (video.m3u8) kept at least MIN_EDGE_RATE of real time meanwhile; otherwise the publisher or
+source's own live edge (video.m3u8) moved at real time within EDGE_RATE_SLACK meanwhile (slower: the publisher or host
+lags; faster: it is sending a backlog after lagging, which drained every player); otherwise the publisher or
 host is behind (seen with other suites running at once) and the switch is retried. hls.latency is printed after
 each switch.
 """
@@ -35,9 +36,9 @@ from procs import ARTIFACTS, free_port
 
 KEY = "e2e-hlsjs-ladder"
 PUBLISH_SECONDS = 60  # killed at teardown; long enough for retried switch windows
-# Below this pace of the source's live edge (x real time) the publisher or host lags, and any player
-# at PART-HOLD-BACK starves whatever the gateway does: such a switch window is retried, not judged.
-MIN_EDGE_RATE = 0.9
+# When the source's live edge moves further than this from real time, the publisher or host lags (or sends the backlog
+# after lagging), and any player at PART-HOLD-BACK starves whatever the gateway does: the window is retried, not judged.
+EDGE_RATE_SLACK = 0.1
 WATCH_S = 3.0  # playback observed after each LEVEL_SWITCHED
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -232,7 +233,7 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
         evs_before = [e for e in s["log"]["events"] if e[0] < t_set and e[1] in ("waiting", "playing")]
         healthy = not [e for e in evs_before if e[1] == "waiting" and e[0] >= t_set - 2000] and \
             (not evs_before or evs_before[-1][1] == "playing")
-        conclusive = healthy and rates[levels[2]["height"]] >= MIN_EDGE_RATE
+        conclusive = healthy and abs(rates[levels[2]["height"]] - 1) <= EDGE_RATE_SLACK
         results.append(dict(level=target, switch_ms=switched_at - t_set, waiting=len(waits),
                             longest_wait_s=round(longest, 3), stalled_errors=len(stalls),
                             advanced_s=round(advanced, 2), height=s["h"], want_height=want_h,
@@ -250,7 +251,7 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
         assert not stalls, f"level {target}: BUFFER_STALLED_ERROR after the switch {stalls}\n{context(s)}"
     assert len(judged) == len(order), (
         f"levels {sorted(set(order) - set(judged))} never switched while the source's live edge kept pace "
-        f"(>= {MIN_EDGE_RATE} x real time): the host is too loaded to judge stalls (run this test alone)\n"
+        f"(1 ± {EDGE_RATE_SLACK} x real time): the host is too loaded to judge stalls (run this test alone)\n"
         + "\n".join(str(r) for r in results))
 
     driver.save_screenshot(str(workdir / "hlsjs.png"))

@@ -243,3 +243,17 @@ def test_watch_catches_up_after_a_stall(live):
     assert any(x[4] for x in trace), f"the page never jumped to live (peak {peak}): {trace}"
     assert any(x[5] for x in trace), f"the page never said it caught up: {trace}"
     assert caught_up, f"not back within 0.6 s of the {baseline:.2f} s baseline in 25 s: {trace[-8:]}"
+    # The stall raised hls.js's target latency for good (hls.js never lowers it); 20 s without one, the keeper does.
+    targets = []
+    end = time.monotonic() + 35
+    while time.monotonic() < end:
+        t = d.execute_script("const h = window.sluicePlayer.hls, d = h && h.latestLevelDetails;"
+                             " return d ? [h.targetLatency, d.partHoldBack] : null;")
+        if t:
+            targets.append((round(time.monotonic() - start, 1), round(t[0], 3)))
+            if t[0] <= t[1] + 0.01 and any(x[1] > t[1] + 0.01 for x in targets):
+                break
+        time.sleep(0.5)
+    phb = d.execute_script("return window.sluicePlayer.hls.latestLevelDetails.partHoldBack;")
+    assert any(x[1] > phb + 0.01 for x in targets), f"the stall did not raise hls.js's target: {targets}"
+    assert targets[-1][1] <= phb + 0.01, f"target latency not back to PART-HOLD-BACK {phb}: {targets[-6:]}"

@@ -51,14 +51,19 @@ const SluicePlayer = {
 /** Holds a live hls.js player at hls.js's own target latency (PART-HOLD-BACK plus its stall increases). A player
  * lands behind that target by its start-up time (playlist, init, parts, append: 0.2–0.4 s) and after a stall; it
  * plays at up to 1.25× while it has buffer to spend, and jumps to hls.js's live position when a whole TARGETDURATION
- * behind. Call `tick()` every 250 ms. */
+ * behind. hls.js never takes back its stall increases; after `FORGIVE_MS` without a stall the keeper does.
+ * Call `tick()` every 250 ms. */
 class LiveKeeper {
+  static FORGIVE_MS = 20000;
+
   constructor(hls, video) {
     this.hls = hls;
     this.video = video;
     this.jumps = 0;
     this.lastJump = 0;
     this.catchingUp = false;
+    this.lastStall = performance.now();
+    video.addEventListener('waiting', () => { if (video.currentTime > 0) this.lastStall = performance.now(); });
   }
 
   /** What the keeper is doing now: 'jumped', 'catching up' or ''. */
@@ -70,8 +75,14 @@ class LiveKeeper {
   tick() {
     const h = this.hls, v = this.video, d = h && h.latestLevelDetails;
     if (!d || !d.live || v.paused || !(h.latency > 0) || h.targetLatency == null) return this.rate(1);
-    const behind = h.latency - h.targetLatency;
     const now = performance.now();
+    const base = d.partHoldBack || d.holdBack || 0;
+    if (base > 0 && h.targetLatency > base + 0.01 && now - this.lastStall > LiveKeeper.FORGIVE_MS) {
+      // hls.js's setter: the new target, and its stall count back to zero.
+      h.targetLatency = base;
+      this.lastStall = now;
+    }
+    const behind = h.latency - h.targetLatency;
     if (behind > d.targetduration + 0.5 && h.liveSyncPosition != null && now - this.lastJump > 3000) {
       this.lastJump = now;
       this.jumps += 1;
@@ -79,9 +90,10 @@ class LiveKeeper {
       return this.rate(1);
     }
     const ahead = SluicePlayer.bufferAhead(v);
-    // Start above 0.1 s behind, stop at 0.02 s: no rate flapping around the target; never spend the last 0.2 s.
-    if (behind > 0.1 && ahead > 0.3) this.catchingUp = true;
-    if (behind < 0.02 || ahead < 0.2) this.catchingUp = false;
+    // Start above 0.1 s behind, stop at 0.02 s: no rate flapping around the target. Behind the edge is not buffer
+    // (parts late under load leave both the latency high and the buffer thin): spend only buffer above 0.35 s.
+    if (behind > 0.1 && ahead > 0.5) this.catchingUp = true;
+    if (behind < 0.02 || ahead < 0.35) this.catchingUp = false;
     // In 0.05 steps: a new rate every tick would restart the audio resampler each time.
     this.rate(this.catchingUp ? Math.min(1.25, Math.max(1.05, Math.round((1 + behind / 2) * 20) / 20)) : 1);
   }
