@@ -50,7 +50,7 @@ public struct BenchRunner: Sendable {
     }
     /// Model viewers join within this long after the warm-up, each at a random instant (random part phase).
     static let joinSpread: Duration = .seconds(2)
-    /// Publishing time before the viewer joins (at most half the run): three 2 s segments and some.
+    /// Publishing time before the viewer joins (at most half the run): a full HOLD-BACK of segments and some.
     static let warmUp: Duration = .seconds(8)
     /// How long the viewer keeps watching after the publisher stopped (the last parts still arrive).
     static let tail: Duration = .seconds(1)

@@ -32,17 +32,17 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     public static let all: [BenchScenario] = [
         BenchScenario(
             id: "rtmp-llhls",
-            title: "RTMP -> LL-HLS, passthrough (200 ms parts, 2 s segments)",
+            title: "RTMP -> LL-HLS, passthrough (200 ms parts, 1 s segments)",
             path: .sluice(lowLatency: true, transcode: false, rendition: "video")
         ),
         BenchScenario(
             id: "rtmp-llhls-ladder",
-            title: "RTMP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
+            title: "RTMP -> LL-HLS, ladder (model: top transcoded rung; real players: multivariant, ABR)",
             path: .sluice(lowLatency: true, transcode: true, rendition: "480p")
         ),
         BenchScenario(
             id: "rtmp-hls",
-            title: "RTMP -> classic HLS (2 s segments, player 3 segments behind)",
+            title: "RTMP -> classic HLS (1 s segments, player 3 segments behind)",
             path: .sluice(lowLatency: false, transcode: false, rendition: "video")
         ),
         BenchScenario(
@@ -57,12 +57,12 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         ),
         BenchScenario(
             id: "whip-llhls",
-            title: "WHIP -> LL-HLS, passthrough video, Opus -> AAC (200 ms parts, 2 s segments)",
+            title: "WHIP -> LL-HLS, passthrough video, Opus -> AAC (200 ms parts, 1 s segments)",
             path: .whip(transcode: false, rendition: "video")
         ),
         BenchScenario(
             id: "whip-llhls-ladder",
-            title: "WHIP -> LL-HLS, 3-rung ladder, viewer on the top transcoded rung (480p)",
+            title: "WHIP -> LL-HLS, ladder (model: top transcoded rung; real players: multivariant, ABR)",
             path: .whip(transcode: true, rendition: "480p")
         ),
     ]

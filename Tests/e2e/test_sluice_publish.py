@@ -18,7 +18,7 @@ def run():
 
 
 def test_stream_is_followed_with_blocking_reloads(run):
-    assert_stream_followed(run, min_segments=3)  # default config: 2 s segments
+    assert_stream_followed(run, min_segments=3)  # default config: 1 s segments
 
 
 def test_every_playlist_response_validates(run):
