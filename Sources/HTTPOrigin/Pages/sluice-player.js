@@ -90,10 +90,10 @@ class LiveKeeper {
       return this.rate(1);
     }
     const ahead = SluicePlayer.bufferAhead(v);
-    // Start above 0.1 s behind, stop at 0.02 s: no rate flapping around the target. Behind the edge is not buffer
+    // Start above 0.06 s behind, stop at 0.01 s: no rate flapping around the target. Behind the edge is not buffer
     // (parts late under load leave both the latency high and the buffer thin): spend only buffer above 0.35 s.
-    if (behind > 0.1 && ahead > 0.5) this.catchingUp = true;
-    if (behind < 0.02 || ahead < 0.35) this.catchingUp = false;
+    if (behind > 0.06 && ahead > 0.5) this.catchingUp = true;
+    if (behind < 0.01 || ahead < 0.35) this.catchingUp = false;
     // In 0.05 steps: a new rate every tick would restart the audio resampler each time.
     this.rate(this.catchingUp ? Math.min(1.25, Math.max(1.05, Math.round((1 + behind / 2) * 20) / 20)) : 1);
   }
