@@ -46,7 +46,7 @@ struct RenditionMuxer: Sendable {
     /// Track settings.
     let trackID: UInt32
     /// Ticks per second.
-    let timescale: Int64
+    let timescale: Int32
     /// Longest part, in ticks (the advertised PART-TARGET).
     let partTarget: Int64
     /// Wanted segment length, in ticks.
@@ -81,7 +81,7 @@ struct RenditionMuxer: Sendable {
 
     init(
         trackID: UInt32,
-        timescale: Int64,
+        timescale: Int32,
         partTarget: Int64,
         segmentTarget: Int64,
         segmentLimit: Int64,
