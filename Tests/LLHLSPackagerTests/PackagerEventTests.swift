@@ -47,6 +47,20 @@ import Testing
         return (s, events)
     }
 
+    /// How a ladder's first 0.4 s are listed when the rung keeps up.
+    static let rungStart = [
+        "tracks",
+        "announce 180p",
+        "start 180p at msn 1",
+        // A rung without a part yet counts as behind, so the source's first part does not wait for it.
+        "behind 180p",
+        "part video 1.0 0.000+0.200 I",
+        "caught up 180p",
+        "part 180p 1.0 0.000+0.200 I",
+        "part video 1.1 0.200+0.200",
+        "part 180p 1.1 0.200+0.200",
+    ]
+
     /// A scripted session: what it shows, the calls, and every event they return, in order.
     struct Script: Sendable {
         var name: String
@@ -83,17 +97,7 @@ import Testing
                 }
                 return events
             },
-            expected: [
-                "tracks",
-                "announce 180p",
-                "start 180p at msn 1",
-                // A rung without a part yet counts as behind, so the source's first part does not wait for it.
-                "behind 180p",
-                "part video 1.0 0.000+0.200 I",
-                "caught up 180p",
-                "part 180p 1.0 0.000+0.200 I",
-                "part video 1.1 0.200+0.200",
-                "part 180p 1.1 0.200+0.200",
+            expected: rungStart + [
                 "part video 1.2 0.400+0.200",
                 "part 180p 1.2 0.400+0.200",
                 "part video 1.3 0.600+0.200",
@@ -116,16 +120,7 @@ import Testing
                 }
                 return events
             },
-            expected: [
-                "tracks",
-                "announce 180p",
-                "start 180p at msn 1",
-                "behind 180p",
-                "part video 1.0 0.000+0.200 I",
-                "caught up 180p",
-                "part 180p 1.0 0.000+0.200 I",
-                "part video 1.1 0.200+0.200",
-                "part 180p 1.1 0.200+0.200",
+            expected: rungStart + [
                 "targetduration 1",
                 // The rung's last part ends at 0.4 s: the source's parts wait until the source is 1 s of media ahead.
                 "behind 180p",
