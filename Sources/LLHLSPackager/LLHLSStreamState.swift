@@ -70,7 +70,7 @@ struct LLHLSStreamState: Sendable {
 
     /// Runs one entry point's work and returns the events it emitted.
     mutating func run(_ body: (inout LLHLSStreamState) -> Void) -> [PackagerEvent] {
-        outbox = []
+        precondition(outbox.isEmpty, "entry points do not nest: each returns its own events")
         body(&self)
         defer { outbox = [] }
         return outbox

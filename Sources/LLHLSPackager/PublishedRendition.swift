@@ -104,7 +104,7 @@ struct PublishedRendition: Sendable {
         _ part: MuxedPart,
         initIndex: Int,
         programDateTime: WallTime,
-        now: ContinuousClock.Instant = .now
+        now: ContinuousClock.Instant
     ) {
         if part.startsSegment || segments.last.map({ $0.complete }) ?? true {
             closeOpenSegment()
