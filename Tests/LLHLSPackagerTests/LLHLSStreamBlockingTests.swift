@@ -88,9 +88,9 @@ struct LLHLSStreamBlockingTests {
         let r = await stream.mediaPlaylist(.video, request: PlaylistRequest(msn: next.msn, part: next.part))
         let waited = ContinuousClock.now - start
         #expect(r.status == 503)
-        // 3 × PART-TARGET = 0.603 s (BlockDecisionTests pins the hold); the upper bound only tells it from the
-        // 3 × TARGETDURATION cap (6 s), so a busy 2-core box does not fail it.
-        #expect(waited >= .milliseconds(550) && waited < .seconds(5), "waited \(waited)")
+        // It waited (3 × PART-TARGET = 0.603 s; BlockDecisionTests pins the hold). No upper bound: on a busy 2-core box
+        // the timer itself may fire seconds late.
+        #expect(waited >= .milliseconds(550), "waited \(waited)")
     }
 
     @Test func nonBlockingRequestAnswersAtOnceWithShortCaching() async throws {
@@ -162,12 +162,9 @@ struct LLHLSStreamBlockingTests {
     @Test func unhintedFuturePartIsNotFound() async throws {
         let (stream, _) = try Self.stream()
         let next = Self.hint(stream)
-        let start = ContinuousClock.now
         let r = await stream.media(epoch: Fixtures.epoch, kind: .video, file: "\(next.msn).\(next.part + 1).m4s")
+        // Not blocked: a blocked media request would end with 503 at its deadline, not 404.
         #expect(r.status == 404)
-        // Not blocked: a blocked media request would wait 3 × TARGETDURATION (6 s).
-        #expect(ContinuousClock.now - start < .seconds(3))
-        #expect(stream.blockedRequests == 0)
         #expect(await stream.media(epoch: Fixtures.epoch, kind: .video, file: "\(next.msn + 1).0.m4s").status == 404)
     }
 
@@ -201,13 +198,11 @@ struct LLHLSStreamBlockingTests {
         #expect(next.part == 0)
         async let response = stream.media(epoch: Fixtures.epoch, kind: .video, file: "\(next.msn).0.m4s")
         try await Self.waitForBlocked(stream)
-        let start = ContinuousClock.now
         stream.mutate { $0.end(now: .now) }
+        // Woken by ENDLIST itself (the signal drops its waiters as it fires), not by its 6 s deadline.
+        #expect(stream.blockedRequests == 0)
         let r = await response
         #expect(r.status == 404)
-        // Woken by ENDLIST, not by its 6 s deadline (3 × TARGETDURATION).
-        #expect(ContinuousClock.now - start < .seconds(3))
-        #expect(stream.blockedRequests == 0)
     }
 
     /// The multivariant playlist waits for the tracks and the first complete segment of every rendition (fast start).
@@ -222,7 +217,8 @@ struct LLHLSStreamBlockingTests {
         }
         // Tracks alone do not release it: a second request with a short wait times out (503) meanwhile.
         #expect(await stream.multivariantPlaylist(maxWait: .milliseconds(50)).status == 503)
-        #expect(stream.blockedRequests == 1)
+        // The first is still waiting (it re-registers after each 100 ms re-check, so wait for it).
+        try await Self.waitForBlocked(stream)
         stream.mutate { s in s.feed(Fixtures.av(seconds: 7)) }
         let r = await response
         #expect(r.status == 200)
