@@ -8,7 +8,7 @@ public struct LLHLSConfiguration: Sendable, Equatable {
     public var lowLatency: Bool = true
     /// Segments are cut at the first keyframe once this long. 1 s puts players without LL-HLS (Chromium native,
     /// VLC, TVs: they start HOLD-BACK = 3 × TARGETDURATION back) near nginx-rtmp's 1 s fragments; a source with a
-    /// longer keyframe interval raises TARGETDURATION to its first GOP, at most 2 s (+TargetDuration).
+    /// longer keyframe interval raises TARGETDURATION to its first GOP, at most 2 s (`SegmentGrid`).
     public var segmentTarget: Duration = .seconds(1)
     /// Complete segments listed in each media playlist (Apple asks for ≥ 6).
     public var windowSegments: Int = 10

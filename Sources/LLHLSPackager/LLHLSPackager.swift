@@ -96,7 +96,7 @@ public final class LLHLSPackager: Sendable {
             all[note.key] = s
             return (s, true)
         }
-        stream.mutate { $0.beginSession() }
+        stream.mutate { $0.beginSession(now: .now) }
         if isNew { arrivals.fire() }
         logger.info(
             isNew ? "packaging new stream" : "publisher reconnected; continuing with a discontinuity",
@@ -112,20 +112,17 @@ public final class LLHLSPackager: Sendable {
             if dropped { dropCount.report(reader, stream: note.key, rendition: "video", to: telemetry) }
             switch event {
             case .description(let d):
-                stream.mutate { $0.apply(d) }
+                stream.mutate { $0.apply(d, now: .now) }
             case .frame(let f):
-                var longGOP: String?
-                stream.mutate { s in
+                let events = stream.mutate { s in
                     if dropped { s.needsKeyframe = true }
-                    s.apply(f, now: .now)
-                    if s.longGOPNotice != nil {
-                        s.longGOPNotice = nil
-                        longGOP = s.longGOPLogLine
-                    }
+                    return s.apply(f, now: .now)
                 }
                 // Once per session: the streamer's setting, its cost, and what the viewers get instead.
-                if let longGOP {
-                    logger.warning("\(longGOP)", metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)"])
+                if events.contains(where: { if case .longGOPDetected = $0 { true } else { false } }),
+                    let line = stream.state.withLock({ $0.longGOPLogLine })
+                {
+                    logger.warning("\(line)", metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)"])
                 }
             case .ended:
                 break
@@ -147,39 +144,45 @@ public final class LLHLSPackager: Sendable {
         // A transcoder still draining the previous publisher's session must not write into the next one.
         let session = stream.state.withLock { $0.publisherSession }
         var dropCount = DropCount()
-        var reportedLagging = false
+        var reported = false
         while let event = await reader.next() {
             let dropped = reader.takeDropFlag()
             if dropped { dropCount.report(reader, stream: stream.key, rendition: rung, to: telemetry) }
-            var lagging = reportedLagging
+            var lagging = reported
             stream.mutate { s in
-                guard s.publisherSession == session else { return }
-                defer { lagging = s.laggingRungs.contains(rung) }
+                guard s.publisherSession == session else { return [] }
+                // Sampled after the rung's own calls: a rung without its first part counts as behind for a moment.
+                defer { lagging = s.aligner.lagging.contains(rung) }
                 switch event {
                 case .description(let d):
-                    s.applyRung(rung, description: d)
+                    return s.applyRung(rung, description: d, now: .now)
                 case .frame(let f):
-                    if dropped { s.rungsAwaitingKeyframe.insert(rung) }
-                    s.applyRung(rung, frame: f, now: .now)
+                    if dropped { s.rungDroppedFrames(rung) }
+                    return s.applyRung(rung, frame: f, now: .now)
                 case .ended:
-                    break
+                    return []
                 }
             }
-            if lagging != reportedLagging {
-                reportedLagging = lagging
-                let meta: Logger.Metadata = ["stream": "\(stream.key)", "rung": "\(rung)"]
-                if lagging {
-                    logger.warning(
-                        "rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it",
-                        metadata: meta
-                    )
-                } else {
-                    logger.info("rung caught up with the source: renditions listed in step again", metadata: meta)
-                }
+            if lagging != reported {
+                reported = lagging
+                logLagging(lagging, rung: rung, stream: stream.key)
             }
         }
         stream.mutate { s in
-            if s.publisherSession == session { s.rungLeft(rung) }
+            s.publisherSession == session ? s.rungLeft(rung, now: .now) : []
+        }
+    }
+
+    /// Logs a rung falling behind the source (`RungAligner.lagLimit`) or catching up.
+    private func logLagging(_ lagging: Bool, rung: String, stream key: StreamKey) {
+        let meta: Logger.Metadata = ["stream": "\(key)", "rung": "\(rung)"]
+        if lagging {
+            logger.warning(
+                "rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it",
+                metadata: meta
+            )
+        } else {
+            logger.info("rung caught up with the source: renditions listed in step again", metadata: meta)
         }
     }
 
@@ -191,7 +194,7 @@ public final class LLHLSPackager: Sendable {
             for s in streams {
                 switch s.phase {
                 case .awaitingReconnect(let since) where now - since >= configuration.reconnectGrace:
-                    s.mutate { $0.end(now: now) }
+                    s.mutate { $0.end(now: ClockReading(instant: now, wall: .now())) }
                     logger.info("reconnect grace expired; playlist ended", metadata: ["stream": "\(s.key)"])
                 case .ended(let since) where now - since >= configuration.endedRetention:
                     let removed = streamsByKey.withLock { all in

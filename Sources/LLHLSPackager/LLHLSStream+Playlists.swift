@@ -7,7 +7,7 @@ extension LLHLSStreamState {
     /// SERVER-CONTROL, identical for every rendition (checklist M4); classic HLS has none.
     var serverControl: ServerControl? {
         guard config.lowLatency else { return nil }
-        let pt = partTargetSeconds
+        let pt = partTarget.secondsDouble
         let td = Double(targetDuration)
         // PART-HOLD-BACK ≥ 3 × PART-TARGET is Apple's MUST [A 14.3]; round up to the millisecond.
         let phb = Duration.milliseconds(Int64((3 * pt * 1000).rounded(.up)))
@@ -36,7 +36,10 @@ extension LLHLSStreamState {
             epoch: epoch,
             targetDuration: targetDuration,
             partTarget: config.lowLatency
-                ? MediaTime(value: Int64((partTargetSeconds * Double(p.timescale)).rounded()), timescale: p.timescale)
+                ? MediaTime(
+                    value: Int64((partTarget.secondsDouble * Double(p.timescale)).rounded()),
+                    timescale: p.timescale
+                )
                 : nil,
             serverControl: serverControl,
             window: config.windowSegments,
@@ -46,7 +49,7 @@ extension LLHLSStreamState {
         return p.rendition.playlist(ctx)
     }
 
-    /// The multivariant playlist; nil until every rendition has its first part (+FastStart).
+    /// The multivariant playlist; nil until every rendition has its first part (`RenditionListing`).
     func multivariantPlaylist(now: ContinuousClock.Instant = .now) -> MultivariantPlaylist? {
         guard let d = description, d.video != nil || d.audio != nil, let served = servedRenditions(now: now) else {
             return nil
@@ -82,7 +85,8 @@ extension LLHLSStreamState {
                     )
                 )
                 // A long-GOP passthrough will cut without a keyframe: say so before its first such segment exists.
-                independent = independent && p.rendition.everySegmentIndependent && !(name == "video" && longGOP != nil)
+                independent =
+                    independent && p.rendition.everySegmentIndependent && !(name == "video" && grid.longGOP != nil)
             }
             // Largest picture first, so the source (the top rung) leads even when simple content encodes small.
             variants.sort { ($0.resolution?.height ?? 0, $0.bandwidth) > ($1.resolution?.height ?? 0, $1.bandwidth) }

@@ -22,10 +22,10 @@ extension LLHLSStreamState {
         // B7: once ENDLIST is out, directives are ignored.
         if isEnded { return .ready }
         let r = p.rendition
-        let pt = partTargetSeconds
+        let pt = partTarget.secondsDouble
         guard let m = request.msn else {
-            // Fast start: a first load is answered once the rendition has a part to start on (+FastStart).
-            return hasFirstMedia(name) ? .ready : .wait(until: .seconds(Double(targetDuration) * 4))
+            // Fast start: a first load is answered once the rendition has a part to start on (`RenditionListing`).
+            return p.hasFirstMedia ? .ready : .wait(until: .seconds(Double(targetDuration) * 4))
         }
         // Classic HLS advertises no CAN-BLOCK-RELOAD, so a delivery directive is a client error.
         if !config.lowLatency { return .badRequest("_HLS_msn: blocking reload is off (hls.low_latency: false)") }

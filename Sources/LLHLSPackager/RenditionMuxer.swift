@@ -1,46 +1,6 @@
 import FMP4
 import MediaCore
 
-/// One sample on a rendition's track timeline (ticks of the track timescale).
-struct TrackSample: Sendable {
-    /// Decode time in track ticks.
-    var dts: Int64
-    /// Presentation minus decode time, track ticks.
-    var compositionOffset: Int32
-    /// IDR (video) or any audio frame.
-    var isSync: Bool
-    /// Sample bytes (AVCC or raw AAC).
-    var data: [UInt8]
-    /// When the frame reached the packager's input (ingested, or encoded for a rung): the package hop starts here.
-    var ingested: ContinuousClock.Instant?
-    /// Publisher capture clock (SEI), for the available hop.
-    var capture: WallTime? = nil
-    /// A long-GOP source's grid puts a segment start here (see `KeyframeCadence`), keyframe or not.
-    var opensSegment = false
-}
-
-/// A finished part as the muxer emits it.
-struct MuxedPart: Sendable {
-    /// True when this part begins a new segment.
-    var startsSegment: Bool
-    /// True when this part is its segment's last: the segment completes as it is listed, not a part later.
-    var endsSegment = false
-    /// First sample's decode time, track ticks.
-    var startDTS: Int64
-    /// Sum of sample durations, track ticks.
-    var duration: Int64
-    /// First sample is a sync sample.
-    var independent: Bool
-    /// moof + mdat bytes.
-    var bytes: [UInt8]
-    /// Ingest instants of the samples inside (for the package hop).
-    var ingested: [ContinuousClock.Instant]
-    /// Capture clocks of the samples that carried one (for the available hop).
-    var captured: [WallTime] = []
-    /// Samples inside.
-    var sampleCount = 0
-}
-
 /// Cuts one track into CMAF chunks (parts) and segments; a value that returns what to publish.
 ///
 /// A sample's duration is known only when the next one arrives, so each sample waits one frame. Whether it opens a
@@ -49,7 +9,7 @@ struct RenditionMuxer: Sendable {
     /// Track settings.
     let trackID: UInt32
     /// Ticks per second.
-    let timescale: Int64
+    let timescale: Int32
     /// Longest part, in ticks (the advertised PART-TARGET).
     let partTarget: Int64
     /// Wanted segment length, in ticks.
@@ -86,7 +46,7 @@ struct RenditionMuxer: Sendable {
 
     init(
         trackID: UInt32,
-        timescale: Int64,
+        timescale: Int32,
         partTarget: Int64,
         segmentTarget: Int64,
         segmentLimit: Int64,

@@ -102,7 +102,7 @@ extension LLHLSStream {
                 }
             let v = s.description?.video.map { "\($0.codecString) \($0.width)x\($0.height)" }
             let a = s.description?.audio.map { "\($0.codecString) \($0.sampleRate) Hz \($0.channels) ch" }
-            let t = s.telemetry?.snapshot(stream: key)
+            let t = telemetry?.snapshot(stream: key)
             let main = s.video != nil ? "video" : "audio"
             let package = t?.renditions[main]?.percentiles(.package)
             var summary = StreamSummary(
@@ -110,7 +110,7 @@ extension LLHLSStream {
                 state: phase,
                 video: v,
                 audio: a,
-                partTarget: s.partTargetSeconds,
+                partTarget: s.partTarget.secondsDouble,
                 lastMSN: (s.video ?? s.audio)?.rendition.lastPart?.msn,
                 packageP50Ms: package?.p50Ms,
                 packageP99Ms: package?.p99Ms,
@@ -124,7 +124,7 @@ extension LLHLSStream {
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }
             summary.notes = [s.longGOPNote].compactMap { $0 }
-            for rung in s.laggingRungs.intersection(s.activeRungs).sorted() {
+            for rung in s.aligner.lagging.sorted() where s.rungs[rung]?.active == true {
                 summary.notes.append(
                     "rung \(rung) trails the source by more than 1 s (encoder behind): the others no longer wait for it"
                 )

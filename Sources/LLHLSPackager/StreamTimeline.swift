@@ -16,31 +16,29 @@ struct StreamTimeline: Sendable {
         wallAnchor = nil
     }
 
-    /// Stream-timeline decode time of a frame in `timescale` ticks; nil for frames before the session's origin.
-    mutating func map(_ frame: MediaFrame, timescale: Int32) -> Int64? {
+    /// Stream-timeline decode time of a frame in `timescale`; nil for frames before the session's origin. The
+    /// session's first frame anchors PDT at its ingest wall time, or at `fallback` when it carries none.
+    mutating func map(_ frame: MediaFrame, timescale: Int32, fallback: WallTime) -> MediaTime? {
         if origin == nil {
             origin = frame.dts
-            wallAnchor = frame.stamps.ingestWall ?? WallTime.now()
+            wallAnchor = frame.stamps.ingestWall ?? fallback
         }
-        guard let origin else { return nil }
-        let rel = frame.dts - origin
-        guard rel.value >= 0 else { return nil }
-        return (rel + .zero(timescale: rel.timescale)).converted(to: timescale).value
-            + base.converted(to: timescale).value
+        return peek(frame, timescale: timescale)
     }
 
     /// Like `map`, but never sets the origin (for frames that must not start a session).
-    func peek(_ frame: MediaFrame, timescale: Int32) -> Int64? {
+    func peek(_ frame: MediaFrame, timescale: Int32) -> MediaTime? {
         guard let origin else { return nil }
         let rel = frame.dts - origin
         guard rel.value >= 0 else { return nil }
-        return rel.converted(to: timescale).value + base.converted(to: timescale).value
+        return MediaTime(
+            value: rel.converted(to: timescale).value + base.converted(to: timescale).value,
+            timescale: timescale
+        )
     }
 
     /// EXT-X-PROGRAM-DATE-TIME for a stream-timeline time (same mapping for every rendition, checklist M8).
-    func programDateTime(ticks: Int64, timescale: Int32) -> WallTime {
-        let anchor = wallAnchor ?? WallTime.now()
-        let offset = MediaTime(value: ticks, timescale: timescale) - base
-        return anchor.advanced(by: offset.duration)
+    func programDateTime(at time: MediaTime, fallback: WallTime) -> WallTime {
+        (wallAnchor ?? fallback).advanced(by: (time - base).duration)
     }
 }

@@ -1,7 +1,8 @@
 import FMP4
 import MediaCore
 
-/// One rendition's muxer (per publishing session) and what it published (kept across sessions).
+/// One rendition's state: its muxer (per publishing session), what it published (kept across sessions), and the
+/// frames it holds until the source video has passed their time.
 struct TrackPipeline: Sendable {
     /// Video or audio.
     let kind: MediaKind
@@ -15,49 +16,50 @@ struct TrackPipeline: Sendable {
     var parameters: FMP4Track.Media
     /// Audio: where the next frame should start, to absorb RTMP's millisecond rounding.
     var expectedNextDTS: Int64?
+    /// Frames waiting for the source video to pass their time (audio, and rung frames), so cuts align.
+    var heldFrames: [MediaFrame] = []
+    /// Rungs: must start on an IDR at a source cut (new, after a restart, a hole or dropped frames).
+    var awaitingKeyframe = false
+    /// Rungs: fed by a transcoder and started, so the others wait for it (see `RungAligner`).
+    var active = false
 
     /// End of everything published on the stream timeline.
     var publishedEnd: MediaTime? {
         guard let s = rendition.segments.last else { return nil }
         return MediaTime(value: s.startDTS + s.duration, timescale: s.timescale)
     }
-}
 
-/// Builds muxers with the stream's fixed timing.
-struct MuxerFactory: Sendable {
-    /// PART-TARGET in seconds (fixed for the stream's life: CoreMedia rejects changes, mediamtx#6237).
-    let partTarget: Double
-    /// Segment target in seconds.
-    let segmentTarget: Double
-    /// TARGETDURATION in seconds.
-    let targetDuration: Int
+    /// True when it has something every player can start on: one complete segment (see `RenditionListing`).
+    var hasFirstMedia: Bool { rendition.lastCompleteMSN != nil }
 
-    func make(kind: MediaKind, timescale: Int32, followsBoundaries: Bool) -> RenditionMuxer {
-        let ts = Double(timescale)
-        return RenditionMuxer(
-            trackID: 1,
-            timescale: Int64(timescale),
-            partTarget: Int64((partTarget * ts).rounded(.down)),
-            segmentTarget: Int64(segmentTarget * ts),
-            segmentLimit: Self.segmentLimit(targetDuration: targetDuration, timescale: timescale),
-            followsBoundaries: followsBoundaries
+    /// Serializes this rendition's init section for session `index`.
+    mutating func installInit(session index: Int) {
+        rendition.initSections[index] = FMP4InitSegment.serialize(
+            track: FMP4Track(trackID: 1, timescale: UInt32(timescale), media: parameters)
         )
     }
 
-    /// Longest segment in ticks: EXTINF rounds to nearest, so stay below TARGETDURATION + 0.5 s (RFC 8216bis §4.4.3.1).
-    static func segmentLimit(targetDuration: Int, timescale: Int32) -> Int64 {
-        Int64((Double(targetDuration) + 0.45) * Double(timescale))
+    /// Takes the held frames the source video has passed (strictly: the source decides a cut at frame K only when
+    /// frame K+1 arrives), all of them, or the oldest beyond `limit` (a stalled source must not hold them for ever).
+    mutating func releaseHeld(sourcePassed last: MediaTime?, all: Bool, limit: Int) -> [MediaFrame] {
+        var released = 0
+        for f in heldFrames {
+            let passed = last.map { f.dts < $0 } ?? false
+            guard all || passed || heldFrames.count - released > limit else { break }
+            released += 1
+        }
+        defer { heldFrames.removeFirst(released) }
+        return Array(heldFrames.prefix(released))
     }
 
-    /// Snaps the wanted part duration to whole frames of the source, rounded up to the next millisecond plus one (jitter of RTMP's ms timestamps).
-    static func partTarget(wanted: Duration, frameRate: Double?) -> Double {
-        let w = wanted.secondsDouble
-        // Unknown rate (WebRTC: timestamps from a jittering capture clock): 10 % room, or parts close a frame early (P3).
-        guard let fps = frameRate, fps > 1, fps < 241 else {
-            return Double((Int((w * 1000).rounded()) * 11 + 9) / 10) / 1000
-        }
-        let frames = max(1, (w * fps).rounded())
-        let exact = frames / fps
-        return ((exact * 1000).rounded(.up) + 1) / 1000
+    /// An audio frame's decode time: AAC frames are exactly samplesPerFrame long, so RTMP's millisecond rounding is
+    /// absorbed and time never runs backwards.
+    mutating func smoothedDTS(_ dts: Int64) -> Int64 {
+        guard case .audio(let a) = parameters else { return dts }
+        var out = dts
+        if let expected = expectedNextDTS, abs(expected - out) <= Int64(a.samplesPerFrame / 2) { out = expected }
+        if let expected = expectedNextDTS, out < expected { out = expected }
+        expectedNextDTS = out + Int64(a.samplesPerFrame)
+        return out
     }
 }

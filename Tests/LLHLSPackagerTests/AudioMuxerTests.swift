@@ -6,7 +6,7 @@ import Testing
 /// Audio follows the segment boundaries video decided (checklist V4, F7).
 @Suite("RenditionMuxer: audio")
 struct AudioMuxerTests {
-    static let factory = MuxerFactory(partTarget: 0.201, segmentTarget: 2, targetDuration: 2)
+    static let factory = MuxerFactory(partTarget: .milliseconds(201), segmentTarget: .seconds(2), targetDuration: 2)
 
     static func aac(_ n: Int) -> TrackSample {
         TrackSample(dts: Int64(n) * 1024, compositionOffset: 0, isSync: true, data: [UInt8(n & 0xFF)], ingested: nil)
@@ -81,20 +81,20 @@ struct AudioMuxerTests {
 @Suite("MuxerFactory.partTarget")
 struct PartTargetTests {
     /// Wanted part, source frame rate, advertised PART-TARGET and why.
-    static let cases: [(Duration, Double?, Double, String)] = [
-        (.milliseconds(200), 30, 0.201, "6 frames = 200.000 ms exactly → 200 + 1 ms"),
-        (.milliseconds(200), 29.97, 0.202, "6 frames = 200.2002 ms → up to 201 → + 1 ms"),
-        (.milliseconds(200), 25, 0.201, "5 frames = 200 ms → 201 ms"),
-        (.milliseconds(200), 24, 0.210, "4.8 rounds to 5 frames = 208.33 ms → 209 → 210 ms"),
-        (.milliseconds(200), 60, 0.201, "12 frames = 200 ms"),
-        (.milliseconds(200), 59.94, 0.202, "12 frames = 200.2 ms"),
-        (.milliseconds(500), 30, 0.501, "15 frames"),
-        (.seconds(1), 29.97, 1.003, "30 frames = 1001.001 ms → 1002 → 1003 ms"),
-        (.milliseconds(20), 30, 0.035, "never less than one frame: 33.33 ms → 34 → 35 ms"),
-        (.milliseconds(200), nil, 0.22, "no frame rate (WebRTC capture clocks): 10 % room for jitter"),
-        (.milliseconds(200), 1, 0.22, "implausible frame rate ≤ 1: as unknown"),
-        (.milliseconds(200), 300, 0.22, "implausible frame rate ≥ 241: as unknown"),
-        (.milliseconds(500), nil, 0.55, "no frame rate, 500 ms wanted"),
+    static let cases: [(Duration, Double?, Duration, String)] = [
+        (.milliseconds(200), 30, .milliseconds(201), "6 frames = 200.000 ms exactly → 200 + 1 ms"),
+        (.milliseconds(200), 29.97, .milliseconds(202), "6 frames = 200.2002 ms → up to 201 → + 1 ms"),
+        (.milliseconds(200), 25, .milliseconds(201), "5 frames = 200 ms → 201 ms"),
+        (.milliseconds(200), 24, .milliseconds(210), "4.8 rounds to 5 frames = 208.33 ms → 209 → 210 ms"),
+        (.milliseconds(200), 60, .milliseconds(201), "12 frames = 200 ms"),
+        (.milliseconds(200), 59.94, .milliseconds(202), "12 frames = 200.2 ms"),
+        (.milliseconds(500), 30, .milliseconds(501), "15 frames"),
+        (.seconds(1), 29.97, .milliseconds(1003), "30 frames = 1001.001 ms → 1002 → 1003 ms"),
+        (.milliseconds(20), 30, .milliseconds(35), "never less than one frame: 33.33 ms → 34 → 35 ms"),
+        (.milliseconds(200), nil, .milliseconds(220), "no frame rate (WebRTC capture clocks): 10 % room for jitter"),
+        (.milliseconds(200), 1, .milliseconds(220), "implausible frame rate ≤ 1: as unknown"),
+        (.milliseconds(200), 300, .milliseconds(220), "implausible frame rate ≥ 241: as unknown"),
+        (.milliseconds(500), nil, .milliseconds(550), "no frame rate, 500 ms wanted"),
     ]
 
     @Test(arguments: 0..<cases.count)
@@ -105,16 +105,17 @@ struct PartTargetTests {
 
     @Test func muxerTicksFloorTheAdvertisedTarget() {
         // The muxer never cuts a part longer than the advertised PART-TARGET (P3), in every timescale.
-        for (pt, ts, ticks): (Double, Int32, Int64) in [
-            (0.201, 90_000, 18_090), (0.202, 90_000, 18_180), (0.201, 48_000, 9_648), (0.202, 44_100, 8_908),
+        for (pt, ts, ticks): (Duration, Int32, Int64) in [
+            (.milliseconds(201), 90_000, 18_090), (.milliseconds(202), 90_000, 18_180),
+            (.milliseconds(201), 48_000, 9_648), (.milliseconds(202), 44_100, 8_908),
         ] {
-            let m = MuxerFactory(partTarget: pt, segmentTarget: 2, targetDuration: 2).make(
+            let m = MuxerFactory(partTarget: pt, segmentTarget: .seconds(2), targetDuration: 2).make(
                 kind: .video,
                 timescale: ts,
                 followsBoundaries: false
             )
             #expect(m.partTarget == ticks)
-            #expect(Double(m.partTarget) / Double(ts) <= pt)
+            #expect(Double(m.partTarget) / Double(ts) <= pt.secondsDouble)
         }
     }
 }

@@ -92,9 +92,7 @@ struct ClassicHLSTests {
         let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: Self.classic)
         let d = try Fixtures.description()
         stream.mutate {
-            $0.beginSession()
-            $0.apply(d)
-            $0.feed(Fixtures.av(seconds: 7))
+            $0.beginSession(now: .now) + $0.apply(d, now: .now) + $0.feed(Fixtures.av(seconds: 7))
         }
         let blocking = await stream.mediaPlaylist(.video, request: PlaylistRequest(msn: Self.m0 + 3, part: 1))
         #expect(blocking.status == 400)

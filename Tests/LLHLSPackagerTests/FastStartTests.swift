@@ -15,7 +15,7 @@ import Testing
         var rung = try Fixtures.video()
         rung.width /= 2
         rung.height /= 2
-        s.applyRung("360p", description: StreamDescription(video: rung, audio: nil))
+        s.applyRung("360p", description: StreamDescription(video: rung, audio: nil), now: .now)
         return s
     }
 
@@ -39,7 +39,7 @@ import Testing
         s.feed(Fixtures.av(seconds: 2.5, gop: 30))
         #expect(s.rendition(.video).lastCompleteMSN != nil)
         #expect(s.multivariantPlaylist(now: .now) == nil)
-        let later = ContinuousClock.now + LLHLSStreamState.rungStartLimit + .milliseconds(10)
+        let later = ContinuousClock.now + RenditionListing.rungStartLimit + .milliseconds(10)
         let text = try #require(s.multivariantPlaylist(now: later)).render()
         #expect(text.contains("video.m3u8") && !text.contains("360p.m3u8"))
     }
@@ -66,7 +66,7 @@ import Testing
         s.feed(Fixtures.av(seconds: 0.9, gop: 30))
         #expect(s.rendition(.video).lastPart != nil)
         #expect(s.multivariantPlaylist(now: .now + .seconds(10)) == nil)
-        #expect(!s.hasFirstMedia("video"))
+        #expect(s.video?.hasFirstMedia == false)
     }
 
     @Test func playlistRequestForAKeyNotLiveYetIsAnsweredWhenItsPublisherArrives() async throws {

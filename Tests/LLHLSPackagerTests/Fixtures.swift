@@ -96,16 +96,17 @@ enum Fixtures {
     /// A state with one session begun and `d` applied.
     static func state(_ d: StreamDescription, config: LLHLSConfiguration = LLHLSConfiguration()) -> LLHLSStreamState {
         var s = LLHLSStreamState(key: key, epoch: epoch, config: config)
-        s.beginSession()
-        s.apply(d)
+        s.beginSession(now: .now)
+        s.apply(d, now: .now)
         return s
     }
 }
 
 extension LLHLSStreamState {
-    /// Applies frames in order.
-    mutating func feed(_ frames: some Sequence<MediaFrame>) {
-        for f in frames { apply(f, now: .now) }
+    /// Applies frames in order; returns what they did.
+    @discardableResult
+    mutating func feed(_ frames: some Sequence<MediaFrame>, now: ClockReading? = nil) -> [PackagerEvent] {
+        frames.flatMap { apply($0, now: now ?? .now) }
     }
 
     /// Published rendition of `kind` (the test fails loudly when missing).

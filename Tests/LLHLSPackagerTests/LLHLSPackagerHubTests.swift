@@ -11,8 +11,8 @@ import Testing
 /// The packager following a real StreamHub: publish, reconnect, grace, ENDLIST.
 @Suite("LLHLSPackager with a StreamHub")
 struct LLHLSPackagerHubTests {
-    /// Polls `condition` every 10 ms for up to `limit`.
-    static func eventually(_ limit: Duration = .seconds(5), _ condition: () -> Bool) async throws -> Bool {
+    /// Polls `condition` every 10 ms for up to `limit` (long: it only bounds a failing run, and a busy box is slow).
+    static func eventually(_ limit: Duration = .seconds(30), _ condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if condition() { return true }

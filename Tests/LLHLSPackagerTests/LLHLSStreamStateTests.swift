@@ -62,7 +62,7 @@ struct LLHLSStreamStateTests {
         // Frames after the end change nothing; a new session does not reopen the stream.
         let version = s.version
         s.feed(Fixtures.av(seconds: 1, from: 5))
-        s.beginSession()
+        s.beginSession(now: .now)
         #expect(s.version == version)
         #expect(s.isEnded)
     }
@@ -79,8 +79,8 @@ struct LLHLSStreamStateTests {
         let nextMSN = s.rendition(.video).nextMSN
         #expect(nextMSN == Self.m0 + 3)
         #expect(s.rendition(.audio).nextMSN == nextMSN)
-        s.beginSession()
-        s.apply(try Fixtures.description())
+        s.beginSession(now: .now)
+        s.apply(try Fixtures.description(), now: .now)
         // The new publisher's clock starts somewhere else entirely, and so does its wall clock.
         s.feed(Fixtures.av(seconds: 5, from: 1_000, wall: Fixtures.wall0.advanced(by: .seconds(60))))
         for kind in [MediaKind.video, .audio] {
@@ -109,7 +109,7 @@ struct LLHLSStreamStateTests {
         s.feed(Fixtures.av(seconds: 3))
         var d = try Fixtures.description()
         d.video = try Fixtures.video(frameRate: 25)
-        s.apply(d)
+        s.apply(d, now: .now)
         s.feed(Fixtures.av(seconds: 3, from: 3))
         for kind in [MediaKind.video, .audio] {
             let r = s.rendition(kind)
@@ -117,7 +117,7 @@ struct LLHLSStreamStateTests {
             #expect(r.segments.filter(\.discontinuity).map(\.msn) == [Self.m0 + 2])
         }
         // PART-TARGET is fixed for the stream's life (M3) even though the frame rate changed.
-        #expect(s.partTargetSeconds == Self.pt)
+        #expect(s.partTarget.secondsDouble == Self.pt)
     }
 
     /// 4.5 s at 48 kHz, then a switch to 44.1 kHz AAC and 6.5 s more.
@@ -126,7 +126,7 @@ struct LLHLSStreamStateTests {
         s.feed(Fixtures.av(seconds: 4.5))
         var d = try Fixtures.description()
         d.audio = try AudioParameters(audioSpecificConfig: [0x12, 0x10])  // AAC-LC 44.1 kHz stereo
-        s.apply(d)
+        s.apply(d, now: .now)
         s.feed(Fixtures.av(seconds: 6.5, from: 4.5, sampleRate: 44_100))
         return s
     }
@@ -166,7 +166,7 @@ struct LLHLSStreamStateTests {
         var s = Fixtures.state(try Fixtures.description(), config: config)
         s.feed(Fixtures.av(seconds: 5))
         s.publisherLeft(now: .now)
-        s.beginSession()
+        s.beginSession(now: .now)
         s.feed(Fixtures.av(seconds: 16, from: 100))
         let p = try #require(s.mediaPlaylist(.video))
         // M5/M6: MEDIA-SEQUENCE is the first listed MSN; the discontinuity before MSN 3 slid out.
@@ -233,7 +233,7 @@ struct LLHLSStreamStateTests {
         var s = Fixtures.state(try Fixtures.description())
         s.feed(Fixtures.av(seconds: 6))
         s.publisherLeft(now: .now)
-        s.beginSession()
+        s.beginSession(now: .now)
         s.feed(Fixtures.av(seconds: 6, from: 40, wall: Fixtures.wall0.advanced(by: .seconds(30))))
         let video = s.rendition(.video).segments
         let audio = s.rendition(.audio).segments
@@ -273,7 +273,7 @@ struct LLHLSStreamStateTests {
 
     @Test func framesBeforeADescriptionAreDroppedAndCounted() throws {
         var s = LLHLSStreamState(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
-        s.beginSession()
+        s.beginSession(now: .now)
         s.feed(Fixtures.av(seconds: 1))
         #expect(s.framesDroppedBeforeStart == 30 + 46)
         #expect(s.video == nil)

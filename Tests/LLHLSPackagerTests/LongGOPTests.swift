@@ -39,14 +39,14 @@ import Testing
         let d = try Fixtures.description(audio: false)
         var s = Fixtures.state(d)
         // The ladder's rung at the source's own size: an IDR every 60 frames (2 s), as its fan-out forces them.
-        s.applyRung("360p", description: d)
+        s.applyRung("360p", description: d, now: .now)
         for (n, frame) in Self.source(seconds: 12, settingsSEI: true).enumerated() {
             s.apply(frame, now: .now)
             var rung = frame
             rung.isKeyframe = n % 60 == 0
             s.applyRung("360p", frame: rung, now: .now)
         }
-        #expect(s.longGOP == .encoderSettings(keyint: 250, seconds: 250.0 / 30))
+        #expect(s.grid.longGOP == .encoderSettings(keyint: 250, seconds: 250.0 / 30))
         let video = Self.lengths(s.rendition(.video))
         let rung = try #require(s.rungs["360p"]).rendition
         #expect(video.count >= 4 && video.allSatisfy { abs($0 - 2) < 0.02 }, "\(video)")
@@ -71,7 +71,7 @@ import Testing
         var s = Fixtures.state(try Fixtures.description(audio: false))
         // No settings SEI (another encoder): the long GOP shows once 2.15 s pass without a keyframe.
         s.feed(Self.source(seconds: 12, settingsSEI: false))
-        #expect(s.longGOP == .observed(secondsWithoutKeyframe: 2.167))
+        #expect(s.grid.longGOP == .observed(secondsWithoutKeyframe: 2.167))
         let video = Self.lengths(s.rendition(.video))
         // 2.167 s (cut where the long GOP showed), then 1.833 s to the next grid point, then 2 s each.
         #expect(video.count >= 4 && video.allSatisfy { $0 <= 2.168 }, "\(video)")
@@ -97,7 +97,7 @@ import Testing
         let d = try Fixtures.description(audio: false)
         var s = Fixtures.state(d)
         s.feed(Fixtures.av(seconds: 10, gop: 30, audio: false, millisecond: true))
-        #expect(s.longGOP == nil && s.longGOPNote == nil)
+        #expect(s.grid.longGOP == nil && s.longGOPNote == nil)
         #expect(s.rendition(.video).everySegmentIndependent)
         #expect(try #require(s.multivariantPlaylist()).independentSegments)
     }

@@ -70,7 +70,7 @@ struct RenditionMuxerTests {
     static func factory(fps: Double?) -> MuxerFactory {
         MuxerFactory(
             partTarget: MuxerFactory.partTarget(wanted: .milliseconds(200), frameRate: fps),
-            segmentTarget: 2,
+            segmentTarget: .seconds(2),
             targetDuration: 2
         )
     }

@@ -17,11 +17,11 @@ import Testing
         var config = LLHLSConfiguration()
         config.segmentTarget = .seconds(2)
         var s = LLHLSStreamState(key: Fixtures.key, epoch: Fixtures.epoch, config: config)
-        s.beginSession()
+        s.beginSession(now: .now)
         // The ladder may announce a rung before the packager has seen the source's description (separate hub readers).
-        if rungFirst { s.applyRung("360p", description: d) }
-        s.apply(d)
-        if !rungFirst { s.applyRung("360p", description: d) }
+        if rungFirst { s.applyRung("360p", description: d, now: .now) }
+        s.apply(d, now: .now)
+        if !rungFirst { s.applyRung("360p", description: d, now: .now) }
         for frame in Fixtures.av(seconds: 8, gop: 30, audio: false, millisecond: true) {
             s.apply(frame, now: .now)
             s.applyRung("360p", frame: frame, now: .now)
@@ -43,7 +43,7 @@ import Testing
         var config = LLHLSConfiguration()
         config.segmentTarget = .seconds(1)
         var s = Fixtures.state(d, config: config)
-        s.applyRung("360p", description: d)
+        s.applyRung("360p", description: d, now: .now)
         let frames = Fixtures.av(seconds: 24, gop: 30, audio: false, millisecond: true)
         // The source runs 20 s (20 segments) ahead of the rung.
         let lag = 600
@@ -63,8 +63,8 @@ import Testing
     @Test func aRungThatStopsKeepingUpNoLongerHoldsTheSource() throws {
         let d = try Fixtures.description(audio: false)
         var s = Fixtures.state(d)
-        s.applyRung("360p", description: d)
-        let now = ContinuousClock.now
+        s.applyRung("360p", description: d, now: .now)
+        let now = ClockReading.now
         for (i, frame) in Fixtures.av(seconds: 6, gop: 30, audio: false, millisecond: true).enumerated() {
             // Every call at the same instant: no part waits out the 1.5 s hold.
             s.apply(frame, now: now)
@@ -72,6 +72,6 @@ import Testing
         }
         let listed = try #require(s.rendition(.video).lastPartEndSeconds)
         #expect(listed > 5.5, "the source listed only up to \(listed) s")
-        #expect(s.laggingRungs == ["360p"] && s.activeRungs.contains("360p"))
+        #expect(s.aligner.lagging == ["360p"] && s.rungs["360p"]?.active == true)
     }
 }

@@ -18,9 +18,9 @@ import Testing
         var config = LLHLSConfiguration()
         config.segmentTarget = .seconds(c.target)
         var s = Fixtures.state(try Fixtures.description(), config: config)
-        #expect(s.decidedTargetDuration == nil)
+        #expect(s.grid.decidedTargetDuration == nil)
         s.feed(Fixtures.av(seconds: 12, gop: c.gop))
-        #expect(s.decidedTargetDuration == c.td)
+        #expect(s.grid.decidedTargetDuration == c.td)
         let playlist = try #require(s.mediaPlaylist(.video))
         #expect(playlist.targetDuration == c.td)
         for name in ["video", "audio"] {
@@ -42,7 +42,7 @@ import Testing
         var s = Fixtures.state(try Fixtures.description())
         for frame in Fixtures.av(seconds: 5, gop: 60) {
             s.apply(frame, now: .now)
-            if s.decide(.video, PlaylistRequest()) == .ready { #expect(s.decidedTargetDuration == 2) }
+            if s.decide(.video, PlaylistRequest()) == .ready { #expect(s.grid.decidedTargetDuration == 2) }
         }
         #expect(s.decide(.video, PlaylistRequest()) == .ready)
     }
@@ -50,7 +50,7 @@ import Testing
     @Test func audioOnlyStreamKeepsTheConfiguredTarget() throws {
         var s = Fixtures.state(StreamDescription(audio: try Fixtures.audio()))
         s.feed(Fixtures.av(seconds: 4).filter { $0.kind == .audio })
-        #expect(s.decidedTargetDuration == nil)
+        #expect(s.grid.decidedTargetDuration == nil)
         #expect(try #require(s.mediaPlaylist(.audio)).targetDuration == 1)
     }
 }

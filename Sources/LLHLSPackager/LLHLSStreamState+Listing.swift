@@ -1,0 +1,71 @@
+import CodecFormats
+import FMP4
+import MediaCore
+
+/// What the multivariant lists, the stream-wide TARGETDURATION, and the long-GOP notes, from the pieces.
+///
+/// A source whose keyframes are further apart than the segment target (OBS's default keyframe interval "auto" is
+/// 250 frames) is cut on a segment-target grid so no EXTINF exceeds TARGETDURATION, the ladder forces its rung IDRs
+/// on the same grid, and a rung at the source's resolution replaces the passthrough in the multivariant.
+extension LLHLSStreamState {
+    /// The listing decision's inputs as they are now.
+    var listing: RenditionListing {
+        let names = pipelineNames
+        let leadSegments = (video ?? audio)?.rendition.segments ?? []
+        let firstComplete = leadSegments.firstIndex(where: \.complete)
+        return RenditionListing(
+            renditions: names,
+            lead: video == nil ? "audio" : "video",
+            started: Set(names.filter { pipeline(named: $0)?.hasFirstMedia ?? false }),
+            sourceReplaced: sourceResolutionRung != nil,
+            leadFirstCompleted: firstComplete.flatMap { i in
+                i + 1 < leadSegments.count ? leadSegments[i + 1].parts.first?.published : nil
+            },
+            ended: isEnded
+        )
+    }
+
+    /// Renditions the multivariant lists (and rendition reports name).
+    var listedRenditions: [String] { listing.listed }
+
+    /// Renditions the multivariant lists now, or nil while it should still wait (see `RenditionListing`).
+    func servedRenditions(now: ContinuousClock.Instant) -> [String]? { listing.served(now: now) }
+
+    /// EXT-X-TARGETDURATION of every playlist of the stream.
+    var targetDuration: Int {
+        grid.decidedTargetDuration ?? (video == nil ? config.targetDurationSeconds : grid.provisionalTargetDuration)
+    }
+
+    /// The rung transcoded at the source's own size: the ladder's top rendition when it replaces the passthrough.
+    var sourceResolutionRung: String? {
+        guard let source = description?.video else { return nil }
+        for name in rungs.keys.sorted() {
+            if case .video(let v) = rungs[name]?.parameters, v.width == source.width, v.height == source.height {
+                return name
+            }
+        }
+        return nil
+    }
+
+    /// Why segments do not follow the source's keyframes, for `/api/streams` and `sluice stats`.
+    var longGOPNote: String? {
+        guard let longGOP = grid.longGOP else { return nil }
+        let target = KeyframeCadence.Evidence.format(grid.gridTarget.secondsDouble)
+        let top =
+            if let rung = sourceResolutionRung {
+                "rendition \(rung) (transcoded at the source size, IDRs every \(target) s) replaces the passthrough"
+            } else {
+                "passthrough segments are cut every \(target) s without a keyframe (no EXT-X-INDEPENDENT-SEGMENTS)"
+            }
+        return "source keyframe interval exceeds the \(target) s segment target (\(longGOP)): \(top)"
+    }
+
+    /// The log line when a session's long GOP is found (the ladder logs its own choice of top rendition).
+    var longGOPLogLine: String? {
+        guard let longGOP = grid.longGOP else { return nil }
+        let target = KeyframeCadence.Evidence.format(grid.gridTarget.secondsDouble)
+        return "source keyframe interval exceeds the \(target) s segment target (\(longGOP)): cutting segments every "
+            + "\(target) s; ladder rungs get IDRs there, the passthrough's segments start without a keyframe "
+            + "(set the encoder's keyframe interval to 1-2 s to avoid this)"
+    }
+}

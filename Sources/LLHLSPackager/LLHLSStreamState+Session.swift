@@ -1,0 +1,139 @@
+import FMP4
+import MediaCore
+
+/// Sessions and tracks: what a new publisher, a codec change, the publisher leaving and ENDLIST do.
+extension LLHLSStreamState {
+    /// Closes every rendition's open part and starts the timeline anew after what was published.
+    mutating func restartTimeline(now: ClockReading) {
+        releaseHeldAudio(all: true, now: now)
+        releaseHeldRungFrames(all: true, now: now)
+        flushMuxers(now: now)
+        alignSegmentNumbers(now: now)
+        var end = MediaTime.zero(timescale: 90_000)
+        for name in pipelineNames {
+            if let e = pipeline(named: name)?.publishedEnd { end = max(end, e.converted(to: 90_000)) }
+        }
+        timeline.restart(at: end)
+        needsKeyframe = true
+        grid.restart()
+        sessionIndex += 1
+        framesSinceRestart = 0
+        lastVideoDTS = nil
+        aligner.restart()
+        for name in pipelineNames {
+            guard var p = pipeline(named: name) else { continue }
+            p.rendition.pendingDiscontinuity = true
+            p.expectedNextDTS = nil
+            p.muxer = makeMuxer(p.kind, timescale: p.timescale)
+            if rungs[name] != nil {
+                p.awaitingKeyframe = true
+                p.active = false
+            }
+            setPipeline(named: name, p)
+        }
+        installInitSections()
+        emit(.timelineRestarted(session: sessionIndex))
+    }
+
+    /// New or changed tracks.
+    mutating func describe(_ d: StreamDescription, now: ClockReading) {
+        if description == d { return }
+        let hadMedia = framesSinceRestart > 0
+        if factory == nil {
+            factory = MuxerFactory(
+                partTarget: MuxerFactory.partTarget(wanted: config.partTarget, frameRate: d.video?.frameRate),
+                segmentTarget: config.segmentTarget,
+                targetDuration: grid.decidedTargetDuration ?? grid.provisionalTargetDuration
+            )
+        }
+        // A codec change mid-session is a new timeline for players: flush what the old parameters cut,
+        // then DISCONTINUITY and a new init section.
+        if hadMedia { restartTimeline(now: now) }
+        description = d
+        if let v = d.video {
+            if video == nil {
+                video = TrackPipeline(
+                    kind: .video,
+                    timescale: 90_000,
+                    muxer: makeMuxer(.video, timescale: 90_000),
+                    rendition: PublishedRendition(name: "video", timescale: 90_000),
+                    parameters: .video(v)
+                )
+            }
+            video?.parameters = .video(v)
+        }
+        if let a = d.audio {
+            let ts = Int32(a.sampleRate)
+            if audio == nil || audio?.timescale != ts {
+                var rendition = audio?.rendition ?? PublishedRendition(name: "audio", timescale: ts)
+                rendition.timescale = ts
+                var fresh = TrackPipeline(
+                    kind: .audio,
+                    timescale: ts,
+                    muxer: makeMuxer(.audio, timescale: ts),
+                    rendition: rendition,
+                    parameters: .audio(a)
+                )
+                fresh.heldFrames = audio?.heldFrames ?? []
+                audio = fresh
+            }
+            audio?.parameters = .audio(a)
+        }
+        installInitSections()
+        emit(.tracksDescribed)
+    }
+
+    /// Renditions that ended a session with fewer segments get EXT-X-GAP segments, so the next
+    /// session's DISCONTINUITY lands on the same MSN everywhere (checklist M7, V4).
+    private mutating func alignSegmentNumbers(now: ClockReading) {
+        let names = pipelineNames
+        let target = names.compactMap { pipeline(named: $0)?.rendition.nextMSN }.max() ?? PublishedRendition.firstMSN
+        var lengths: [Int: MediaTime] = [:]
+        for name in names {
+            for s in pipeline(named: name)?.rendition.segments ?? [] where lengths[s.msn] == nil && s.gapDuration == nil
+            {
+                lengths[s.msn] = MediaTime(value: s.duration, timescale: s.timescale)
+            }
+        }
+        for name in names {
+            guard var p = pipeline(named: name), p.rendition.nextMSN < target else { continue }
+            fillGaps(&p, upTo: target, lengths: lengths, now: now)
+            setPipeline(named: name, p)
+        }
+    }
+
+    /// Fills a rendition's missing MSNs with EXT-X-GAP segments dated on the stream's timeline.
+    func fillGaps(_ p: inout TrackPipeline, upTo target: Int, lengths: [Int: MediaTime], now: ClockReading) {
+        let timeline = self.timeline
+        p.rendition.fillGaps(upTo: target, lengths: lengths, initIndex: sessionIndex) { t in
+            timeline.programDateTime(at: t, fallback: now.wall)
+        }
+    }
+
+    /// The publisher left: close open parts; playlists stay live for the reconnect grace.
+    @discardableResult
+    mutating func publisherLeft(now: ClockReading) -> [PackagerEvent] {
+        run { s in
+            guard case .live = s.phase else { return }
+            s.releaseHeldAudio(all: true, now: now)
+            // Rungs keep draining from the transcoder; each is flushed when its own publication ends.
+            s.flushMuxer("video", now: now)
+            s.flushMuxer("audio", now: now)
+            s.phase = .awaitingReconnect(since: now.instant)
+            s.emit(.publisherLeft)
+        }
+    }
+
+    /// Writes ENDLIST (grace expired or shutdown).
+    @discardableResult
+    mutating func end(now: ClockReading) -> [PackagerEvent] {
+        run { s in
+            if case .ended = s.phase { return }
+            s.releaseHeldAudio(all: true, now: now)
+            s.releaseHeldRungFrames(all: true, now: now)
+            s.flushMuxers(now: now)
+            s.phase = .ended(since: now.instant)
+            s.emit(.ended)
+        }
+    }
+}

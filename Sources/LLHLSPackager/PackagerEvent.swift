@@ -1,0 +1,61 @@
+import CodecFormats
+import MediaCore
+
+/// What one call into `LLHLSStreamState` did; the stream performs the telemetry, the logs and the wake-ups.
+enum PackagerEvent: Sendable, Equatable {
+    /// A new publisher session or a codec change started a timeline (DISCONTINUITY, init section `session`).
+    case timelineRestarted(session: Int)
+    /// The source described its tracks (new init sections).
+    case tracksDescribed
+    /// A ladder rung announced (new) parameters; it starts at the next aligned IDR.
+    case rungAnnounced(String)
+    /// A rung started on an IDR at the source's cut, taking segment `msn`.
+    case renditionStarted(String, msn: Int)
+    /// A part was listed in its rendition's playlist.
+    case partPublished(ListedPart)
+    /// A segment became complete.
+    case segmentClosed(rendition: String, msn: Int, duration: MediaTime)
+    /// EXT-X-TARGETDURATION fixed from the source's first segment.
+    case targetDurationDecided(seconds: Int)
+    /// The source's keyframes are further apart than the segment target: segments follow the grid from now on.
+    case longGOPDetected(KeyframeCadence.Evidence)
+    /// A rung trails the source by more than `RungAligner.lagLimit`: the others stop waiting for it.
+    case rungFellBehind(String)
+    /// A lagging rung is back within a part of the leader: listed in step again.
+    case rungCaughtUp(String)
+    /// A rung's transcoder stopped: its open part and segment are closed.
+    case rungStopped(String)
+    /// The publisher left; playlists stay open for the reconnect grace.
+    case publisherLeft
+    /// ENDLIST written.
+    case ended
+
+    /// True when playlists changed, so blocked requests must re-check.
+    var changesPlaylists: Bool {
+        switch self {
+        case .renditionStarted, .targetDurationDecided, .longGOPDetected, .rungFellBehind, .rungCaughtUp: false
+        default: true
+        }
+    }
+}
+
+/// One part as listed, with what the package and available hops need.
+struct ListedPart: Sendable, Equatable {
+    /// Rendition name.
+    var rendition: String
+    /// Segment and part index in the playlist.
+    var msn: Int
+    var index: Int
+    /// Start and length on the rendition's timeline.
+    var start: MediaTime
+    var duration: MediaTime
+    /// Starts with a sync sample.
+    var independent: Bool
+    /// Frames and bytes inside.
+    var frames: Int
+    var bytes: Int
+    /// When it was listed, and when its frames reached the packager and were captured.
+    var published: ContinuousClock.Instant
+    var ingested: [ContinuousClock.Instant]
+    var captured: [WallTime]
+}

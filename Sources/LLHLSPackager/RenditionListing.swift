@@ -1,0 +1,50 @@
+/// Which renditions the multivariant lists (and rendition reports name), and when: one small value so every rule
+/// about listing a rendition or leaving it out lives here.
+///
+/// Fast start: a stream is served as soon as its first segment is complete in every rendition, so a viewer who opens
+/// the page when the streamer goes live waits for one keyframe interval, not for HOLD-BACK worth of segments.
+/// A young playlist is legal as it is: RFC 8216bis §6.2.2 bounds only removal (never below 3 × TD), and a client
+/// that cannot start 3 × TD from the end starts at the first segment (§6.3.3).
+struct RenditionListing: Sendable, Equatable {
+    /// Longest the multivariant waits for a rung's first segment after the source's (a rung that cannot start must
+    /// not hold the stream back; it is then left out of the multivariant until it has media).
+    static let rungStartLimit: Duration = .milliseconds(1_500)
+
+    /// Every rendition, in playlist order (`video`, the rungs, `audio`).
+    var renditions: [String]
+    /// The rendition the stream starts with: the source's `video`, else `audio`.
+    var lead: String
+    /// Renditions with one complete segment: something every player can start on. hls.js refuses a playlist without
+    /// a whole segment (levelEmptyError, then a retry a second later), and padding a young playlist with EXT-X-GAP
+    /// segments (gohlslib's way) left hls.js 1.6 stalled for good with its start position inside a gap (tried
+    /// 2026-11-25), so the first segment is the earliest safe answer.
+    var started: Set<String>
+    /// A rung transcoded at the source's size replaces the passthrough `video` (its segments cannot start on the
+    /// source's rare keyframes, see +Listing).
+    var sourceReplaced: Bool
+    /// About when the lead completed its first retained segment (when the part after it was listed).
+    var leadFirstCompleted: ContinuousClock.Instant?
+    /// ENDLIST is out: everything listed is served as it is.
+    var ended: Bool
+
+    /// Renditions the multivariant lists once all have media.
+    var listed: [String] { renditions.filter { !(sourceReplaced && $0 == "video") } }
+
+    /// Renditions the multivariant lists at `now`, or nil while it should still wait (checklist V1: every variant
+    /// listed must be playable at once, so a rung without media is never advertised).
+    func served(now: ContinuousClock.Instant) -> [String]? {
+        if ended { return listed }
+        let hasAudio = renditions.contains("audio")
+        guard started.contains(lead), !hasAudio || started.contains("audio") else { return nil }
+        let ready = listed.filter(started.contains)
+        if ready.count == listed.count { return ready }
+        let waited = leadFirstCompleted.map { now - $0 >= Self.rungStartLimit } ?? false
+        return waited ? ready : nil
+    }
+
+    /// Renditions listed but not served at `now` (left out after the start limit).
+    func leftOut(now: ContinuousClock.Instant) -> [String] {
+        guard let served = served(now: now) else { return [] }
+        return listed.filter { !served.contains($0) }
+    }
+}

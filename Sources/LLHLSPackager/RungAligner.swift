@@ -1,0 +1,108 @@
+import MediaCore
+
+/// A muxed part waiting for the slower renditions before it is listed.
+struct HeldPart: Sendable {
+    /// Rendition name.
+    var name: String
+    /// The part.
+    var part: MuxedPart
+    /// End of the part on the stream timeline.
+    var end: MediaTime
+    /// When it was muxed (the hold never lasts longer than `alignmentLimit`).
+    var queuedAt: ContinuousClock.Instant
+}
+
+/// Lists parts of every rendition in step: the source's parts wait for the transcoded rungs, so rendition reports
+/// agree within a part (checklist R3) and a level switch finds its part published. A value fed muxed parts that
+/// returns the ones to list.
+struct RungAligner: Sendable {
+    /// Longest a part waits for a rendition that fell behind (a stalled rung must not stall the stream).
+    static let alignmentLimit: Duration = .milliseconds(1_500)
+    /// How far (media time) a rung may trail the leading rendition before it stops holding the others back: past
+    /// normal encode jitter on a busy machine, well short of `alignmentLimit` per part.
+    static let lagLimit: Duration = .seconds(1)
+
+    /// Parts muxed but not yet listed, oldest first.
+    private(set) var held: [HeldPart] = []
+    /// End of the last muxed part per rendition, on the stream timeline.
+    private(set) var producedEnd: [String: MediaTime] = [:]
+    /// Rungs trailing the leader by more than `lagLimit`: listed as they come, without holding the others.
+    private(set) var lagging: Set<String> = []
+
+    /// Queues a rendition's muxed part.
+    mutating func hold(_ part: MuxedPart, name: String, timescale: Int32, now: ContinuousClock.Instant) {
+        let end = MediaTime(value: part.startDTS + part.duration, timescale: timescale).converted(to: 90_000)
+        producedEnd[name] = max(producedEnd[name] ?? end, end)
+        held.append(HeldPart(name: name, part: part, end: end, queuedAt: now))
+    }
+
+    /// A new timeline: no rung lags behind it yet.
+    mutating func restart() { lagging = [] }
+
+    /// Takes the held parts every pacing rendition has reached (within `tolerance`), that waited too long, or all when
+    /// `force`; `pacing` are the renditions that set the pace, `rungs` those of them that may fall behind.
+    mutating func release(
+        pacing: [String],
+        rungs: Set<String>,
+        tolerance: MediaTime,
+        now: ContinuousClock.Instant,
+        force: Bool
+    ) -> (ready: [HeldPart], events: [PackagerEvent]) {
+        guard !held.isEmpty else { return ([], []) }
+        let events = updateLagging(pacing: pacing, rungs: rungs, tolerance: tolerance)
+        // The slowest rendition in step; nil (no bound) when none is, and a rendition without parts bounds at -∞.
+        let inStep = pacing.filter { !lagging.contains($0) }
+        let slowest: MediaTime?? = inStep.isEmpty ? nil : .some(inStep.map { producedEnd[$0] }.min(by: Self.earlier)!)
+        var blocked: Set<String> = []
+        var kept: [HeldPart] = []
+        var ready: [HeldPart] = []
+        for part in held {
+            let reached =
+                switch slowest {
+                case .none: true
+                case .some(.none): false
+                case .some(.some(let s)): part.end <= s + tolerance
+                }
+            let due = force || reached || now - part.queuedAt >= Self.alignmentLimit
+            // Parts of one rendition stay in order: once one waits, the later ones wait too.
+            if due && !blocked.contains(part.name) {
+                ready.append(part)
+            } else {
+                blocked.insert(part.name)
+                kept.append(part)
+            }
+        }
+        held = kept
+        return (ready, events)
+    }
+
+    /// A rung more than `lagLimit` behind the leader (its encoder cannot keep up) no longer holds the others: the
+    /// passthrough and the rungs in step keep their latency; it rejoins the pace once back within a part.
+    private mutating func updateLagging(
+        pacing: [String],
+        rungs: Set<String>,
+        tolerance: MediaTime
+    ) -> [PackagerEvent] {
+        guard let lead = pacing.compactMap({ producedEnd[$0] }).max() else { return [] }
+        let lag = MediaTime(value: Int64(Self.lagLimit.secondsDouble * 90_000), timescale: 90_000)
+        var events: [PackagerEvent] = []
+        for name in pacing where rungs.contains(name) {
+            let end = producedEnd[name]
+            if end.map({ $0 < lead - lag }) ?? true {
+                if lagging.insert(name).inserted { events.append(.rungFellBehind(name)) }
+            } else if let end, end >= lead - tolerance, lagging.remove(name) != nil {
+                events.append(.rungCaughtUp(name))
+            }
+        }
+        return events
+    }
+
+    /// Orders optional ends with nil (no part yet) first.
+    private static func earlier(_ a: MediaTime?, _ b: MediaTime?) -> Bool {
+        switch (a, b) {
+        case (nil, .some): true
+        case (.some(let x), .some(let y)): x < y
+        default: false
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import MediaCore
+import Testing
+
+@testable import LLHLSPackager
+
+/// The aligner alone: which held parts it lists, and when a rung stops holding the others (`lagLimit`).
+@Suite struct RungAlignerTests {
+    static let t0 = ContinuousClock.now
+    /// Three quarters of a 0.2 s part, as the stream passes it.
+    static let tolerance = MediaTime(value: 13_500, timescale: 90_000)
+
+    /// A 0.2 s part starting `start` tenths of a second in.
+    static func part(at start: Int) -> MuxedPart {
+        MuxedPart(
+            startsSegment: false,
+            startDTS: Int64(start) * 9_000,
+            duration: 18_000,
+            independent: false,
+            bytes: [],
+            ingested: []
+        )
+    }
+
+    /// An aligner holding 0.2 s parts of `video` up to `videoEnd` and of `180p` up to `rungEnd` (seconds).
+    static func holding(video videoEnd: Int, rung rungEnd: Int?) -> RungAligner {
+        var a = RungAligner()
+        for (name, end) in [("video", videoEnd), ("180p", rungEnd ?? 0)] {
+            for start in stride(from: 0, to: end, by: 2) {
+                a.hold(Self.part(at: start), name: name, timescale: 90_000, now: t0)
+            }
+        }
+        return a
+    }
+
+    /// Releases with `video` and `180p` setting the pace.
+    static func release(
+        _ a: inout RungAligner,
+        at now: ContinuousClock.Instant = t0,
+        force: Bool = false
+    ) -> (ready: [HeldPart], events: [PackagerEvent]) {
+        a.release(pacing: ["video", "180p"], rungs: ["180p"], tolerance: tolerance, now: now, force: force)
+    }
+
+    /// Video and rung produced up to (tenths of a second; nil: the rung has no part yet), video parts listed, events.
+    static let cases: [(Int, Int?, Int, [PackagerEvent])] = [
+        (10, 10, 5, []),
+        (10, 4, 2, []),
+        // Exactly `lagLimit` behind still holds the source.
+        (14, 4, 2, []),
+        (16, 4, 8, [.rungFellBehind("180p")]),
+        (10, nil, 5, [.rungFellBehind("180p")]),
+    ]
+
+    @Test(arguments: 0..<cases.count)
+    func listsWhatTheSlowestRenditionInStepReached(_ i: Int) {
+        let (videoEnd, rungEnd, listed, events) = Self.cases[i]
+        var a = Self.holding(video: videoEnd, rung: rungEnd)
+        let out = Self.release(&a)
+        #expect(out.ready.filter { $0.name == "video" }.count == listed)
+        #expect(out.events == events)
+    }
+
+    @Test func aRungBackWithinAPartRejoinsThePace() {
+        var a = Self.holding(video: 16, rung: 4)
+        _ = Self.release(&a)
+        for start in stride(from: 4, to: 16, by: 2) {
+            a.hold(Self.part(at: start), name: "180p", timescale: 90_000, now: Self.t0)
+        }
+        let out = Self.release(&a)
+        #expect(out.events == [.rungCaughtUp("180p")])
+        #expect(a.lagging.isEmpty && a.held.isEmpty)
+    }
+
+    @Test func aPartWaitsAtMostTheAlignmentLimitAndAForcedReleaseListsAll() {
+        var a = Self.holding(video: 10, rung: 2)
+        let early = Self.release(&a)
+        #expect(early.ready.map(\.name) == ["video", "180p"])
+        let late = Self.t0 + RungAligner.alignmentLimit
+        let waited = Self.release(&a, at: late)
+        #expect(waited.ready.count == 4 && a.held.isEmpty)
+        var b = Self.holding(video: 10, rung: 2)
+        #expect(Self.release(&b, force: true).ready.count == 6)
+    }
+}
