@@ -55,10 +55,11 @@ let package = Package(
             name: "FFmpegBridge", dependencies: ["MediaCore", "CodecFormats", "CFFmpeg"],
             swiftSettings: strictSettings),
 
-        // The one HTTP/1.1 client (and URL parser) of WHIP signaling, the publish webhook, `sluice stats`.
+        // The one HTTP/1.1 client stack (and URL parser): WHIP signaling, the publish webhook, `sluice stats`, the bench.
         .target(
             name: "HTTPClient",
             dependencies: [
+                "MediaCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -227,13 +228,19 @@ let package = Package(
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
-                "MediaSources", "RTMPPublish", "HLSPlaylist", "TestSupport",
+                "MediaSources", "RTMPPublish", "HLSPlaylist", "HTTPClient", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: [
+                "HTTPClient", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: strictSettings),
         .testTarget(
             name: "PublishAuthTests",
             dependencies: [
