@@ -197,6 +197,10 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        // Media made by the ffmpeg CLI and read back (SEI, Ogg Opus), for the bridge's and the ladder's tests.
+        .target(
+            name: "MediaTestSupport", dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge", "TestSupport"],
+            path: "Tests/MediaTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore", "TestSupport"], swiftSettings: strictSettings),
@@ -288,7 +292,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "MediaCore", "CodecFormats", "TestSupport"],
+            name: "FFmpegBridgeTests",
+            dependencies: ["FFmpegBridge", "MediaCore", "CodecFormats", "TestSupport", "MediaTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "MediaSourcesTests", dependencies: ["MediaSources", "MediaCore", "CodecFormats"],
@@ -298,7 +303,10 @@ let package = Package(
             dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "TranscoderTests", dependencies: ["Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport"],
+            name: "TranscoderTests",
+            dependencies: [
+                "Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport", "MediaTestSupport",
+            ],
             swiftSettings: strictSettings),
     ]
 )
