@@ -164,7 +164,7 @@ let package = Package(
             name: "SluiceApp",
             dependencies: [
                 "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder", "Telemetry",
-                "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth",
+                "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth", "HTTPClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -340,7 +340,7 @@ public struct BenchRunner: Sendable {
         -> ContinuousClock.Instant?
     {
         guard let target = try? HTTPLocation(parsing: url) else { return nil }
-        let fetcher = HTTPConnection(origin: target)
+        let fetcher = HTTPConnection(origin: target, userAgent: "sluice-bench")
         let marker = lowLatency ? "#EXT-X-PART:" : "#EXTINF:"
         while ContinuousClock.now < deadline {
             if let r = try? await fetcher.get(target.target, timeout: .seconds(12)), r.status == 200,

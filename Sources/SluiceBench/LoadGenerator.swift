@@ -84,7 +84,7 @@ public enum LoadGenerator {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
         // The stream must be live (HOLD-BACK worth of segments) before viewers join.
-        let probe = HTTPConnection(origin: playlist, group: group)
+        let probe = HTTPConnection(origin: playlist, userAgent: "sluice-bench", group: group)
         let ready = ContinuousClock.now + .seconds(30)
         while try await probe.get(playlist.target, timeout: .seconds(15)).status != 200 {
             guard ContinuousClock.now < ready else { throw BenchError.httpStatus(url: "\(playlist)", status: 503) }
@@ -105,7 +105,7 @@ public enum LoadGenerator {
             for i in 0..<c.viewers {
                 let viewer = LoadViewer(
                     playlist: playlist,
-                    fetcher: HTTPConnection(origin: playlist, group: group),
+                    fetcher: HTTPConnection(origin: playlist, userAgent: "sluice-bench", group: group),
                     clock: clock,
                     stats: stats,
                     live: c.live,

@@ -30,8 +30,8 @@ actor ViewerSession {
         logger: Logger,
         recorder: ViewerRecorder
     ) {
-        playlistFetcher = HTTPConnection(origin: origin, group: group)
-        mediaFetcher = HTTPConnection(origin: origin, group: group)
+        playlistFetcher = HTTPConnection(origin: origin, userAgent: "sluice-bench", group: group)
+        mediaFetcher = HTTPConnection(origin: origin, userAgent: "sluice-bench", group: group)
         self.deadline = deadline
         self.publisherEnds = publisherEnds
         self.logger = logger
