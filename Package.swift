@@ -55,10 +55,11 @@ let package = Package(
             name: "FFmpegBridge", dependencies: ["MediaCore", "CodecFormats", "CFFmpeg"],
             swiftSettings: strictSettings),
 
-        // The one HTTP/1.1 client (and URL parser) of WHIP signaling, the publish webhook, `sluice stats`.
+        // The one HTTP/1.1 client stack (and URL parser): WHIP signaling, the publish webhook, `sluice stats`, the bench.
         .target(
             name: "HTTPClient",
             dependencies: [
+                "MediaCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -163,7 +164,7 @@ let package = Package(
             name: "SluiceApp",
             dependencies: [
                 "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder", "Telemetry",
-                "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth",
+                "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth", "HTTPClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -196,6 +197,10 @@ let package = Package(
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        // Media made by the ffmpeg CLI and read back (SEI, Ogg Opus), for the bridge's and the ladder's tests.
+        .target(
+            name: "MediaTestSupport", dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge", "TestSupport"],
+            path: "Tests/MediaTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore", "TestSupport"], swiftSettings: strictSettings),
@@ -227,13 +232,19 @@ let package = Package(
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
-                "MediaSources", "RTMPPublish", "HLSPlaylist", "TestSupport",
+                "MediaSources", "RTMPPublish", "HLSPlaylist", "HTTPClient", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "HTTPClientTests",
+            dependencies: [
+                "HTTPClient", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"], swiftSettings: strictSettings),
         .testTarget(
             name: "PublishAuthTests",
             dependencies: [
@@ -281,7 +292,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "FFmpegBridgeTests", dependencies: ["FFmpegBridge", "MediaCore", "CodecFormats", "TestSupport"],
+            name: "FFmpegBridgeTests",
+            dependencies: ["FFmpegBridge", "MediaCore", "CodecFormats", "TestSupport", "MediaTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "MediaSourcesTests", dependencies: ["MediaSources", "MediaCore", "CodecFormats"],
@@ -291,7 +303,10 @@ let package = Package(
             dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "TranscoderTests", dependencies: ["Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport"],
+            name: "TranscoderTests",
+            dependencies: [
+                "Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport", "MediaTestSupport",
+            ],
             swiftSettings: strictSettings),
     ]
 )

@@ -106,5 +106,8 @@ public struct HTTPLocation: Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
-    public var description: String { "\(isSecure ? "https" : "http")://\(authority)\(target)" }
+    /// `scheme://host:port` without the target (the origin of RFC 6454 §4, serialized).
+    public var origin: String { "\(isSecure ? "https" : "http")://\(authority)" }
+
+    public var description: String { origin + target }
 }

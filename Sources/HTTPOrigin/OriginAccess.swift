@@ -7,9 +7,10 @@ import Synchronization
 public struct OriginAccess: Sendable {
     /// Secret for viewer tokens; when set, `/live/...` needs the `/t/{token}/live/...` form (see docs/AUTH.md).
     public var viewerSecret: String?
-    /// Most blocking playlist requests (`_HLS_msn`) waiting on one stream; more get 503.
+    /// Most held playlist requests waiting on one stream key; more get 503. Held: a blocking reload (`_HLS_msn`),
+    /// or any playlist of a key that is not live yet (held up to `hls.start_wait_s` for its publisher).
     public var maxBlockingPerStream: Int = 1_000
-    /// Most blocking playlist requests waiting across all streams; more get 503.
+    /// Most held playlist requests waiting across all stream keys; more get 503.
     public var maxBlockingTotal: Int = 10_000
     /// `Retry-After` sent with those 503s.
     public var retryAfter: Duration = .seconds(1)
@@ -19,12 +20,18 @@ public struct OriginAccess: Sendable {
 }
 
 extension OriginRoutes {
-    /// Installs the token check (when a secret is set) and the blocking-request limit.
-    static func addAccessControl(to router: Router<OriginRequestContext>, access: OriginAccess) {
+    /// Installs the token check (when a secret is set) and the held-request limit; `isLive` says whether a stream
+    /// key is being served (a playlist of one that is not is held for its publisher).
+    static func addAccessControl(
+        to router: Router<OriginRequestContext>,
+        access: OriginAccess,
+        waiting: BlockingCounter,
+        isLive: @escaping @Sendable (String) -> Bool
+    ) {
         if let secret = access.viewerSecret {
             router.middlewares.add(ViewerTokenMiddleware(secret: secret, routes: RouterHandle(router)))
         }
-        router.middlewares.add(BlockingLimitMiddleware(access: access))
+        router.middlewares.add(BlockingLimitMiddleware(access: access, waiting: waiting, isLive: isLive))
     }
 }
 
@@ -89,10 +96,13 @@ final class RouterHandle: @unchecked Sendable {
     }
 }
 
-/// Bounds blocking playlist requests per stream and in total: beyond either, 503 with `Retry-After`.
+/// Bounds held playlist requests per stream key and in total: beyond either, 503 with `Retry-After`. Held are
+/// blocking reloads (`_HLS_msn`, RFC 8216bis §6.2.5.2) and playlists of a key not live yet (start wait): both park
+/// a request for seconds, so either kind unbounded lets clients pile up connections.
 struct BlockingLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let access: OriginAccess
-    let waiting = BlockingCounter()
+    let waiting: BlockingCounter
+    let isLive: @Sendable (String) -> Bool
 
     func handle(
         _ request: Request,
@@ -103,20 +113,20 @@ struct BlockingLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     {
         let path = request.uri.path
         guard path.hasPrefix("/live/"), path.hasSuffix(".m3u8"),
-            request.uri.queryParameters.get("_HLS_msn") != nil,
-            let key = path.dropFirst(6).split(separator: "/").first
+            let key = path.dropFirst(6).split(separator: "/").first.map(String.init),
+            request.uri.queryParameters.get("_HLS_msn") != nil || !isLive(key)
         else { return try await next(request, context) }
-        guard waiting.enter(String(key), perStream: access.maxBlockingPerStream, total: access.maxBlockingTotal) else {
+        guard waiting.enter(key, perStream: access.maxBlockingPerStream, total: access.maxBlockingTotal) else {
             var response = OriginResponse.text(503, "too many waiting playlist requests", maxAge: 0)
             response.headers[.retryAfter] = "\(max(1, access.retryAfter.components.seconds))"
             return response
         }
-        defer { waiting.leave(String(key)) }
+        defer { waiting.leave(key) }
         return try await next(request, context)
     }
 }
 
-/// Blocking requests in flight, per stream key and in total.
+/// Held requests in flight, per stream key and in total.
 final class BlockingCounter: Sendable {
     private let state = Mutex<(perKey: [String: Int], total: Int)>(([:], 0))
 

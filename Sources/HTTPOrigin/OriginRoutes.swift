@@ -14,12 +14,23 @@ public enum OriginRoutes {
         packager: LLHLSPackager,
         options: HTTPOriginOptions = .init()
     ) -> Router<OriginRequestContext> {
+        router(packager: packager, options: options, waiting: BlockingCounter())
+    }
+
+    /// The router, counting held playlist requests in `waiting`.
+    static func router(
+        packager: LLHLSPackager,
+        options: HTTPOriginOptions,
+        waiting: BlockingCounter
+    ) -> Router<OriginRequestContext> {
         // HEAD answers like GET without the body (players and CDNs probe playlists and parts with it).
         let router = Router(context: OriginRequestContext.self, options: .autoGenerateHeadEndpoints)
         // Every request at debug level: what a player fetched, and in what order, is the first question when one fails.
         router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(PreflightMiddleware(groups: options.routeGroups))
-        addAccessControl(to: router, access: options.access)
+        addAccessControl(to: router, access: options.access, waiting: waiting) { key in
+            StreamKey(key).flatMap(packager.stream(for:)) != nil
+        }
         addTelemetry(to: router, packager: packager)
         router.get("/healthz") { _, _ in
             OriginResponse.text(200, "ok", maxAge: 0)

@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPOrigin
 import PublishAuth
 import RTMPIngest
@@ -139,7 +140,8 @@ extension SluiceConfiguration {
                 }
                 c.security.publish.anonymous = a
             }
-            if let url = c.security.publish.webhookURL, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            // The parser the webhook client uses: a URL it would refuse at the first publish is refused here.
+            if let url = c.security.publish.webhookURL, HTTPLocation(url) == nil {
                 throw ConfigurationError(
                     key: "auth.publish.webhook_url",
                     allowed: "an http:// or https:// URL",

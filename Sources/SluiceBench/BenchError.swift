@@ -1,17 +1,11 @@
+import HTTPClient
+
 /// Why a bench step failed; each case says which step and for which host, URL or file.
 public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `url` is not an `http://host[:port]/path` URL.
+    /// `url` is not an `http(s)://host[:port]/path` URL.
     case invalidURL(String)
-    /// TCP connect to `host`:`port` failed or timed out.
-    case connectFailed(host: String, port: Int, reason: String)
-    /// The server closed the connection before the response to `url` ended.
-    case connectionClosed(url: String)
-    /// The connection failed while the request for `url` was in flight (`reason` is the channel error).
-    case requestFailed(url: String, reason: String)
-    /// No complete response to `url` within `after`.
-    case timedOut(url: String, after: Duration)
-    /// A `get` was called while another request on the same fetcher was in flight.
-    case fetcherBusy(url: String)
+    /// An HTTP exchange gave no response (the client's error names the URL).
+    case http(HTTPClientError)
     /// The response to `url` had a status other than 200.
     case httpStatus(url: String, status: Int)
     /// The playlist at `url` could not be used (`reason` says what is missing or malformed).
@@ -36,11 +30,7 @@ public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL \(url) (expected http://host[:port]/path)"
-        case .connectFailed(let host, let port, let reason): "could not connect to \(host):\(port): \(reason)"
-        case .connectionClosed(let url): "connection closed before the response to \(url) ended"
-        case .requestFailed(let url, let reason): "GET \(url) failed: \(reason)"
-        case .timedOut(let url, let after): "no response to \(url) within \(after)"
-        case .fetcherBusy(let url): "GET \(url) while another request was in flight on the same connection"
+        case .http(let error): error.description
         case .httpStatus(let url, let status): "GET \(url) returned \(status)"
         case .badPlaylist(let url, let reason): "playlist \(url): \(reason)"
         case .badMedia(let url, let reason): "media \(url): \(reason)"

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import LLHLSPackager
 import Logging
 import MediaCore
@@ -15,8 +16,8 @@ public struct BenchOptions: Sendable {
     public var scenarios: [BenchScenario]
     /// Publishing time per scenario.
     public var duration: Duration = .seconds(30)
-    /// An external gateway's HTTP base (`http://host:8080`) instead of the embedded one.
-    public var gateway: String?
+    /// An external gateway (any URL on it: its origin is what counts) instead of the embedded one.
+    public var gateway: HTTPLocation?
     /// The external gateway's RTMP application URL (`rtmp://host:1935/live`); defaults to the gateway host, port 1935.
     public var rtmp: String?
     /// The command line, recorded in the report.
@@ -146,9 +147,8 @@ public struct BenchRunner: Sendable {
             let httpBase: String
             let rtmpBase: String
             if let external = options.gateway {
-                httpBase = external.hasSuffix("/") ? String(external.dropLast()) : external
-                let host = try HTTPURL(httpBase + "/").host
-                rtmpBase = options.rtmp ?? "rtmp://\(host):1935/live"
+                httpBase = external.origin
+                rtmpBase = options.rtmp ?? "rtmp://\(external.host):1935/live"
             } else {
                 var c = SluiceConfiguration()
                 c.hls.lowLatency = lowLatency
@@ -339,8 +339,8 @@ public struct BenchRunner: Sendable {
     ) async
         -> ContinuousClock.Instant?
     {
-        guard let target = try? HTTPURL(url) else { return nil }
-        let fetcher = HTTPFetcher(origin: target)
+        guard let target = try? HTTPLocation(parsing: url) else { return nil }
+        let fetcher = HTTPConnection(origin: target, userAgent: "sluice-bench")
         let marker = lowLatency ? "#EXT-X-PART:" : "#EXTINF:"
         while ContinuousClock.now < deadline {
             if let r = try? await fetcher.get(target.target, timeout: .seconds(12)), r.status == 200,
@@ -363,10 +363,9 @@ public struct BenchRunner: Sendable {
     ) async throws(BenchError)
         -> [String: LatencyPercentiles]
     {
-        let url = try HTTPURL(httpBase + "/api/streams")
-        let fetcher = HTTPFetcher(origin: url)
-        let r = try await fetcher.get(url.target)
-        await fetcher.close()
+        let url = try HTTPLocation(parsing: httpBase + "/api/streams")
+        let r: HTTPClientResponse
+        do { r = try await HTTPClient(userAgent: "sluice-bench").request("GET", url) } catch { throw .http(error) }
         guard r.status == 200 else { throw .httpStatus(url: url.description, status: r.status) }
         return GatewayHops.parse(json: r.body, stream: key, rendition: rendition)
     }

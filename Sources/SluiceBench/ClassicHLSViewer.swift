@@ -1,3 +1,4 @@
+import HTTPClient
 import Logging
 import MediaCore
 import NIOCore
@@ -45,7 +46,7 @@ public struct ClassicHLSViewer: Sendable {
     /// Watches until `deadline` (or EXT-X-ENDLIST) and reports every frame received.
     public func run(until deadline: ContinuousClock.Instant) async throws(BenchError) -> ViewerReport {
         let joinedAt = WallTime.now()
-        let entry = try HTTPURL(playlistURL)
+        let entry = try HTTPLocation(parsing: playlistURL)
         let session = ViewerSession(
             origin: entry,
             group: group,
@@ -59,7 +60,7 @@ public struct ClassicHLSViewer: Sendable {
     }
 
     /// The join and polling loop; returns the timeline position playback starts at (nil if it never joined).
-    private func watch(_ entry: HTTPURL, session: ViewerSession) async -> Duration? {
+    private func watch(_ entry: HTTPLocation, session: ViewerSession) async -> Duration? {
         let deadline = session.deadline
         let complete: @Sendable (ReadPlaylist) -> Bool = { $0.segments.contains { $0.uri != nil } }
         guard let found = await session.mediaPlaylist(from: entry, until: complete) else { return nil }

@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPOrigin
 import LLHLSPackager
 import Logging
@@ -12,10 +13,10 @@ final class EmbeddedGateway: Sendable {
     let packager: LLHLSPackager
     let key: StreamKey
     /// The followed media playlist.
-    let playlist: HTTPURL
+    let playlist: HTTPLocation
     private let tasks: [Task<Void, Never>]
 
-    private init(packager: LLHLSPackager, key: StreamKey, playlist: HTTPURL, tasks: [Task<Void, Never>]) {
+    private init(packager: LLHLSPackager, key: StreamKey, playlist: HTTPLocation, tasks: [Task<Void, Never>]) {
         self.packager = packager
         self.key = key
         self.playlist = playlist
@@ -25,7 +26,7 @@ final class EmbeddedGateway: Sendable {
     /// Starts everything and returns once the origin accepts connections.
     static func start(partTarget: Duration, logger: Logger) async throws -> EmbeddedGateway {
         guard let port = LoopbackPort.free(), let key = StreamKey("demo") else {
-            throw BenchError.connectFailed(host: "127.0.0.1", port: 0, reason: "no free loopback port")
+            throw BenchError.gatewayFailed("no free loopback port for the embedded origin")
         }
         let hub = StreamHub()
         var config = LLHLSConfiguration()
@@ -46,7 +47,7 @@ final class EmbeddedGateway: Sendable {
             },
         ]
         for _ in 0..<100 where !LoopbackPort.isListening(port) { try await Task.sleep(for: .milliseconds(50)) }
-        let playlist = try HTTPURL("http://127.0.0.1:\(port)/live/\(key)/video.m3u8")
+        let playlist = try HTTPLocation(parsing: "http://127.0.0.1:\(port)/live/\(key)/video.m3u8")
         return EmbeddedGateway(packager: packager, key: key, playlist: playlist, tasks: tasks)
     }
 

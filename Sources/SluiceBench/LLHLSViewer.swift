@@ -1,4 +1,5 @@
 import CodecFormats
+import HTTPClient
 import Logging
 import MediaCore
 import NIOCore
@@ -43,7 +44,7 @@ public struct LLHLSViewer: Sendable {
         publisherEnds: ContinuousClock.Instant? = nil
     ) async throws(BenchError) -> ViewerReport {
         let joinedAt = WallTime.now()
-        let entry = try HTTPURL(playlistURL)
+        let entry = try HTTPLocation(parsing: playlistURL)
         let session = ViewerSession(
             origin: entry,
             group: group,
@@ -58,7 +59,7 @@ public struct LLHLSViewer: Sendable {
     }
 
     /// The join and reload loop; returns the timeline position playback starts at (nil if it never joined).
-    private func watch(_ entry: HTTPURL, session: ViewerSession) async -> Duration? {
+    private func watch(_ entry: HTTPLocation, session: ViewerSession) async -> Duration? {
         let deadline = session.deadline
         guard let (mediaURL, first) = await session.mediaPlaylist(from: entry, until: { !$0.parts.isEmpty }) else {
             return nil

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import Logging
 import MediaCore
 import NIOCore
@@ -11,7 +12,7 @@ public struct LoadGeneratorConfiguration: Sendable {
     public var viewers = 100
     /// A media playlist (`…/video.m3u8`) or multivariant (`…/index.m3u8`, its `video.m3u8` is followed);
     /// nil starts an embedded gateway with the test pattern in this process.
-    public var gateway: HTTPURL?
+    public var gateway: HTTPLocation?
     /// Length of the measured window (after ramp-up and warm-up).
     public var duration: Duration = .seconds(20)
     /// Samples are kept only this long after the last viewer started.
@@ -68,10 +69,10 @@ public enum LoadGenerator {
     public static func run(_ c: LoadGeneratorConfiguration, logger: Logger) async throws -> LoadGeneratorReport {
         ProcessUsage.raiseOpenFileLimit()
         let embedded: EmbeddedGateway?
-        let playlist: HTTPURL
+        let playlist: HTTPLocation
         if let g = c.gateway {
             embedded = nil
-            playlist = g.path.hasSuffix("/index.m3u8") ? try g.resolving("video.m3u8") : g
+            playlist = g.path.hasSuffix("/index.m3u8") ? try g.resolved("video.m3u8") : g
         } else {
             let gw = try await EmbeddedGateway.start(partTarget: c.partTarget, logger: logger)
             embedded = gw
@@ -83,7 +84,7 @@ public enum LoadGenerator {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 
         // The stream must be live (HOLD-BACK worth of segments) before viewers join.
-        let probe = HTTPFetcher(origin: playlist, group: group)
+        let probe = HTTPConnection(origin: playlist, userAgent: "sluice-bench", group: group)
         let ready = ContinuousClock.now + .seconds(30)
         while try await probe.get(playlist.target, timeout: .seconds(15)).status != 200 {
             guard ContinuousClock.now < ready else { throw BenchError.httpStatus(url: "\(playlist)", status: 503) }
@@ -104,7 +105,7 @@ public enum LoadGenerator {
             for i in 0..<c.viewers {
                 let viewer = LoadViewer(
                     playlist: playlist,
-                    fetcher: HTTPFetcher(origin: playlist, group: group),
+                    fetcher: HTTPConnection(origin: playlist, userAgent: "sluice-bench", group: group),
                     clock: clock,
                     stats: stats,
                     live: c.live,

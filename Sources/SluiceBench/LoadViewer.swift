@@ -1,3 +1,4 @@
+import HTTPClient
 import MediaCore
 import Synchronization
 
@@ -6,8 +7,8 @@ struct LoadViewer: Sendable {
     private static let counter = Atomic<Int>(0)
 
     let id = LoadViewer.counter.wrappingAdd(1, ordering: .relaxed).oldValue
-    let playlist: HTTPURL
-    let fetcher: HTTPFetcher
+    let playlist: HTTPLocation
+    let fetcher: HTTPConnection
     let clock: PublicationClock
     let stats: LoadStatistics
     /// False: a static anchor, fetched every `pace` without blocking.
@@ -15,8 +16,8 @@ struct LoadViewer: Sendable {
     let pace: Duration
 
     init(
-        playlist: HTTPURL,
-        fetcher: HTTPFetcher,
+        playlist: HTTPLocation,
+        fetcher: HTTPConnection,
         clock: PublicationClock,
         stats: LoadStatistics,
         live: Bool,
@@ -54,7 +55,7 @@ struct LoadViewer: Sendable {
             let listed = LoadGeneratorPlaylist(r.body, from: next)
             for p in listed.parts { clock.announce(p.position, at: r.firstByte) }
             for p in listed.parts {
-                let part = try await get(try playlist.resolving(p.uri).target, discardBody: true)
+                let part = try await get(try playlist.resolved(p.uri).target, discardBody: true)
                 guard part.status == 200 else { throw BenchError.httpStatus(url: p.uri, status: part.status) }
                 stats.part(viewer: id, receipt: part.completed, published: clock.published(p.position))
             }
@@ -72,14 +73,14 @@ struct LoadViewer: Sendable {
             guard r.status == 200 else { throw BenchError.httpStatus(url: "\(playlist)", status: r.status) }
             let listed = LoadGeneratorPlaylist(r.body, from: .init(msn: 0, part: 0))
             guard let last = listed.parts.last else { return }
-            let part = try await get(try playlist.resolving(last.uri).target, discardBody: true)
+            let part = try await get(try playlist.resolved(last.uri).target, discardBody: true)
             stats.part(viewer: id, receipt: part.completed, published: r.sent)
             tick += pace
             try await Task.sleep(until: max(tick, ContinuousClock.now), clock: .continuous)
         }
     }
 
-    private func get(_ target: String, discardBody: Bool = false) async throws -> HTTPFetchResult {
+    private func get(_ target: String, discardBody: Bool = false) async throws -> HTTPClientResponse {
         let r = try await fetcher.get(target, timeout: .seconds(15), discardBody: discardBody)
         stats.request(ok: r.status == 200)
         return r

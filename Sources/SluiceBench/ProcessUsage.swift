@@ -6,11 +6,14 @@ import Glibc
 #endif
 
 /// proc(5): CPU time and resident memory of one process, read from `/proc/PID/stat` and `/proc/PID/status`.
+/// The bench's one reader of process usage (load generator CPU, transcode bench peak RSS).
 struct ProcessUsage: Sendable {
     /// utime + stime, seconds.
     var cpuSeconds: Double
     /// VmRSS, KiB.
     var rssKiB: Int
+    /// VmHWM (peak resident set, what getrusage's ru_maxrss reports), KiB.
+    var peakRSSKiB: Int
     /// When it was read.
     var at: ContinuousClock.Instant
 
@@ -24,10 +27,16 @@ struct ProcessUsage: Sendable {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let utime = Double(fields[11]), let stime = Double(fields[12]) else { return nil }
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let rss =
-            status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
-            .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
-        return ProcessUsage(cpuSeconds: (utime + stime) / ticks, rssKiB: rss, at: .now)
+        func kiB(_ field: String) -> Int {
+            status.split(separator: "\n").first { $0.hasPrefix(field) }
+                .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        }
+        return ProcessUsage(
+            cpuSeconds: (utime + stime) / ticks,
+            rssKiB: kiB("VmRSS:"),
+            peakRSSKiB: kiB("VmHWM:"),
+            at: .now
+        )
     }
 
     /// Percent of one core used between two readings.

@@ -2,10 +2,6 @@ import Foundation
 import MediaCore
 import Transcoder
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// `sluice bench --transcode-only`: our ladder against the `ffmpeg` CLI doing the identical ladder, in one run.
 public enum TranscodeBench {
     /// What to run.
@@ -67,7 +63,7 @@ public enum TranscodeBench {
         do { ours = try LadderBenchmark.run(path: source, configuration: config) } catch {
             throw .transcodeFailed(path: source, reason: "\(error)")
         }
-        let oursRSS = peakRSSKiB()
+        let oursRSS = ProcessUsage.read(pid: "self")?.peakRSSKiB ?? 0
         let theirs = try runFFmpegLadder(source: source, rungs: ours.rungs, config: config)
         return Report(
             source: source,
@@ -137,11 +133,5 @@ public enum TranscodeBench {
             throw .toolFailed(tool: tool, status: p.terminationStatus, output: String(text.suffix(800)))
         }
         return text
-    }
-
-    private static func peakRSSKiB() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Int(usage.ru_maxrss)
     }
 }

@@ -1,4 +1,5 @@
 import CodecFormats
+import HTTPClient
 import Logging
 import MediaCore
 import NIOCore
@@ -6,8 +7,8 @@ import NIOCore
 /// The network side both viewers share: a playlist connection and a media connection (as a browser keeps
 /// them apart), playlist loading, init-segment tracking, and downloads turned into recorded frames.
 actor ViewerSession {
-    private let playlistFetcher: HTTPFetcher
-    private let mediaFetcher: HTTPFetcher
+    private let playlistFetcher: HTTPConnection
+    private let mediaFetcher: HTTPConnection
     /// When the run ends.
     nonisolated let deadline: ContinuousClock.Instant
     /// When the publisher stops, if known: a blocking reload answered 503 after it means the stream ended.
@@ -16,21 +17,21 @@ actor ViewerSession {
     private(set) var streamEnded = false
     private let logger: Logger
     private var recorder: ViewerRecorder
-    private var mapURL: HTTPURL?
+    private var mapURL: HTTPLocation?
     private var reader: FMP4SampleReader?
     private var inits = 0
     private var receivedAny = false
 
     init(
-        origin: HTTPURL,
+        origin: HTTPLocation,
         group: any EventLoopGroup,
         deadline: ContinuousClock.Instant,
         publisherEnds: ContinuousClock.Instant? = nil,
         logger: Logger,
         recorder: ViewerRecorder
     ) {
-        playlistFetcher = HTTPFetcher(origin: origin, group: group)
-        mediaFetcher = HTTPFetcher(origin: origin, group: group)
+        playlistFetcher = HTTPConnection(origin: origin, userAgent: "sluice-bench", group: group)
+        mediaFetcher = HTTPConnection(origin: origin, userAgent: "sluice-bench", group: group)
         self.deadline = deadline
         self.publisherEnds = publisherEnds
         self.logger = logger
@@ -56,11 +57,11 @@ actor ViewerSession {
     private var waitingError: String?
 
     func get(
-        _ url: HTTPURL,
+        _ url: HTTPLocation,
         media: Bool,
         timeout: Duration = .seconds(10),
         blockingReload: Bool = false
-    ) async -> HTTPFetchResult? {
+    ) async -> HTTPClientResponse? {
         let remaining = deadline - ContinuousClock.now
         guard remaining > .zero else { return nil }
         recorder.requests += 1
@@ -101,14 +102,14 @@ actor ViewerSession {
     /// Loads `entry` until it (or, for a multivariant playlist, its first variant) satisfies `ready`; retries every
     /// 100 ms while the stream is not up yet (404/503) until the deadline.
     func mediaPlaylist(
-        from entry: HTTPURL,
+        from entry: HTTPLocation,
         until ready: @Sendable (ReadPlaylist) -> Bool
-    ) async -> (HTTPURL, ReadPlaylist)? {
+    ) async -> (HTTPLocation, ReadPlaylist)? {
         var url = entry
         while ContinuousClock.now < deadline {
             if let playlist = await playlist(at: url) {
                 if playlist.isMultivariant, let variant = playlist.variants.first {
-                    do { url = try url.resolving(variant.uri) } catch { recorder.error(error.description) }
+                    do { url = try url.resolved(variant.uri) } catch { recorder.error(error.description) }
                     continue
                 }
                 if ready(playlist) {
@@ -126,7 +127,7 @@ actor ViewerSession {
     /// Loads and parses one playlist (`blockingReload`: one with `_HLS_msn`); nil on failure (after a short pause so
     /// retries do not spin) or once the stream ended.
     func playlist(
-        at url: HTTPURL,
+        at url: HTTPLocation,
         timeout: Duration = .seconds(10),
         blockingReload: Bool = false
     ) async -> ReadPlaylist? {
@@ -143,10 +144,10 @@ actor ViewerSession {
     }
 
     /// Downloads the init segment named by EXT-X-MAP when it changed; false when it could not be had.
-    private func ensureInit(_ map: String?, base: HTTPURL) async -> Bool {
+    private func ensureInit(_ map: String?, base: HTTPLocation) async -> Bool {
         guard let map else { return reader != nil }
-        let url: HTTPURL
-        do { url = try base.resolving(map) } catch {
+        let url: HTTPLocation
+        do { url = try base.resolved(map) } catch {
             recorder.error(error.description)
             return false
         }
@@ -177,11 +178,11 @@ actor ViewerSession {
         kind: String,
         segment: ReadPlaylist.Segment,
         startsSegment: Bool,
-        base: HTTPURL
+        base: HTTPLocation
     ) async -> [Duration] {
         guard await ensureInit(segment.map, base: base), let reader else { return [] }
-        let url: HTTPURL
-        do { url = try base.resolving(uri) } catch {
+        let url: HTTPLocation
+        do { url = try base.resolved(uri) } catch {
             recorder.error(error.description)
             return []
         }
@@ -202,9 +203,9 @@ actor ViewerSession {
     }
 
     /// Downloads one MPEG-TS segment and records its frames; returns their timeline positions.
-    func downloadTS(uri: String, name: String, segment: ReadPlaylist.Segment, base: HTTPURL) async -> [Duration] {
-        let url: HTTPURL
-        do { url = try base.resolving(uri) } catch {
+    func downloadTS(uri: String, name: String, segment: ReadPlaylist.Segment, base: HTTPLocation) async -> [Duration] {
+        let url: HTTPLocation
+        do { url = try base.resolved(uri) } catch {
             recorder.error(error.description)
             return []
         }
@@ -221,7 +222,7 @@ actor ViewerSession {
         discontinuity: Bool,
         name: String,
         kind: String,
-        result: HTTPFetchResult
+        result: HTTPClientResponse
     ) -> [Duration] {
         if discontinuity && receivedAny { recorder.discontinuity() }
         receivedAny = true
@@ -238,7 +239,7 @@ actor ViewerSession {
 
 extension ViewerSession {
     /// Downloads one LL-HLS part.
-    func download(part: ReadPlaylist.Part, segment: ReadPlaylist.Segment, base: HTTPURL) async -> [Duration] {
+    func download(part: ReadPlaylist.Part, segment: ReadPlaylist.Segment, base: HTTPLocation) async -> [Duration] {
         await downloadFMP4(
             uri: part.uri,
             name: "\(part.msn).\(part.index).m4s",

@@ -52,6 +52,7 @@ public struct WHIPHTTPSignaling: WHIPSignaling {
             case .timedOut(_, let after): throw .http(url: url.description, reason: "no response within \(after)")
             case .connectFailed(_, let reason): throw .http(url: url.description, reason: "connect: \(reason)")
             case .failed(_, let reason): throw .http(url: url.description, reason: reason)
+            case .connectionClosed, .busy: throw .http(url: url.description, reason: error.description)
             }
         }
     }

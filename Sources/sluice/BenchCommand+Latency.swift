@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPClient
 import Logging
 import SluiceBench
 import Synchronization
@@ -82,10 +83,10 @@ struct LatencyBenchOptions: ParsableArguments {
         options.duration = .milliseconds(Int64(duration * 1000))
         if let gateway {
             // Accept any URL on the gateway (a playlist too): the origin is what matters.
-            guard let u = URL(string: gateway), let host = u.host else {
-                throw ValidationError("--gateway: not a URL: \(gateway)")
+            guard let location = HTTPLocation(gateway) else {
+                throw ValidationError("--gateway: not an http(s)://HOST[:PORT] URL: \(gateway)")
             }
-            options.gateway = "http://\(host):\(u.port ?? 80)"
+            options.gateway = location
         }
         options.rtmp = rtmp
         options.players = try player.split(separator: ",").map { name in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPClient
 import Logging
 import SluiceBench
 
@@ -41,7 +42,7 @@ struct ViewerLoadOptions: ParsableArguments {
         c.live = !staticAnchor
         c.rampPerSecond = rampPerSecond
         if let gateway {
-            do { c.gateway = try HTTPURL(gateway) } catch { throw ValidationError("--gateway: \(error)") }
+            do { c.gateway = try HTTPLocation(parsing: gateway) } catch { throw ValidationError("--gateway: \(error)") }
         } else if staticAnchor {
             throw ValidationError("--static-anchor needs --gateway (the static server's playlist URL)")
         }

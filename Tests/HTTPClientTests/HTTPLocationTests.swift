@@ -46,6 +46,7 @@ import Testing
         let v6 = try #require(HTTPLocation("http://[::1]:9000/w"))
         #expect(v6.authority == "[::1]:9000" && v6.description == "http://[::1]:9000/w")
         #expect(HTTPLocation("https://h/x")?.description == "https://h:443/x")
+        #expect(v6.origin == "http://[::1]:9000" && HTTPLocation("HTTP://h/x?q")?.origin == "http://h:80")
     }
 
     @Test(arguments: [

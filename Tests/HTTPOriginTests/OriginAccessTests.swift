@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Logging
 import MediaCore
 import NIOCore
+import StreamHub
 import Testing
 
 @testable import HTTPOrigin
@@ -21,12 +22,15 @@ struct OriginAccessTests {
 
     static func withOrigin(
         _ access: OriginAccess,
+        waiting: BlockingCounter = BlockingCounter(),
         _ body: @Sendable (OriginFixture, any TestClientProtocol) async throws -> Void
     ) async throws {
         let fixture = try await OriginFixture()
         var options = HTTPOriginOptions()
         options.access = access
-        let app = Application(router: OriginRoutes.router(packager: fixture.packager, options: options))
+        let app = Application(
+            router: OriginRoutes.router(packager: fixture.packager, options: options, waiting: waiting)
+        )
         do {
             try await app.test(.router) { client in try await body(fixture, client) }
         } catch {
@@ -84,6 +88,30 @@ struct OriginAccessTests {
             _ = try await held
             let after = try await client.execute(uri: "/live/demo/video.m3u8?_HLS_msn=0", method: .get)
             #expect(after.status == .ok)
+        }
+    }
+
+    @Test func playlistsHeldForAStreamNotLiveYetCountAgainstTheLimit() async throws {
+        let access = Self.access {
+            $0.maxBlockingPerStream = 1
+            $0.retryAfter = .seconds(3)
+        }
+        let waiting = BlockingCounter()
+        try await Self.withOrigin(access, waiting: waiting) { fixture, client in
+            // "early" has no publisher: its playlist is held for up to hls.start_wait_s (8 s by default).
+            async let held = client.execute(uri: "/live/early/index.m3u8", method: .get)
+            try await OriginFixture.eventually { waiting.waiting("early") == 1 }
+            let refused = try await client.execute(uri: "/live/early/video.m3u8", method: .get)
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.headers[.retryAfter] == "3")
+            // A live stream's plain playlist is answered at once and not counted.
+            #expect(try await client.execute(uri: "/live/demo/video.m3u8", method: .get).status == .ok)
+            #expect(waiting.waiting() == 1)
+            // The publisher arrives: the held request is answered and leaves the count.
+            let publication = try fixture.hub.publish(key: StreamKey("early")!, origin: "test")
+            _ = try await held
+            #expect(waiting.waiting() == 0)
+            publication.end()
         }
     }
 

@@ -62,6 +62,8 @@ struct SluiceConfigurationTests {
         ("transcode: { rungs: [ { height: 480 } ] }", "transcode.rungs[0]"),
         ("hls: { part_target: 200 }", "hls.part_target"),
         ("colour: blue", "colour"),
+        ("auth: { publish: { webhook_url: \"ftp://h/hook\" } }", "auth.publish.webhook_url"),
+        ("auth: { publish: { webhook_url: \"http://h:99999/hook\" } }", "auth.publish.webhook_url"),
     ])
     func badValueNamesItsKey(yaml: String, key: String) {
         #expect {

@@ -1,6 +1,7 @@
 import CodecFormats
 import FFmpegBridge
 import Foundation
+import HTTPClient
 import Logging
 import MediaCore
 import MediaSources
@@ -34,7 +35,7 @@ import Testing
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
         let gateway = Task { try await app.run() }
         defer { gateway.cancel() }
-        let probe = HTTPFetcher(host: "127.0.0.1", port: c.httpPort)
+        let probe = HTTPConnection(host: "127.0.0.1", port: c.httpPort)
         for _ in 0..<100 {
             if (try? await probe.get("/healthz", timeout: .seconds(1))) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
@@ -187,7 +188,7 @@ import Testing
     @Test func classicViewerStartsThreeSegmentsBehind() async throws {
         try await Self.withPublishingGateway(transcode: false, lowLatency: false, publishFor: .seconds(16)) { base in
             // Let three segments exist, as a player arriving at a running stream would find them.
-            let probe = try HTTPFetcher(origin: HTTPURL(base + "/"))
+            let probe = try HTTPConnection(origin: HTTPLocation(parsing: base + "/"))
             for _ in 0..<300 {
                 let playlist = try? await probe.get("/live/bench/video.m3u8")
                 let segments = playlist.map {

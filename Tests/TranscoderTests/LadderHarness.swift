@@ -1,6 +1,7 @@
 import FFmpegBridge
 import Foundation
 import MediaCore
+import MediaTestSupport
 import StreamHub
 import Transcoder
 

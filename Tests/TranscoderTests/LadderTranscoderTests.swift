@@ -2,6 +2,7 @@ import CodecFormats
 import FFmpegBridge
 import Foundation
 import MediaCore
+import MediaTestSupport
 import StreamHub
 import TestSupport
 import Testing

@@ -2,18 +2,27 @@ import MediaCore
 import NIOCore
 import NIOHTTP1
 
-/// One GET handed to the connection's pipeline: the request head and where its response goes.
-struct HTTPFetchRequest: Sendable {
-    /// The request head (GET, path, Host, keep-alive).
-    var head: HTTPRequestHead
-    /// The URL, for error context.
-    var url: String
-    /// Fails the request with `timedOut` if no complete response arrives within this span.
-    var timeout: Duration
-    /// Count the body but keep none of it (load generators).
-    var discardBody: Bool
+/// One request handed to the connection's pipeline: what to write and where its response goes.
+struct HTTPExchange: Sendable {
+    /// The request before its promise exists.
+    struct Template: Sendable {
+        /// The request head (method, target, Host, …).
+        var head: HTTPRequestHead
+        /// The body, if any.
+        var body: [UInt8]?
+        /// The URL, for error context.
+        var url: String
+        /// The exchange's whole limit, as the timeout error names it.
+        var limit: Duration
+        /// What is left of `limit` once connected: the response must be complete within it.
+        var remaining: Duration
+        /// Count the body but keep none of it (load generators).
+        var discardBody: Bool
+    }
+
+    var template: Template
     /// Completed once with the response or an error.
-    var promise: EventLoopPromise<HTTPFetchResult>
+    var promise: EventLoopPromise<HTTPClientResponse>
 }
 
 /// Writes one request at a time and gathers its response parts (RFC 9112 §6: one response per request, in order).
@@ -22,12 +31,12 @@ struct HTTPFetchRequest: Sendable {
 /// the bytes that carried the head, so it is the arrival of the first read holding the response.
 final class HTTPResponseCollector: ChannelDuplexHandler {
     typealias InboundIn = HTTPClientResponsePart
-    typealias OutboundIn = HTTPFetchRequest
+    typealias OutboundIn = HTTPExchange
     typealias OutboundOut = HTTPClientRequestPart
 
-    /// The request in flight and what has arrived for it.
+    /// The exchange in flight and what has arrived for it.
     private struct InFlight {
-        var request: HTTPFetchRequest
+        var exchange: HTTPExchange
         var sent: ContinuousClock.Instant
         var timeout: Scheduled<Void>?
         var head: HTTPResponseHead?
@@ -39,24 +48,25 @@ final class HTTPResponseCollector: ChannelDuplexHandler {
     private var inFlight: InFlight?
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let request = unwrapOutboundIn(data)
+        let exchange = unwrapOutboundIn(data)
+        let request = exchange.template
         guard inFlight == nil else {
-            request.promise.fail(BenchError.fetcherBusy(url: request.url))
+            exchange.promise.fail(HTTPClientError.busy(url: request.url))
             promise?.succeed()
             return
         }
-        var flight = InFlight(request: request, sent: .now)
+        var flight = InFlight(exchange: exchange, sent: .now)
         let loopBound = NIOLoopBound((context, self), eventLoop: context.eventLoop)
-        let (seconds, attoseconds) = request.timeout.components
-        flight.timeout = context.eventLoop.scheduleTask(
-            in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        ) {
+        flight.timeout = context.eventLoop.scheduleTask(in: TimeAmount(request.remaining)) {
             let (context, handler) = loopBound.value
-            handler.fail(BenchError.timedOut(url: request.url, after: request.timeout))
+            handler.fail(HTTPClientError.timedOut(url: request.url, after: request.limit))
             context.close(promise: nil)
         }
         inFlight = flight
         context.write(wrapOutboundOut(.head(request.head)), promise: nil)
+        if let body = request.body, !body.isEmpty {
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        }
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: promise)
     }
 
@@ -68,43 +78,47 @@ final class HTTPResponseCollector: ChannelDuplexHandler {
             inFlight?.firstByte = (.now, WallTime.now())
         case .body(let buffer):
             inFlight?.bodyCount += buffer.readableBytes
-            if inFlight?.request.discardBody == false { inFlight?.body.append(contentsOf: buffer.readableBytesView) }
+            if inFlight?.exchange.template.discardBody == false {
+                inFlight?.body.append(contentsOf: buffer.readableBytesView)
+            }
         case .end:
             guard let flight = inFlight, let head = flight.head, let firstByte = flight.firstByte else { return }
             inFlight = nil
             flight.timeout?.cancel()
-            let result = HTTPFetchResult(
+            var headers: [String: String] = [:]
+            for (name, value) in head.headers where headers[name.lowercased()] == nil {
+                headers[name.lowercased()] = value
+            }
+            let result = HTTPClientResponse(
                 status: Int(head.status.code),
-                headers: head.headers,
+                headers: headers,
                 body: flight.body,
                 bodyCount: flight.bodyCount,
                 sent: flight.sent,
-                firstByte: firstByte.0,
-                firstByteWall: firstByte.1,
-                completed: .now,
-                completedWall: WallTime.now()
+                firstByte: firstByte,
+                completed: (.now, WallTime.now())
             )
-            // The server said it will close: let the fetcher reconnect for the next request.
+            // The server said it will close: let the connection reconnect for the next request.
             if !head.isKeepAlive { context.close(promise: nil) }
-            flight.request.promise.succeed(result)
+            flight.exchange.promise.succeed(result)
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let url = inFlight?.request.url { fail(BenchError.connectionClosed(url: url)) }
+        if let url = inFlight?.exchange.template.url { fail(HTTPClientError.connectionClosed(url: url)) }
         context.fireChannelInactive()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let url = inFlight?.request.url { fail(BenchError.requestFailed(url: url, reason: "\(error)")) }
+        if let url = inFlight?.exchange.template.url { fail(HTTPClientError.failed(url: url, reason: "\(error)")) }
         context.close(promise: nil)
     }
 
-    /// Fails the request in flight, if any.
-    private func fail(_ error: BenchError) {
+    /// Fails the exchange in flight, if any.
+    private func fail(_ error: HTTPClientError) {
         guard let flight = inFlight else { return }
         inFlight = nil
         flight.timeout?.cancel()
-        flight.request.promise.fail(error)
+        flight.exchange.promise.fail(error)
     }
 }

@@ -1,13 +1,12 @@
+import HTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import TestSupport
 import Testing
 
-@testable import SluiceBench
-
-/// A small real HTTP/1.1 server for the fetcher: `/n` answers how many requests this connection has served,
-/// `/close` answers then closes, `/hang` never answers, `/big` sends 1 MiB.
+/// A small real HTTP/1.1 server for the connection: `/n` answers how many requests this connection has served,
+/// `/close` answers then closes, `/hang` never answers, `/big` sends 1 MiB, `/echo` answers the method and body.
 final class TestHTTPServer: Sendable {
     let port: Int
     private let channel: any Channel
@@ -38,15 +37,23 @@ final class TestHTTPServer: Sendable {
         typealias OutboundOut = HTTPServerResponsePart
         private var served = 0
         private var path = ""
+        private var method = ""
+        private var received: [UInt8] = []
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
-            case .head(let head): path = head.uri
-            case .body: break
+            case .head(let head):
+                (path, method, received) = (head.uri, head.method.rawValue, [])
+            case .body(let buffer): received += buffer.readableBytesView
             case .end:
                 served += 1
                 if path == "/hang" { return }
-                let body: [UInt8] = path == "/big" ? [UInt8](repeating: 0x5A, count: 1 << 20) : Array("\(served)".utf8)
+                let body: [UInt8] =
+                    switch path {
+                    case "/big": [UInt8](repeating: 0x5A, count: 1 << 20)
+                    case "/echo": Array("\(method) ".utf8) + received
+                    default: Array("\(served)".utf8)
+                    }
                 var headers = HTTPHeaders([("Content-Length", "\(body.count)")])
                 if path == "/close" { headers.add(name: "Connection", value: "close") }
                 context.write(
@@ -72,70 +79,70 @@ final class TestHTTPServer: Sendable {
     }
 }
 
-/// The fetcher against a real server over loopback.
-@Suite struct HTTPFetcherTests {
+/// The keep-alive connection and the one-off client against a real server over loopback.
+@Suite struct HTTPConnectionTests {
     @Test func sequentialGetsShareOneKeepAliveConnection() async throws {
         let server = try await TestHTTPServer.start(group: MultiThreadedEventLoopGroup.singleton)
-        let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port)
+        let connection = HTTPConnection(host: "127.0.0.1", port: server.port)
         var bodies: [String] = []
         for _ in 0..<5 {
-            let r = try await fetcher.get("/n")
+            let r = try await connection.get("/n")
             #expect(r.status == 200)
             #expect(r.sent <= r.firstByte && r.firstByte <= r.completed && r.firstByteWall <= r.completedWall)
             bodies.append(String(decoding: r.body, as: UTF8.self))
         }
         #expect(bodies == ["1", "2", "3", "4", "5"])
-        #expect(await fetcher.connections == 1)
-        let big = try await fetcher.get("/big", discardBody: true)
+        #expect(await connection.connections == 1)
+        let big = try await connection.get("/big", discardBody: true)
         #expect(big.body.isEmpty && big.bodyCount == 1 << 20)
-        #expect(try await fetcher.get("/missing").status == 404)
-        await fetcher.close()
+        #expect(try await connection.get("/missing").status == 404)
+        await connection.close()
         await server.stop()
     }
 
     @Test func reconnectsAfterTheServerCloses() async throws {
         let server = try await TestHTTPServer.start(group: MultiThreadedEventLoopGroup.singleton)
-        let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port)
-        #expect(try await fetcher.get("/close").header("connection") == "close")
-        #expect(try await fetcher.get("/n").body == Array("1".utf8))
-        #expect(await fetcher.connections == 2)
-        await fetcher.close()
+        let connection = HTTPConnection(host: "127.0.0.1", port: server.port)
+        #expect(try await connection.get("/close").header("connection") == "close")
+        #expect(try await connection.get("/n").body == Array("1".utf8))
+        #expect(await connection.connections == 2)
+        await connection.close()
         await server.stop()
     }
 
     @Test func aSilentServerTimesOutAndTheNextRequestWorks() async throws {
         let server = try await TestHTTPServer.start(group: MultiThreadedEventLoopGroup.singleton)
-        let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port)
+        let connection = HTTPConnection(host: "127.0.0.1", port: server.port)
         let url = "http://127.0.0.1:\(server.port)/hang"
-        await #expect(throws: BenchError.timedOut(url: url, after: .milliseconds(200))) {
-            try await fetcher.get("/hang", timeout: .milliseconds(200))
+        await #expect(throws: HTTPClientError.timedOut(url: url, after: .milliseconds(200))) {
+            try await connection.get("/hang", timeout: .milliseconds(200))
         }
-        #expect(try await fetcher.get("/n").status == 200)
-        await fetcher.close()
+        #expect(try await connection.get("/n").status == 200)
+        await connection.close()
         await server.stop()
     }
 
     @Test func aClosedPortIsAConnectError() async throws {
         let port = ExternalTool.freePort()
-        let fetcher = HTTPFetcher(host: "127.0.0.1", port: port)
+        let connection = HTTPConnection(host: "127.0.0.1", port: port)
         await #expect {
-            try await fetcher.get("/")
+            try await connection.get("/")
         } throws: { error in
-            guard case .connectFailed(let host, let p, _) = error as? BenchError else { return false }
-            return host == "127.0.0.1" && p == port
+            guard case .connectFailed(let url, _) = error as? HTTPClientError else { return false }
+            return url == "http://127.0.0.1:\(port)/"
         }
     }
 
-    @Test func manyFetchersShareOneEventLoopGroup() async throws {
+    @Test func manyConnectionsShareOneEventLoopGroup() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let server = try await TestHTTPServer.start(group: group)
         let statuses = try await withThrowingTaskGroup(of: Int.self) { tasks in
             for _ in 0..<300 {
                 tasks.addTask {
-                    let fetcher = HTTPFetcher(host: "127.0.0.1", port: server.port, group: group)
-                    let a = try await fetcher.get("/n")
-                    let b = try await fetcher.get("/n")
-                    await fetcher.close()
+                    let connection = HTTPConnection(host: "127.0.0.1", port: server.port, group: group)
+                    let a = try await connection.get("/n")
+                    let b = try await connection.get("/n")
+                    await connection.close()
                     return a.status + b.status
                 }
             }
@@ -144,5 +151,17 @@ final class TestHTTPServer: Sendable {
         #expect(statuses.count == 300 && statuses.allSatisfy { $0 == 400 })
         await server.stop()
         try await group.shutdownGracefully()
+    }
+
+    @Test func theOneOffClientSendsItsBodyOnAFreshConnection() async throws {
+        let server = try await TestHTTPServer.start(group: MultiThreadedEventLoopGroup.singleton)
+        let url = try #require(HTTPLocation("http://127.0.0.1:\(server.port)/echo"))
+        let response = try await HTTPClient(timeout: .seconds(5)).request("POST", url, body: Array("hello".utf8))
+        #expect(response.status == 200 && response.text == "POST hello")
+        // Each exchange is its own connection: the server's per-connection count starts again.
+        let first = try await HTTPClient().request("GET", try #require(url.resolving("/n")))
+        let second = try await HTTPClient().request("GET", try #require(url.resolving("/n")))
+        #expect(first.text == "1" && second.text == "1")
+        await server.stop()
     }
 }

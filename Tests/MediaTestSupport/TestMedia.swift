@@ -4,10 +4,10 @@ import Foundation
 import MediaCore
 import TestSupport
 
-/// Test inputs made by the real `ffmpeg` CLI, and helpers to inspect what the ladder wrote.
-enum TestMedia {
+/// Test inputs made by the real `ffmpeg` CLI, and helpers to inspect what the bridge and the ladder wrote.
+public enum TestMedia {
     /// An FLV of testsrc2 (H.264, GOP 30) plus a sine tone (AAC at `audioRate`, mono).
-    static func makeFLV(
+    public static func makeFLV(
         in dir: URL,
         name: String,
         size: String = "1280x720",
@@ -30,7 +30,7 @@ enum TestMedia {
     }
 
     /// Every frame of a file, in decode order.
-    static func frames(of path: String) throws -> (StreamDescription, [MediaFrame]) {
+    public static func frames(of path: String) throws -> (StreamDescription, [MediaFrame]) {
         let source = try MediaFileSource(path: path)
         var frames: [MediaFrame] = []
         while let f = try source.nextFrame() { frames.append(f) }
@@ -38,7 +38,7 @@ enum TestMedia {
     }
 
     /// ffprobe's decoded frame count and size for a raw Annex B H.264 file.
-    static func probeH264(_ path: String) throws -> (frames: Int, width: Int, height: Int) {
+    public static func probeH264(_ path: String) throws -> (frames: Int, width: Int, height: Int) {
         let (_, out) = try ExternalTool.run(
             "ffprobe",
             [
@@ -52,7 +52,7 @@ enum TestMedia {
     }
 
     /// An Annex B elementary stream: the avcC's SPS/PPS, then every access unit.
-    static func annexB(avcC: [UInt8], frames: [MediaFrame]) throws -> [UInt8] {
+    public static func annexB(avcC: [UInt8], frames: [MediaFrame]) throws -> [UInt8] {
         let record = try AVCDecoderConfigurationRecord(parsing: avcC)
         var out: [UInt8] = []
         for nal in record.sequenceParameterSets + record.pictureParameterSets { out += [0, 0, 0, 1] + nal }
@@ -62,7 +62,7 @@ enum TestMedia {
 }
 
 /// Failures of the test tooling itself.
-enum TestMediaError: Error {
+public enum TestMediaError: Error {
     case ffmpegFailed(Int32)
     case unexpectedProbe(String)
 }

@@ -1,19 +1,19 @@
 import CodecFormats
 
 /// ITU-T H.264 D.1.7: a `user_data_unregistered` SEI carrying a capture time (the latency bench's format).
-enum CaptureSEI {
+public enum CaptureSEI {
     /// The fixed UUID the test publisher writes.
-    static let uuid: [UInt8] = [
+    public static let uuid: [UInt8] = [
         0x51, 0x75, 0x1C, 0xE0, 0x5E, 0x1A, 0x4B, 0x0C, 0x9A, 0x77, 0x3D, 0x15, 0xC0, 0x00, 0x00, 0x01,
     ]
 
     /// The SEI payload: UUID + 8-byte big-endian capture milliseconds.
-    static func payload(captureMS: Int64) -> [UInt8] {
+    public static func payload(captureMS: Int64) -> [UInt8] {
         uuid + (0..<8).reversed().map { UInt8(truncatingIfNeeded: captureMS >> (8 * $0)) }
     }
 
     /// A whole SEI NAL unit (header, payloadType 5, size, payload, trailing bits) with emulation prevention.
-    static func nal(captureMS: Int64) -> [UInt8] {
+    public static func nal(captureMS: Int64) -> [UInt8] {
         let body = payload(captureMS: captureMS)
         let rbsp: [UInt8] = [5, UInt8(body.count)] + body + [0x80]
         var out: [UInt8] = [0x06]
@@ -30,7 +30,7 @@ enum CaptureSEI {
     }
 
     /// The access unit with the SEI NAL inserted after any leading AUD (4-byte AVCC lengths).
-    static func inject(captureMS: Int64, into avcc: [UInt8]) throws -> [UInt8] {
+    public static func inject(captureMS: Int64, into avcc: [UInt8]) throws -> [UInt8] {
         let units = try H264.nalUnits(avcc: avcc)
         var out: [UInt8] = []
         var inserted = false
@@ -49,7 +49,7 @@ enum CaptureSEI {
     }
 
     /// Capture times from every UDU SEI with our UUID in an AVCC access unit.
-    static func captures(in avcc: [UInt8]) throws -> [Int64] {
+    public static func captures(in avcc: [UInt8]) throws -> [Int64] {
         var found: [Int64] = []
         for unit in try H264.nalUnits(avcc: avcc) where H264.nalType(unit) == H264NALUnitType.sei.rawValue {
             let rbsp = unescape(Array(unit.dropFirst()))
@@ -83,7 +83,7 @@ enum CaptureSEI {
     }
 
     /// Removes emulation prevention bytes (00 00 03 → 00 00).
-    static func unescape(_ bytes: [UInt8]) -> [UInt8] {
+    public static func unescape(_ bytes: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         var zeros = 0
         for b in bytes {

@@ -1,7 +1,7 @@
 /// RFC 3533 §6 Ogg pages and RFC 7845 §3 Opus mapping: just enough to read packets the ffmpeg CLI wrote.
-enum OggOpus {
+public enum OggOpus {
     /// Every packet of the first logical stream, reassembled from page segments (OpusHead, OpusTags, audio...).
-    static func packets(_ bytes: [UInt8]) -> [[UInt8]] {
+    public static func packets(_ bytes: [UInt8]) -> [[UInt8]] {
         var packets: [[UInt8]] = []
         var current: [UInt8] = []
         var i = 0
