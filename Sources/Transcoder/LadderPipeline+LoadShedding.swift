@@ -1,0 +1,143 @@
+import CodecFormats
+import Logging
+import MediaCore
+import Telemetry
+
+/// Carries out the `LoadShedder`'s steps on the decoder thread: presets, which rungs get pictures, and telling the
+/// log, the metrics and the packager (through `onShed`).
+extension LadderPipeline {
+    /// How the shedder weighs a rung: by its pixels; a rung at the source's size is the top rendition.
+    func shedRung(_ worker: RungWorker) -> ShedRung {
+        let top = LadderPlan.sourceRung(source: source, rungs: configuration.rungs)
+        return ShedRung(
+            name: worker.rung.name,
+            pixels: worker.rung.width * worker.rung.height,
+            isTop: worker.rung.width == top.width && worker.rung.height == top.height
+        )
+    }
+
+    /// Measures the queues, asks the shedder, and carries out its steps.
+    func shed(
+        _ rungs: [RungWorker],
+        _ fanOut: inout LadderFanOut,
+        _ shedder: inout LoadShedder,
+        now: ContinuousClock.Instant
+    ) {
+        var load = LadderLoad()
+        load.decoderBehind = queue.count > queue.capacity / 2
+        var calm = queue.count <= queue.capacity / 4
+        for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
+            let depth = rung.queue.count
+            let skipping = fanOut.isSkipping(rung: i)
+            if depth > rung.queue.capacity / 2 || skipping { load.behind.append(rung.rung.name) }
+            if depth > rung.queue.capacity / 4 || skipping { calm = false }
+        }
+        load.calm = calm
+        for (action, cause) in shedder.observe(load, now: now) {
+            carryOut(action, because: describe(cause, rungs), rungs, &fanOut, shedder)
+        }
+    }
+
+    /// The ladder stops: every rung shed is listed again (the next ladder starts with all of them).
+    func relist(_ shedder: LoadShedder) {
+        for rung in shedder.dropped.sorted() {
+            report(rung, .listedAgain, level: 0, note: nil, reason: "the ladder stopped")
+        }
+    }
+
+    private func carryOut(
+        _ action: ShedAction,
+        because reason: String,
+        _ rungs: [RungWorker],
+        _ fanOut: inout LadderFanOut,
+        _ shedder: LoadShedder
+    ) {
+        let index = { (name: String) in rungs.firstIndex { $0.rung.name == name } }
+        switch action {
+        case .fasterPreset(let name, let preset):
+            guard let i = index(name) else { return }
+            rungs[i].queue.offer(.preset(preset), force: true)
+            logger.warning(
+                "ladder sheds load: rung \(name) switches to x264 \(preset) (from \(configuration.preset)) at its next IDR",
+                metadata: ["rung": "\(name)", "reason": "\(reason)"]
+            )
+            report(
+                name,
+                .fasterPreset(preset),
+                level: 1,
+                note:
+                    "rung \(name) encodes with x264 \(preset) instead of \(configuration.preset) (load shed: \(reason))",
+                reason: reason
+            )
+        case .normalPreset(let name, let preset):
+            guard let i = index(name) else { return }
+            rungs[i].queue.offer(.preset(preset), force: true)
+            logger.warning(
+                "ladder load fell: rung \(name) returns to x264 \(preset) at its next IDR",
+                metadata: ["rung": "\(name)", "reason": "\(reason)"]
+            )
+            report(name, .normalPreset(preset), level: 0, note: nil, reason: reason)
+        case .drop(let name):
+            guard let i = index(name) else { return }
+            fanOut.setEnabled(false, rung: i)
+            logger.warning(
+                """
+                ladder sheds load: rung \(name) is no longer encoded and leaves the multivariant; players on it \
+                switch to another rendition (its media playlist answers 404)
+                """,
+                metadata: ["rung": "\(name)", "reason": "\(reason)"]
+            )
+            report(
+                name,
+                .leftOut,
+                level: 2,
+                note: "rung \(name) is left out of the multivariant and not encoded (load shed: \(reason))",
+                reason: reason
+            )
+        case .restore(let name):
+            guard let i = index(name) else { return }
+            fanOut.setEnabled(true, rung: i)
+            logger.warning(
+                "ladder load fell: rung \(name) is encoded again from the next IDR and rejoins the multivariant",
+                metadata: ["rung": "\(name)", "reason": "\(reason)"]
+            )
+            let fast = shedder.modes[name] == .fast
+            report(
+                name,
+                .listedAgain,
+                level: fast ? 1 : 0,
+                note: fast
+                    ? "rung \(name) encodes with x264 \(configuration.shedding.fastPreset ?? "") (load shed)" : nil,
+                reason: reason
+            )
+        case .exhausted:
+            logger.warning(
+                "ladder still behind with nothing left to shed: the lowest rung and the top rendition are kept",
+                metadata: ["reason": "\(reason)"]
+            )
+        }
+    }
+
+    private func report(_ rung: String, _ step: LadderShedEvent.Step, level: Int, note: String?, reason: String) {
+        let event = LadderShedEvent(source: key, rung: rung, step: step, reason: reason)
+        telemetry?.0.recordShedStep(stream: key, rung: rung, step: event.stepName, level: level, note: note)
+        onShed?(event)
+    }
+
+    /// The cause in words, with the queue and real-time factor that show it.
+    private func describe(_ cause: ShedCause, _ rungs: [RungWorker]) -> String {
+        switch cause {
+        case .behind(let name?, let d):
+            guard let rung = rungs.first(where: { $0.rung.name == name }) else { return "rung \(name) behind" }
+            let rtf = rung.meter.snapshot.realTimeFactor(frameRate: source.frameRate)
+            return "rung \(name) behind for \(seconds(d)) s (queue \(rung.queue.count)/\(rung.queue.capacity) "
+                + "or skipping to its next IDR; real-time factor \(RungLoadMonitor.format(rtf)))"
+        case .behind(nil, let d):
+            return "decoder behind for \(seconds(d)) s (queue \(queue.count)/\(queue.capacity) access units)"
+        case .calm(let d):
+            return "every queue low for \(seconds(d)) s"
+        }
+    }
+
+    private func seconds(_ d: Duration) -> String { KeyframeCadence.Evidence.format(d.secondsDouble) }
+}
