@@ -78,6 +78,8 @@ extension LLHLSStreamState {
         guard var p = pipeline(named: name) else { return }
         let pdt = timeline.programDateTime(ticks: part.startDTS, timescale: p.timescale)
         p.rendition.append(part, initIndex: sessionIndex, programDateTime: pdt, now: now)
+        // A shed rung fed again is listed from its first new part on (+Shedding).
+        returningRungs.remove(name)
         recordPublished(part, name: name, now: now)
         p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
         setPipeline(named: name, p)

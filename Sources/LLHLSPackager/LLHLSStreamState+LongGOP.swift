@@ -38,10 +38,11 @@ extension LLHLSStreamState {
     }
 
     /// Renditions the multivariant lists (and rendition reports name): every one, except the passthrough `video`
-    /// when a rung at the source's size replaces it (its segments cannot start on the source's rare keyframes).
+    /// when a rung at the source's size replaces it (its segments cannot start on the source's rare keyframes), and
+    /// rungs shed under load (+Shedding).
     var listedRenditions: [String] {
         let replaced = sourceResolutionRung != nil
-        return pipelineNames.filter { !(replaced && $0 == "video") }
+        return pipelineNames.filter { !(replaced && $0 == "video") && !isUnlisted($0) }
     }
 
     /// Why segments do not follow the source's keyframes, for `/api/streams` and `sluice stats`.

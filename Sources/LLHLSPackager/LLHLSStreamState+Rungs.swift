@@ -32,7 +32,7 @@ extension LLHLSStreamState {
 
     /// One encoded frame of a rung; held until the source video passed its time, so the source's cut is known.
     mutating func applyRung(_ name: String, frame: MediaFrame, now: ContinuousClock.Instant) {
-        guard !isEnded, rungs[name] != nil, frame.kind == .video else { return }
+        guard !isEnded, rungs[name] != nil, frame.kind == .video, !withdrawnRungs.contains(name) else { return }
         heldRungFrames[name, default: []].append(frame)
         releaseHeldRungFrames(all: false)
     }

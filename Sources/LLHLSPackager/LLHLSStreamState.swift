@@ -39,6 +39,9 @@ struct LLHLSStreamState: Sendable {
     var activeRungs: Set<String> = []
     /// Active rungs trailing the source by more than `lagLimit`: listed as they come, without holding the others.
     var laggingRungs: Set<String> = []
+    /// Rungs the transcoder shed under load, and shed rungs fed again that have no new part yet (+Shedding).
+    var withdrawnRungs: Set<String> = []
+    var returningRungs: Set<String> = []
     /// Where the source video's recent segments start (stream ticks at 90 kHz) and their MSNs.
     var videoSegmentStarts: [(dts: Int64, msn: Int)] = []
     var description: StreamDescription?

@@ -1,0 +1,32 @@
+/// Rungs the transcoder sheds under load. A shed rung leaves the multivariant and every rendition report at once, and
+/// its media playlist answers 404 (its parts and segments stay fetchable): a player still on it gets a level-load error
+/// that hls.js does not retry for a 4xx, so it switches level without a fatal error. A frozen playlist would instead
+/// hold its blocking reloads until 503, which hls.js retries in a loop; GAP segments would need media never encoded.
+/// A rung fed again returns from its next aligned IDR (the missed segments become EXT-X-GAP) and is listed again from
+/// its first new part, so reports never name a rendition without media at the live edge (checklist R1-R3).
+extension LLHLSStreamState {
+    /// True while `name` is shed, or back but without a new part yet.
+    func isUnlisted(_ name: String) -> Bool { withdrawnRungs.contains(name) || returningRungs.contains(name) }
+
+    /// Leaves rung `name` out (shed) or lets it back in (listed again from its first new part).
+    mutating func setListed(_ listed: Bool, rung name: String) {
+        if listed {
+            guard withdrawnRungs.remove(name) != nil else { return }
+            returningRungs.insert(name)
+        } else {
+            guard withdrawnRungs.insert(name).inserted else { return }
+            returningRungs.remove(name)
+            // Close what it muxed and stop it holding the others; frames still in flight are ignored.
+            if rungs[name] != nil { rungLeft(name) }
+        }
+        version += 1
+    }
+}
+
+extension LLHLSStream {
+    /// Leaves a ladder rung out of the multivariant and the rendition reports (the transcoder shed it under load), or
+    /// lists it again once it has a new part.
+    public func setListed(_ listed: Bool, rung name: String) {
+        mutate { $0.setListed(listed, rung: name) }
+    }
+}
