@@ -21,16 +21,30 @@ extension LadderPipeline {
         _ rungs: [RungWorker],
         _ fanOut: inout LadderFanOut,
         _ shedder: inout LoadShedder,
+        _ gauge: inout LadderLoadGauge,
         now: ContinuousClock.Instant
     ) {
         var load = LadderLoad()
-        load.decoderBehind = queue.count > queue.capacity / 2
-        var calm = queue.count <= queue.capacity / 4
+        let decoder = gauge.behind(
+            "",
+            depth: queue.count,
+            capacity: queue.capacity,
+            refusedTotal: queue.refused,
+            now: now
+        )
+        load.decoderBehind = decoder.behind
+        var calm = decoder.low
         for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
-            let depth = rung.queue.count
-            let skipping = fanOut.isSkipping(rung: i)
-            if depth > rung.queue.capacity / 2 || skipping { load.behind.append(rung.rung.name) }
-            if depth > rung.queue.capacity / 4 || skipping { calm = false }
+            let state = gauge.behind(
+                rung.rung.name,
+                depth: rung.queue.count,
+                capacity: rung.queue.capacity,
+                refusedTotal: rung.queue.refused,
+                skipping: fanOut.isSkipping(rung: i),
+                now: now
+            )
+            if state.behind { load.behind.append(rung.rung.name) }
+            calm = calm && state.low
         }
         load.calm = calm
         for (action, cause) in shedder.observe(load, now: now) {
@@ -130,10 +144,11 @@ extension LadderPipeline {
         case .behind(let name?, let d):
             guard let rung = rungs.first(where: { $0.rung.name == name }) else { return "rung \(name) behind" }
             let rtf = rung.meter.snapshot.realTimeFactor(frameRate: source.frameRate)
-            return "rung \(name) behind for \(seconds(d)) s (queue \(rung.queue.count)/\(rung.queue.capacity) "
-                + "or skipping to its next IDR; real-time factor \(RungLoadMonitor.format(rtf)))"
+            return "rung \(name) behind for \(seconds(d)) s (queue \(rung.queue.count)/\(rung.queue.capacity), "
+                + "\(rung.queue.refused) pictures refused so far; real-time factor \(RungLoadMonitor.format(rtf)))"
         case .behind(nil, let d):
-            return "decoder behind for \(seconds(d)) s (queue \(queue.count)/\(queue.capacity) access units)"
+            return "decoder behind for \(seconds(d)) s (queue \(queue.count)/\(queue.capacity), "
+                + "\(queue.refused) access units refused so far)"
         case .calm(let d):
             return "every queue low for \(seconds(d)) s"
         }

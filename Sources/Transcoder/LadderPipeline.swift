@@ -98,6 +98,7 @@ final class LadderPipeline: Sendable {
             normalPreset: configuration.preset,
             policy: configuration.shedding
         )
+        var gauge = LadderLoadGauge(memory: configuration.shedding.patience)
         // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
         var decoder: H264Decoder?
         var opened = false
@@ -112,7 +113,7 @@ final class LadderPipeline: Sendable {
                 fanOut.note(unit)
                 do {
                     dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor)
-                    shed(rungs, &fanOut, &shedder, now: .now)
+                    shed(rungs, &fanOut, &shedder, &gauge, now: .now)
                 } catch {
                     decodeErrors.add(1, ordering: .relaxed)
                     logger.debug("ladder decode error", metadata: ["error": "\(error)"])

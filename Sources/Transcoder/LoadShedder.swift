@@ -104,7 +104,8 @@ struct LoadShedder: Sendable {
                 saidExhausted = true
                 return [(.exhausted, cause)]
             }
-            if let undone = lastUndo, now - undone <= recoveryWait {
+            // Load back within the longest recovery of an undo: that undo was early, the next one waits longer.
+            if let undone = lastUndo, now - undone <= policy.maxRecovery {
                 recoveryWait = min(recoveryWait * 2, policy.maxRecovery)
             }
             apply(step)
@@ -120,7 +121,10 @@ struct LoadShedder: Sendable {
         calmSince = since
         guard let last = taken.last else {
             // Long calm with nothing shed: the next overload starts from the configured recovery again.
-            if now - since >= policy.maxRecovery { recoveryWait = policy.recovery }
+            if now - since >= policy.maxRecovery {
+                recoveryWait = policy.recovery
+                lastUndo = nil
+            }
             return []
         }
         guard now - since >= recoveryWait else { return [] }

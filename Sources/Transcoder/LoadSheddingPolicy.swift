@@ -2,7 +2,7 @@
 /// 1. the rung that fell behind encodes with `fastPreset`;
 /// 2. if the ladder is still behind, the lowest-value rung is no longer encoded and leaves the multivariant.
 /// When every queue has stayed low for `recovery`, the last step is undone (a dropped rung first, then its preset);
-/// a step taken again within `recovery` of an undo doubles the wait, up to `maxRecovery`.
+/// a step taken again within `maxRecovery` of an undo doubles the wait, up to `maxRecovery`.
 public struct LoadSheddingPolicy: Sendable, Hashable {
     /// Shed at all (`transcode.shed.enabled`); off, a rung that cannot keep up drops pictures up to its next IDR.
     public var enabled = true

@@ -124,3 +124,36 @@ import Testing
         #expect(run(&shedder, every(0, 30) { .behind($0, "720p") }, start: .now).isEmpty)
     }
 }
+
+/// The gauge that feeds the shedder: an overflowing queue stays "behind" while it drains, for the patience after its
+/// last refusal, so sustained overload with drop-and-resync cycles looks sustained.
+@Suite struct LadderLoadGaugeTests {
+    @Test func aQueueThatRefusedStaysBehindForTheMemoryThenTurnsLow() {
+        var gauge = LadderLoadGauge(memory: .seconds(2))
+        let t0 = ContinuousClock.now
+        func at(_ s: Double, depth: Int, refused: Int, skipping: Bool = false) -> (behind: Bool, low: Bool) {
+            gauge.behind(
+                "720p",
+                depth: depth,
+                capacity: 30,
+                refusedTotal: refused,
+                skipping: skipping,
+                now: t0 + .milliseconds(Int64(s * 1000))
+            )
+        }
+        let golden: [(Double, Int, Int, Bool, Bool, Bool)] = [
+            // seconds, depth, refused total, skipping, → behind, low
+            (0, 2, 0, false, false, true),
+            (0.5, 16, 0, false, true, false),
+            (1, 30, 4, false, true, false),
+            (1.5, 0, 4, true, true, false),
+            (2.5, 0, 4, false, true, false),
+            (3.1, 3, 4, false, false, true),
+            (3.5, 10, 4, false, false, false),
+        ]
+        for (s, depth, refused, skipping, behind, low) in golden {
+            let got = at(s, depth: depth, refused: refused, skipping: skipping)
+            #expect(got.behind == behind && got.low == low, "at \(s) s: \(got)")
+        }
+    }
+}
