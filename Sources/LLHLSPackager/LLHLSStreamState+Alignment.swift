@@ -57,7 +57,10 @@ extension LLHLSStreamState {
             }
         }
         let slowest =
-            active.filter { !laggingRungs.contains($0) }.map { producedEnd[$0] ?? Int64.min }.min() ?? Int64.max
+            active.filter { !laggingRungs.contains($0) && !behindRungs.contains($0) }.map {
+                producedEnd[$0] ?? Int64.min
+            }
+            .min() ?? Int64.max
         var blocked: Set<String> = []
         var kept: [HeldPart] = []
         for held in heldParts {

@@ -23,7 +23,23 @@ extension LLHLSStreamState {
     }
 }
 
+extension LLHLSStreamState {
+    /// The transcoder says rung `name` cannot keep up right now (its queue is deep or it drops pictures): the source
+    /// and the other rungs list their parts without waiting for it, before it trails by `lagLimit`.
+    mutating func setKeepingUp(_ keepingUp: Bool, rung name: String) {
+        let changed = keepingUp ? behindRungs.remove(name) != nil : behindRungs.insert(name).inserted
+        guard changed else { return }
+        releaseAligned(now: .now, force: false)
+        version += 1
+    }
+}
+
 extension LLHLSStream {
+    /// Whether the source and the other rungs wait for rung `name` (see `LLHLSStreamState.setKeepingUp`).
+    public func setKeepingUp(_ keepingUp: Bool, rung name: String) {
+        mutate { $0.setKeepingUp(keepingUp, rung: name) }
+    }
+
     /// Leaves a ladder rung out of the multivariant and the rendition reports (the transcoder shed it under load), or
     /// lists it again once it has a new part.
     public func setListed(_ listed: Bool, rung name: String) {

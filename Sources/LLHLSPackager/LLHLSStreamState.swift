@@ -42,6 +42,8 @@ struct LLHLSStreamState: Sendable {
     /// Rungs the transcoder shed under load, and shed rungs fed again that have no new part yet (+Shedding).
     var withdrawnRungs: Set<String> = []
     var returningRungs: Set<String> = []
+    /// Rungs the transcoder reports behind the source now: nothing waits for them (+Shedding).
+    var behindRungs: Set<String> = []
     /// Where the source video's recent segments start (stream ticks at 90 kHz) and their MSNs.
     var videoSegmentStarts: [(dts: Int64, msn: Int)] = []
     var description: StreamDescription?

@@ -119,11 +119,14 @@ public struct GatewayApp: Sendable {
 }
 
 extension GatewayApp {
-    /// A rung the ladder shed leaves the packager's multivariant and rendition reports; one fed again comes back.
+    /// A rung the ladder shed leaves the packager's multivariant and rendition reports; one fed again comes back;
+    /// one behind the source holds no other rendition back.
     static func list(_ event: LadderShedEvent, in packager: LLHLSPackager) {
         switch event.step {
         case .leftOut: packager.stream(for: event.source)?.setListed(false, rung: event.rung)
         case .listedAgain: packager.stream(for: event.source)?.setListed(true, rung: event.rung)
+        case .fellBehind: packager.stream(for: event.source)?.setKeepingUp(false, rung: event.rung)
+        case .keepsUp: packager.stream(for: event.source)?.setKeepingUp(true, rung: event.rung)
         case .fasterPreset, .normalPreset: break
         }
     }

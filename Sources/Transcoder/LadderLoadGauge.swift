@@ -6,6 +6,14 @@ struct LadderLoadGauge {
     let memory: Duration
     private var refused: [String: Int] = [:]
     private var lastRefusal: [String: ContinuousClock.Instant] = [:]
+    /// Rungs last reported behind (to the packager), so each change is reported once.
+    private var flagged: Set<String> = []
+
+    /// Marks `rung` behind; true when that is news.
+    mutating func flagBehind(_ rung: String) -> Bool { flagged.insert(rung).inserted }
+
+    /// Marks `rung` keeping up; true when that is news.
+    mutating func clearBehind(_ rung: String) -> Bool { flagged.remove(rung) != nil }
 
     /// A gauge remembering refusals for `memory`.
     init(memory: Duration) { self.memory = memory }

@@ -34,6 +34,7 @@ extension LadderPipeline {
         )
         load.decoderBehind = decoder.behind
         var calm = decoder.low
+        var low: Set<String> = []
         for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
             let state = gauge.behind(
                 rung.rung.name,
@@ -44,9 +45,22 @@ extension LadderPipeline {
                 now: now
             )
             if state.behind { load.behind.append(rung.rung.name) }
+            if state.low { low.insert(rung.rung.name) }
             calm = calm && state.low
         }
         load.calm = calm
+        // The packager stops waiting for a rung as soon as it falls behind, and waits again once it is low.
+        for (i, rung) in rungs.enumerated() {
+            let name = rung.rung.name
+            let fed = !fanOut.isDisabled(rung: i)
+            let behind = fed && (load.behind.contains(name) || load.decoderBehind)
+            let keepsUp = !fed || (low.contains(name) && decoder.low)
+            if behind, gauge.flagBehind(name) {
+                onShed?(LadderShedEvent(source: key, rung: name, step: .fellBehind, reason: "queue behind"))
+            } else if keepsUp, gauge.clearBehind(name) {
+                onShed?(LadderShedEvent(source: key, rung: name, step: .keepsUp, reason: "queue low"))
+            }
+        }
         for (action, cause) in shedder.observe(load, now: now) {
             carryOut(action, because: describe(cause, rungs), rungs, &fanOut, shedder)
         }

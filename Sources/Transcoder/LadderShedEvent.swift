@@ -12,6 +12,11 @@ public struct LadderShedEvent: Sendable, Hashable {
         case leftOut
         /// The rung is encoded again from its next IDR: list it again once it has media.
         case listedAgain
+        /// The rung cannot keep up right now (its queue is deep, it drops pictures, or the decoder is behind): do not
+        /// wait for it. Not a shedding step: no log line or metric.
+        case fellBehind
+        /// The rung keeps up again: renditions may be listed in step with it.
+        case keepsUp
     }
 
     /// The source stream.
@@ -38,6 +43,8 @@ public struct LadderShedEvent: Sendable, Hashable {
         case .normalPreset: "normal_preset"
         case .leftOut: "drop"
         case .listedAgain: "restore"
+        case .fellBehind: "behind"
+        case .keepsUp: "keeps_up"
         }
     }
 }

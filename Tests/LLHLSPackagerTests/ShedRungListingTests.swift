@@ -69,4 +69,26 @@ import Testing
         #expect(await stream.mediaPlaylist(rendition: "360p", request: PlaylistRequest()).status == 404)
         #expect(await stream.mediaPlaylist(rendition: "video", request: PlaylistRequest()).status == 200)
     }
+
+    /// A rung the transcoder reports behind (half a second back, under `lagLimit`) stops holding the source at once.
+    @Test(arguments: [false, true])
+    func aRungReportedBehindNoLongerHoldsTheSource(reported: Bool) throws {
+        var s = try FastStartTests.ladder()
+        if reported { s.setKeepingUp(false, rung: "360p") }
+        let frames = Fixtures.av(seconds: 6, gop: 30, audio: false)
+        let now = ContinuousClock.now
+        // Every call at the same instant (no part waits out the 1.5 s hold); in step for 2 s, then the rung pauses
+        // for 15 frames and trails by 0.5 s from then on.
+        for (i, frame) in frames.enumerated() {
+            s.apply(frame, now: now)
+            if i < 60 { s.applyRung("360p", frame: frame, now: now) }
+            if i >= 75 { s.applyRung("360p", frame: frames[i - 15], now: now) }
+        }
+        let listed = try #require(s.rendition(.video).lastPartEndSeconds)
+        if reported {
+            #expect(listed > 5.5, "the source listed only up to \(listed) s")
+        } else {
+            #expect(listed < 5.6, "an in-step rung half a second back holds the source (listed \(listed) s)")
+        }
+    }
 }
