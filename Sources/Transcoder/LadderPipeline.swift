@@ -99,6 +99,7 @@ final class LadderPipeline: Sendable {
             policy: configuration.shedding
         )
         var gauge = LadderLoadGauge(memory: configuration.shedding.patience)
+        var idle = false
         // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
         var decoder: H264Decoder?
         var opened = false
@@ -110,14 +111,22 @@ final class LadderPipeline: Sendable {
                     decoder = openDecoder(firstAccessUnit: unit)
                 }
                 guard let decoder else { continue }
-                fanOut.note(unit)
-                do {
-                    dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor)
-                    shed(rungs, &fanOut, &shedder, &gauge, now: .now)
-                } catch {
-                    decodeErrors.add(1, ordering: .relaxed)
-                    logger.debug("ladder decode error", metadata: ["error": "\(error)"])
+                // Every rung shed: decoding feeds nobody; it resumes at a keyframe once a rung comes back.
+                if !rungs.indices.contains(where: { !fanOut.isDisabled(rung: $0) }) {
+                    idle = true
+                } else if idle {
+                    idle = !unit.isKeyframe
                 }
+                if !idle {
+                    fanOut.note(unit)
+                    do {
+                        dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor)
+                    } catch {
+                        decodeErrors.add(1, ordering: .relaxed)
+                        logger.debug("ladder decode error", metadata: ["error": "\(error)"])
+                    }
+                }
+                shed(rungs, &fanOut, &shedder, &gauge, now: .now)
             case .addRung(let rung):
                 rungs.append(rung)
                 fanOut.addRung()

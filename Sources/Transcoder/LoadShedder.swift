@@ -44,7 +44,8 @@ enum ShedCause: Sendable, Hashable {
 /// steps to take (see `LoadSheddingPolicy` for the order). The lowest-value rung is the most expensive transcoded rung
 /// that is neither the top rendition nor the ladder's lowest: the passthrough (or top rung) still serves the high
 /// bit rates, and the lowest rung is the only one left for slow networks, so dropping a middle rung costs viewers
-/// the least while freeing the most CPU.
+/// the least while freeing the most CPU. The lowest rung goes last, when it cannot keep up alone either (then the
+/// source is no longer decoded at all); the top rendition always stays.
 struct LoadShedder: Sendable {
     /// What a rung does now.
     enum Mode: Sendable, Hashable {
@@ -151,8 +152,10 @@ struct LoadShedder: Sendable {
             if let name = candidate.first, modes[name] == .normal { return .fasterPreset(rung: name, preset: fast) }
         }
         let lowest = rungs.filter { !$0.isTop }.min { $0.pixels < $1.pixels }
-        let droppable = rungs.filter { !$0.isTop && $0.name != lowest?.name && modes[$0.name] != .dropped }
-        return droppable.max { $0.pixels < $1.pixels }.map { .drop(rung: $0.name) }
+        let droppable = rungs.filter { !$0.isTop && modes[$0.name] != .dropped }
+        // Middle rungs first, most expensive first; the lowest rung only when nothing else is left.
+        let middle = droppable.filter { $0.name != lowest?.name }.max { $0.pixels < $1.pixels }
+        return (middle ?? droppable.first).map { .drop(rung: $0.name) }
     }
 
     private func inverse(of step: ShedAction) -> ShedAction {

@@ -1,6 +1,7 @@
 /// How the ladder sheds load when it cannot keep up with the source (`transcode.shed.*`), in this order:
 /// 1. the rung that fell behind encodes with `fastPreset`;
-/// 2. if the ladder is still behind, the lowest-value rung is no longer encoded and leaves the multivariant.
+/// 2. if the ladder is still behind, the lowest-value rung is no longer encoded and leaves the multivariant (middle
+///    rungs most expensive first, the lowest rung last; the top rendition never).
 /// When every queue has stayed low for `recovery`, the last step is undone (a dropped rung first, then its preset);
 /// a step taken again within `maxRecovery` of an undo doubles the wait, up to `maxRecovery`.
 public struct LoadSheddingPolicy: Sendable, Hashable {

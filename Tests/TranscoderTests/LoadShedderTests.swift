@@ -65,18 +65,20 @@ import Testing
         #expect(run(&shedder, ticks, start: .now).isEmpty)
     }
 
-    @Test func theLowestRungIsNeverDroppedAndTheTopRungNeither() {
+    @Test func theLowestRungGoesLastAndTheTopRungNever() {
         let rungs = [ShedRung(name: "1080p", pixels: 1920 * 1080, isTop: true)] + Self.ladder
         var shedder = LoadShedder(rungs: rungs, normalPreset: "veryfast", policy: LoadSheddingPolicy())
-        // The 360p rung itself stays behind: its preset first, then the middle rungs go, most expensive first.
-        let steps = run(&shedder, every(0, 12) { .behind($0, "360p") }, start: .now)
+        // The 360p rung itself stays behind: its preset first, then the middle rungs go, most expensive first, then
+        // 360p itself; the source-size top rung stays.
+        let steps = run(&shedder, every(0, 14) { .behind($0, "360p") }, start: .now)
         #expect(
             steps.map(\.1) == [
-                .fasterPreset(rung: "360p", preset: "superfast"), .drop(rung: "720p"), .drop(rung: "480p"), .exhausted,
+                .fasterPreset(rung: "360p", preset: "superfast"), .drop(rung: "720p"), .drop(rung: "480p"),
+                .drop(rung: "360p"), .exhausted,
             ]
         )
-        #expect(steps.map(\.0) == [2, 4, 6, 8])
-        #expect(shedder.dropped == ["720p", "480p"])
+        #expect(steps.map(\.0) == [2, 4, 6, 8, 10])
+        #expect(shedder.dropped == ["720p", "480p", "360p"])
     }
 
     @Test func aBehindDecoderStepsTheMostExpensiveRungsPresetFirst() {
