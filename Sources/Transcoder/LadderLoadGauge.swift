@@ -26,10 +26,33 @@ struct LadderLoadGauge {
         refusedTotal: Int,
         skipping: Bool = false,
         now: ContinuousClock.Instant
-    ) -> (behind: Bool, low: Bool) {
+    ) -> QueueState {
         if refusedTotal > (refused[name] ?? 0) { lastRefusal[name] = now }
         refused[name] = refusedTotal
         let recent = lastRefusal[name].map { now - $0 < memory } ?? false
-        return (depth > capacity / 2 || skipping || recent, depth <= capacity / 4 && !skipping && !recent)
+        let trouble = skipping || recent
+        return QueueState(
+            behind: depth > capacity / 2 || trouble,
+            low: depth <= capacity / 4 && !trouble,
+            lagging: depth > Self.laggingDepth || trouble,
+            drained: depth <= 1 && !trouble
+        )
     }
+
+    /// Pictures queued past which a rung makes the renditions listed in step with it wait (67 ms at 60 fps, 133 ms at
+    /// 30 fps, on top of its encode time): the packager then stops waiting for it.
+    static let laggingDepth = 4
+}
+
+/// One queue as the gauge reads it: for the shedder (`behind`, `low`) and for the packager's waiting (`lagging`,
+/// `drained`), each pair with a band between so neither flips on every picture.
+struct QueueState: Sendable, Equatable {
+    /// Over half full, skipping to the next IDR, or refused recently: counts towards shedding.
+    var behind: Bool
+    /// At most a quarter full and no trouble: counts towards recovery.
+    var low: Bool
+    /// More than `laggingDepth` pictures queued, or trouble: nothing should wait for this rung.
+    var lagging: Bool
+    /// At most one picture queued and no trouble: renditions may wait for it again.
+    var drained: Bool
 }

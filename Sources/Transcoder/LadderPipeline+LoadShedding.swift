@@ -34,7 +34,7 @@ extension LadderPipeline {
         )
         load.decoderBehind = decoder.behind
         var calm = decoder.low
-        var low: Set<String> = []
+        var states: [String: QueueState] = [:]
         for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
             let state = gauge.behind(
                 rung.rung.name,
@@ -45,16 +45,17 @@ extension LadderPipeline {
                 now: now
             )
             if state.behind { load.behind.append(rung.rung.name) }
-            if state.low { low.insert(rung.rung.name) }
+            states[rung.rung.name] = state
             calm = calm && state.low
         }
         load.calm = calm
-        // The packager stops waiting for a rung as soon as it falls behind, and waits again once it is low.
+        // The packager stops waiting for a rung (or all, when the decoder lags) as soon as it lags, and waits again
+        // once it has drained.
         for (i, rung) in rungs.enumerated() {
             let name = rung.rung.name
             let fed = !fanOut.isDisabled(rung: i)
-            let behind = fed && (load.behind.contains(name) || load.decoderBehind)
-            let keepsUp = !fed || (low.contains(name) && decoder.low)
+            let behind = fed && (states[name]?.lagging == true || decoder.lagging)
+            let keepsUp = !fed || (states[name]?.drained == true && decoder.drained)
             if behind, gauge.flagBehind(name) {
                 onShed?(LadderShedEvent(source: key, rung: name, step: .fellBehind, reason: "queue behind"))
             } else if keepsUp, gauge.clearBehind(name) {

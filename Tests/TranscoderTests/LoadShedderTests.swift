@@ -133,7 +133,7 @@ import Testing
     @Test func aQueueThatRefusedStaysBehindForTheMemoryThenTurnsLow() {
         var gauge = LadderLoadGauge(memory: .seconds(2))
         let t0 = ContinuousClock.now
-        func at(_ s: Double, depth: Int, refused: Int, skipping: Bool = false) -> (behind: Bool, low: Bool) {
+        func at(_ s: Double, depth: Int, refused: Int, skipping: Bool = false) -> QueueState {
             gauge.behind(
                 "720p",
                 depth: depth,
@@ -143,19 +143,19 @@ import Testing
                 now: t0 + .milliseconds(Int64(s * 1000))
             )
         }
-        let golden: [(Double, Int, Int, Bool, Bool, Bool)] = [
-            // seconds, depth, refused total, skipping, → behind, low
-            (0, 2, 0, false, false, true),
-            (0.5, 16, 0, false, true, false),
-            (1, 30, 4, false, true, false),
-            (1.5, 0, 4, true, true, false),
-            (2.5, 0, 4, false, true, false),
-            (3.1, 3, 4, false, false, true),
-            (3.5, 10, 4, false, false, false),
+        let golden: [(Double, Int, Int, Bool, QueueState)] = [
+            // seconds, depth, refused total, skipping → behind, low (shedder); lagging, drained (packager)
+            (0, 2, 0, false, QueueState(behind: false, low: true, lagging: false, drained: false)),
+            (0.5, 16, 0, false, QueueState(behind: true, low: false, lagging: true, drained: false)),
+            (1, 30, 4, false, QueueState(behind: true, low: false, lagging: true, drained: false)),
+            (1.5, 0, 4, true, QueueState(behind: true, low: false, lagging: true, drained: false)),
+            (2.5, 0, 4, false, QueueState(behind: true, low: false, lagging: true, drained: false)),
+            (3.1, 3, 4, false, QueueState(behind: false, low: true, lagging: false, drained: false)),
+            (3.5, 10, 4, false, QueueState(behind: false, low: false, lagging: true, drained: false)),
+            (4, 1, 4, false, QueueState(behind: false, low: true, lagging: false, drained: true)),
         ]
-        for (s, depth, refused, skipping, behind, low) in golden {
-            let got = at(s, depth: depth, refused: refused, skipping: skipping)
-            #expect(got.behind == behind && got.low == low, "at \(s) s: \(got)")
+        for (s, depth, refused, skipping, want) in golden {
+            #expect(at(s, depth: depth, refused: refused, skipping: skipping) == want, "at \(s) s")
         }
     }
 }
