@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import time
 from datetime import datetime
@@ -28,7 +29,8 @@ from urllib.parse import urljoin
 import pytest
 import requests
 
-from procs import ARTIFACTS, SLUICE, Gateway, Publisher
+from procs import ARTIFACTS, REPO, SLUICE, Gateway, Publisher
+from test_hlsjs_ladder import PAGE, STATE_JS, _extract_hlsjs, driver, page_server  # noqa: F401 - fixtures
 
 KEY = "e2e-overload"
 SHED_WITHIN_S = 10.0
@@ -241,6 +243,61 @@ def test_overload_sheds_rungs_and_keeps_the_passthrough_on_time(workdir):
             "shed_after_publish_s": round(shed - seen, 2), "listed": sorted(listed), "window_s": round(w1 - w0, 1),
             "package_samples": samples, "package_within_400ms": round(share, 5), "msns": inside,
             "frames": len(source), "steps": steps}, indent=1))
+    finally:
+        for p in (pub, load):
+            if p is not None and p.proc.poll() is None:
+                p.stop()
+        gw.stop()
+
+
+def test_hlsjs_on_a_shed_rung_switches_level_without_a_fatal_error(workdir, page_server, driver):
+    """hls.js pinned to the 720p rung when the ladder sheds it: the rung's playlist answers 404, hls.js (which does
+    not retry a 4xx level load) moves to another level and keeps playing, with no fatal error. Patience 6 s here, so
+    the multivariant still lists 720p when hls.js loads it."""
+    chunk = _extract_hlsjs()
+    shutil.copyfile(chunk, workdir / "hls-chunk.js")
+    config = workdir / "sluice.yaml"
+    config.write_text((REPO / "Config" / "sluice.yaml").read_text().replace("patience_s: 2", "patience_s: 6"))
+    source_file()
+    gw = Gateway(workdir, config=config).start()
+    pub = load = None
+    try:
+        load = Publisher(encoder_load_cmd(PUBLISH_S), workdir / "encoder-load.log")
+        pub = Publisher(publisher_cmd(gw.rtmp_url(KEY), PUBLISH_S), workdir / "publisher.log")
+        url = gw.hls_url(KEY)
+        def whole_ladder():
+            try:
+                text = requests.get(url, timeout=12).text
+            except requests.RequestException:
+                return None
+            return text if text.count("#EXT-X-STREAM-INF") == 4 else None
+        listed = wait_for("ladder", whole_ladder, 15, poll=0.2)
+        assert listed and "720p.m3u8" in listed, f"the ladder was never listed whole\n{gw.log()[-2000:]}"
+        (workdir / "index.html").write_text(PAGE.replace("{src}", url))
+        driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
+        state = lambda: driver.execute_script(STATE_JS)  # noqa: E731
+        levels = wait_for("levels", lambda: state()["log"]["levels"], 10)
+        assert levels, f"hls.js never parsed the manifest: {state()['log']}"
+        pinned = next(i for i, lv in enumerate(levels) if lv["height"] == 720)
+        driver.execute_script(f"window.hls.currentLevel = {pinned};")
+        on720 = wait_for("720p", lambda: (lambda s: s["h"] == 720 and s["t"] > 0.5 and s)(state()), 20, poll=0.25)
+        assert on720, f"hls.js did not play the 720p level: {state()}"
+        shed = wait_for("shed 720p", lambda: "rung 720p is no longer encoded" in gw.log() and time.monotonic(), 30)
+        if not shed and ingest_fps(gw) < 55:
+            pytest.skip(f"the machine is too busy for the publisher: {ingest_fps(gw)} fps of 60 reached the gateway")
+        assert shed, f"the 720p rung was never shed\n{gw.log()[-3000:]}"
+        t_shed = state()["t"]
+        moved = wait_for("moved", lambda: (lambda s: s["level"] != pinned and s["h"] not in (0, 720) and s)(state()),
+                         20, poll=0.25)
+        s = state()
+        errors = s["log"]["errors"]
+        (workdir / "hlsjs.json").write_text(json.dumps({"levels": levels, "errors": errors,
+                                                        "switched": s["log"]["switched"]}, indent=1))
+        assert not [e for e in errors if e[3]] and not s["log"]["fatal"], f"fatal hls.js error: {errors}"
+        assert moved, f"hls.js stayed on the shed 720p level: {s}"
+        assert any(e[2] == "levelLoadError" and e[4] == 404 for e in errors), f"no 404 level load seen: {errors}"
+        advanced = wait_for("playing", lambda: (lambda s: s["t"] > t_shed + 3 and s)(state()), 15, poll=0.25)
+        assert advanced, f"playback stopped after the switch: {state()}"
     finally:
         for p in (pub, load):
             if p is not None and p.proc.poll() is None:
