@@ -97,6 +97,8 @@ extension LLHLSStream {
             let seen = signal.version
             // Rendered once per change and shared by every viewer woken by it (PlaylistRenderCache).
             let (decision, body) = state.withLock { s -> (BlockDecision, ByteBuffer?) in
+                // A shed rung is gone for players: 404 (below) makes hls.js switch level without retrying it.
+                if s.isUnlisted(name) { return (.ready, nil) }
                 let d = s.decide(named: name, request)
                 guard d == .ready else { return (d, nil) }
                 return (d, s.renderedMediaPlaylist(named: name, skip: request.skip))

@@ -21,7 +21,8 @@ extension LLHLSStreamState {
             leadFirstCompleted: firstComplete.flatMap { i in
                 i + 1 < leadSegments.count ? leadSegments[i + 1].parts.first?.published : nil
             },
-            ended: isEnded
+            ended: isEnded,
+            withdrawn: withdrawnRungs.union(returningRungs)
         )
     }
 

@@ -84,7 +84,8 @@ extension LLHLSStreamState {
         // Video renditions set the pace; audio trails video by design and never holds it back.
         let pacing = pipelineNames.filter { name in
             if name == "audio" { return video == nil }
-            return rungs[name]?.active ?? true
+            // A rung the transcoder reports behind (+Shedding) holds nobody back.
+            return (rungs[name]?.active ?? true) && !behindRungs.contains(name)
         }
         // Within most of a part counts as in step: audio and video parts end at different instants.
         let tolerance = MediaTime(value: Int64(partTarget.secondsDouble * 90_000 * 0.75), timescale: 90_000)
@@ -113,6 +114,7 @@ extension LLHLSStreamState {
         let position = p.rendition.lastPart ?? (msn: p.rendition.nextMSN - 1, part: 0)
         p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
         setPipeline(named: name, p)
+        listedPart(of: name)
         reportClosedSegment(name, after: before)
         emit(
             .partPublished(

@@ -36,7 +36,7 @@ extension LLHLSStreamState {
     @discardableResult
     mutating func applyRung(_ name: String, frame: MediaFrame, now: ClockReading) -> [PackagerEvent] {
         run { s in
-            guard !s.isEnded, s.rungs[name] != nil, frame.kind == .video else { return }
+            guard !s.isEnded, s.rungs[name] != nil, frame.kind == .video, !s.withdrawnRungs.contains(name) else { return }
             s.rungs[name]?.heldFrames.append(frame)
             s.releaseHeldRungFrames(all: false, now: now)
         }
@@ -50,14 +50,17 @@ extension LLHLSStreamState {
     /// The rung's publisher (the transcoder) stopped: close its open part and segment.
     @discardableResult
     mutating func rungLeft(_ name: String, now: ClockReading) -> [PackagerEvent] {
-        run { s in
-            s.releaseHeldRungFrames(all: true, now: now)
-            s.rungs[name]?.active = false
-            guard s.rungs[name] != nil else { return }
-            s.flushMuxer(name, now: now)
-            s.rungs[name]?.awaitingKeyframe = true
-            s.emit(.rungStopped(name))
-        }
+        run { s in s.stopRung(name, now: now) }
+    }
+
+    /// Closes a rung's open part and segment; it restarts at its next aligned IDR.
+    mutating func stopRung(_ name: String, now: ClockReading) {
+        releaseHeldRungFrames(all: true, now: now)
+        rungs[name]?.active = false
+        guard rungs[name] != nil else { return }
+        flushMuxer(name, now: now)
+        rungs[name]?.awaitingKeyframe = true
+        emit(.rungStopped(name))
     }
 
     /// Packages held rung frames the source has passed (or all of them when the source stops); a transcoder far

@@ -27,6 +27,11 @@ struct LLHLSStreamState: Sendable {
     var rungs: [String: TrackPipeline] = [:]
     /// Parts muxed but not yet listed, waiting for the slowest rendition.
     var aligner = RungAligner()
+    /// Rungs the transcoder shed under load, shed rungs fed again without a new part yet, and rungs it reports
+    /// behind the source now (+Shedding).
+    var withdrawnRungs: Set<String> = []
+    var returningRungs: Set<String> = []
+    var behindRungs: Set<String> = []
     /// The source's segment starts, long-GOP grid and TARGETDURATION.
     var grid: SegmentGrid
     var description: StreamDescription?

@@ -25,6 +25,8 @@ enum PackagerEvent: Sendable, Equatable {
     case rungCaughtUp(String)
     /// A rung's transcoder stopped: its open part and segment are closed.
     case rungStopped(String)
+    /// A rung shed under load left the multivariant and the reports, or came back (+Shedding).
+    case rungListed(String, listed: Bool)
     /// The publisher left; playlists stay open for the reconnect grace.
     case publisherLeft
     /// ENDLIST written.

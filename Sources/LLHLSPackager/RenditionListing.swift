@@ -26,9 +26,11 @@ struct RenditionListing: Sendable, Equatable {
     var leadFirstCompleted: ContinuousClock.Instant?
     /// ENDLIST is out: everything listed is served as it is.
     var ended: Bool
+    /// Rungs shed under load, or back but without a new part yet: out of the multivariant and the reports (+Shedding).
+    var withdrawn: Set<String> = []
 
     /// Renditions the multivariant lists once all have media.
-    var listed: [String] { renditions.filter { !(sourceReplaced && $0 == "video") } }
+    var listed: [String] { renditions.filter { !(sourceReplaced && $0 == "video") && !withdrawn.contains($0) } }
 
     /// Renditions the multivariant lists at `now`, or nil while it should still wait (checklist V1: every variant
     /// listed must be playable at once, so a rung without media is never advertised).

@@ -123,7 +123,7 @@ extension LLHLSStream {
             summary.renditions = s.pipelineNames.compactMap { name in
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }
-            summary.notes = [s.longGOPNote].compactMap { $0 }
+            summary.notes = [s.longGOPNote].compactMap { $0 } + (telemetry?.shedNotes(stream: key) ?? [])
             for rung in s.aligner.lagging.sorted() where s.rungs[rung]?.active == true {
                 summary.notes.append(
                     "rung \(rung) trails the source by more than 1 s (encoder behind): the others no longer wait for it"

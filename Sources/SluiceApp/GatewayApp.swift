@@ -89,7 +89,13 @@ public struct GatewayApp: Sendable {
             // Rung IDRs for a long-GOP source follow the packager's segment target.
             var ladder = c.ladder
             ladder.segmentTarget = c.hls.segmentTarget
-            let transcoder = TranscoderService(hub: hub, configuration: ladder, logger: logger, telemetry: telemetry)
+            let transcoder = TranscoderService(
+                hub: hub,
+                configuration: ladder,
+                logger: logger,
+                telemetry: telemetry,
+                onShed: { Self.list($0, in: packager) }
+            )
             services.append(.init(service: TranscoderGatewayService(transcoder: transcoder)))
         }
         if demo, let key = StreamKey(c.demoKey) {
@@ -109,6 +115,20 @@ public struct GatewayApp: Sendable {
         groupConfig.maximumGracefulShutdownDuration = .seconds(10)
         try await ServiceGroup(configuration: groupConfig).run()
         logger.info("sluice stopped")
+    }
+}
+
+extension GatewayApp {
+    /// A rung the ladder shed leaves the packager's multivariant and rendition reports; one fed again comes back;
+    /// one behind the source holds no other rendition back.
+    static func list(_ event: LadderShedEvent, in packager: LLHLSPackager) {
+        switch event.step {
+        case .leftOut: packager.stream(for: event.source)?.setListed(false, rung: event.rung)
+        case .listedAgain: packager.stream(for: event.source)?.setListed(true, rung: event.rung)
+        case .fellBehind: packager.stream(for: event.source)?.setKeepingUp(false, rung: event.rung)
+        case .keepsUp: packager.stream(for: event.source)?.setKeepingUp(true, rung: event.rung)
+        case .fasterPreset, .normalPreset: break
+        }
     }
 }
 

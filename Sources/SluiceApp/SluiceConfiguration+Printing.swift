@@ -81,6 +81,11 @@ extension SluiceConfiguration {
             "transcode": m([
                 "enabled": .bool(transcode), "preset": .string(ladder.preset), "max_rungs": .int(ladder.maxRungs),
                 "source_rendition": .string(ladder.sourceRendition.rawValue),
+                "shed": m([
+                    "enabled": .bool(ladder.shedding.enabled), "preset": .string(ladder.shedding.fastPreset ?? "none"),
+                    "patience_s": .double(ladder.shedding.patience.secondsDouble),
+                    "recovery_s": .double(ladder.shedding.recovery.secondsDouble),
+                ]),
                 "rungs": .list(rungs),
             ]),
             "log": m(["level": .string(level(logLevel)), "format": .string(logFormat.rawValue)]),

@@ -101,15 +101,21 @@ extension SluiceConfiguration {
             c.transcode = try t.bool("enabled") ?? c.transcode
             c.ladder.maxRungs = try t.int("max_rungs", in: 0...8) ?? c.ladder.maxRungs
             if let preset = try t.string("preset") {
-                let allowed = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
-                guard allowed.contains(preset) else {
-                    throw ConfigurationError(
-                        key: "transcode.preset",
-                        allowed: "one of \(allowed.joined(separator: ", "))",
-                        found: preset
-                    )
+                c.ladder.preset = try Self.preset(preset, key: "transcode.preset")
+            }
+            if var shed = try t.section("shed") {
+                c.ladder.shedding.enabled = try shed.bool("enabled") ?? c.ladder.shedding.enabled
+                if let preset = try shed.string("preset") {
+                    c.ladder.shedding.fastPreset =
+                        preset == "none" ? nil : try Self.preset(preset, key: "transcode.shed.preset", orNone: true)
                 }
-                c.ladder.preset = preset
+                if let s = try shed.double("patience_s", in: 0.5...60) {
+                    c.ladder.shedding.patience = .milliseconds(Int64(s * 1000))
+                }
+                if let s = try shed.double("recovery_s", in: 1...600) {
+                    c.ladder.shedding.recovery = .milliseconds(Int64(s * 1000))
+                }
+                try shed.finish()
             }
             if let top = try t.string("source_rendition") {
                 guard let policy = LadderConfiguration.SourceRendition(rawValue: top) else {
@@ -153,6 +159,16 @@ extension SluiceConfiguration {
         try r.finish()
         try c.validate()
         return c
+    }
+
+    /// An x264 preset the ladder accepts (`none` too where the preset step can be skipped).
+    static func preset(_ value: String, key: String, orNone: Bool = false) throws -> String {
+        let allowed = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
+        guard allowed.contains(value) else {
+            let names = (allowed + (orNone ? ["none"] : [])).joined(separator: ", ")
+            throw ConfigurationError(key: key, allowed: "one of \(names)", found: value)
+        }
+        return value
     }
 
     /// Cross-field rules.

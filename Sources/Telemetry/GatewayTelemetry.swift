@@ -16,11 +16,11 @@ public final class GatewayTelemetry: Sendable {
     let state: Mutex<TelemetryState>
     let origin: ContinuousClock.Instant
 
-    /// Bucket bounds of `sluice_hop_latency_seconds`: 1 ms … 10 s.
+    /// Bucket bounds of `sluice_hop_latency_seconds`: 1 ms … 10 s (400 ms: the passthrough's package budget under load).
     public static let hopBuckets: [Duration] = [
         .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50),
-        .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5),
-        .seconds(10),
+        .milliseconds(100), .milliseconds(250), .milliseconds(400), .milliseconds(500), .seconds(1),
+        .milliseconds(2_500), .seconds(5), .seconds(10),
     ]
 
     /// Creates an empty telemetry with its own registry.
@@ -134,6 +134,8 @@ struct StreamState: Sendable {
     var viewersGauge: Prometheus.Gauge?
     /// WHIP sessions and RTP receive counters (GatewayTelemetry+WebRTC.swift).
     var webrtc = WebRTCState()
+    /// The ladder's shed rungs (GatewayTelemetry+LoadShedding.swift).
+    var loadShedding = LoadSheddingState()
 
     init(origin: ContinuousClock.Instant) { peakWaitingVideo = PeakWindow(origin: origin) }
 }

@@ -52,6 +52,8 @@ public struct LadderConfiguration: Sendable, Hashable {
     public var decoderQueueCapacity: Int = 60
     /// Decoded pictures queued per rung before that rung drops until the next source keyframe.
     public var rungQueueCapacity: Int = 30
+    /// What the ladder gives up, in which order, when it cannot keep up (`transcode.shed`).
+    public var shedding = LoadSheddingPolicy()
 
     /// The default ladder.
     public init() {}

@@ -6,6 +6,10 @@ struct LadderFanOut {
     private var keyframes: Set<Int64> = []
     private var stamps: [Int64: HopStamps] = [:]
     private var waitingForKeyframe: [Bool]
+    /// Rungs waiting for their first IDR (new, or fed again after being shed): joining, not behind.
+    private var joining: Set<Int> = []
+    /// Rungs shed under load: they get no pictures until enabled again.
+    private var disabled: Set<Int> = []
     private var first = true
     /// The source's keyframe cadence: once its interval exceeds the segment target, IDRs go on the segment grid.
     private(set) var cadence: KeyframeCadence?
@@ -47,13 +51,40 @@ struct LadderFanOut {
 
     /// True when rung `i` takes this picture: it is in sync, or the picture is an IDR it can resync on.
     mutating func accepts(rung i: Int, forceIDR: Bool) -> Bool {
-        if forceIDR { waitingForKeyframe[i] = false }
+        if disabled.contains(i) { return false }
+        if forceIDR {
+            waitingForKeyframe[i] = false
+            joining.remove(i)
+        }
         return !waitingForKeyframe[i]
     }
 
     /// Rung `i` lost a picture; it skips until the next source keyframe so IDRs stay aligned across rungs.
-    mutating func dropped(rung i: Int) { waitingForKeyframe[i] = true }
+    mutating func dropped(rung i: Int) {
+        waitingForKeyframe[i] = true
+        joining.remove(i)
+    }
+
+    /// True while rung `i` skips to its next IDR after losing a picture (it fell behind).
+    func isSkipping(rung i: Int) -> Bool { waitingForKeyframe[i] && !joining.contains(i) }
+
+    /// Stops feeding rung `i` (shed), or feeds it again from the next IDR, aligned with the others.
+    mutating func setEnabled(_ enabled: Bool, rung i: Int) {
+        if enabled {
+            guard disabled.remove(i) != nil else { return }
+            waitingForKeyframe[i] = true
+            joining.insert(i)
+        } else {
+            disabled.insert(i)
+        }
+    }
+
+    /// True while rung `i` is shed.
+    func isDisabled(rung i: Int) -> Bool { disabled.contains(i) }
 
     /// A rung joined the running ladder: it starts at the next IDR, aligned with the others.
-    mutating func addRung() { waitingForKeyframe.append(true) }
+    mutating func addRung() {
+        joining.insert(waitingForKeyframe.count)
+        waitingForKeyframe.append(true)
+    }
 }

@@ -24,12 +24,18 @@ final class LadderPipeline: Sendable {
     let queue: WorkQueue<Input>
     /// The rungs the ladder started with (`add(_:)` hands the decoder thread more).
     let rungs: [RungWorker]
-    private let source: VideoParameters
-    private let logger: Logger
+    let source: VideoParameters
+    let logger: Logger
     private let group = DispatchGroup()
     private let decodeErrors = Atomic<Int>(0)
     /// Where decode latencies go, and the source stream they belong to.
-    private let telemetry: (GatewayTelemetry, StreamKey)?
+    let telemetry: (GatewayTelemetry, StreamKey)?
+    /// The ladder's x264 preset and load-shedding policy.
+    let configuration: LadderConfiguration
+    /// Told of every load-shedding step (the app lists and unlists rungs in the packager).
+    let onShed: (@Sendable (LadderShedEvent) -> Void)?
+    /// The source stream's key.
+    let key: StreamKey
     /// The source's keyframe cadence as the ladder starts (from the session's first keyframe): IDRs follow it.
     private let cadence: KeyframeCadence?
 
@@ -38,11 +44,16 @@ final class LadderPipeline: Sendable {
         rungs: [RungWorker],
         configuration: LadderConfiguration,
         logger: Logger,
-        telemetry: (GatewayTelemetry, StreamKey)? = nil,
-        cadence: KeyframeCadence? = nil
+        key: StreamKey,
+        telemetry: GatewayTelemetry? = nil,
+        cadence: KeyframeCadence? = nil,
+        onShed: (@Sendable (LadderShedEvent) -> Void)? = nil
     ) {
+        self.key = key
+        self.configuration = configuration
+        self.onShed = onShed
         self.cadence = cadence
-        self.telemetry = telemetry
+        self.telemetry = telemetry.map { ($0, key) }
         self.source = source
         self.rungs = rungs
         self.logger = logger
@@ -82,6 +93,13 @@ final class LadderPipeline: Sendable {
         var rungs = self.rungs
         var fanOut = LadderFanOut(rungCount: rungs.count, cadence: cadence)
         var monitor = RungLoadMonitor()
+        var shedder = LoadShedder(
+            rungs: rungs.map(shedRung),
+            normalPreset: configuration.preset,
+            policy: configuration.shedding
+        )
+        var gauge = LadderLoadGauge(memory: configuration.shedding.patience)
+        var idle = false
         // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
         var decoder: H264Decoder?
         var opened = false
@@ -93,19 +111,30 @@ final class LadderPipeline: Sendable {
                     decoder = openDecoder(firstAccessUnit: unit)
                 }
                 guard let decoder else { continue }
-                fanOut.note(unit)
-                do {
-                    dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor)
-                } catch {
-                    decodeErrors.add(1, ordering: .relaxed)
-                    logger.debug("ladder decode error", metadata: ["error": "\(error)"])
+                // Every rung shed: decoding feeds nobody; it resumes at a keyframe once a rung comes back.
+                if !rungs.indices.contains(where: { !fanOut.isDisabled(rung: $0) }) {
+                    idle = true
+                } else if idle {
+                    idle = !unit.isKeyframe
                 }
+                if !idle {
+                    fanOut.note(unit)
+                    do {
+                        dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor)
+                    } catch {
+                        decodeErrors.add(1, ordering: .relaxed)
+                        logger.debug("ladder decode error", metadata: ["error": "\(error)"])
+                    }
+                }
+                shed(rungs, &fanOut, &shedder, &gauge, now: .now)
             case .addRung(let rung):
                 rungs.append(rung)
                 fanOut.addRung()
+                shedder.add(shedRung(rung))
             case .finish:
                 if let decoder, let rest = try? decoder.flush() { dispatch(rest, to: rungs, &fanOut, &monitor) }
                 for rung in rungs { rung.queue.offer(.finish, force: true) }
+                relist(shedder)
                 return
             }
         }
@@ -146,7 +175,7 @@ final class LadderPipeline: Sendable {
             if let (t, key) = telemetry {
                 t.record(.decode, from: stamps.ingested, to: stamps.decoded, stream: key, rendition: "video")
             }
-            for (i, rung) in rungs.enumerated() {
+            for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
                 guard fanOut.accepts(rung: i, forceIDR: forceIDR),
                     rung.queue.offer(.picture(picture, forceIDR: forceIDR, stamps: stamps))
                 else {
@@ -160,6 +189,8 @@ final class LadderPipeline: Sendable {
             }
         }
         let now = ContinuousClock.now
-        for rung in rungs { monitor.check(rung, frameRate: source.frameRate, now: now, logger: logger) }
+        for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
+            monitor.check(rung, frameRate: source.frameRate, now: now, logger: logger)
+        }
     }
 }

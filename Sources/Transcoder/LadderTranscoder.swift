@@ -18,6 +18,7 @@ public final class LadderTranscoder: Sendable {
     private let logger: Logger
     private let telemetry: GatewayTelemetry?
     private let meters = Mutex<[String: RungMeter]>([:])
+    private let onShed: (@Sendable (LadderShedEvent) -> Void)?
     private let dropped = Atomic<Int>(0)
 
     /// Subscribes to `source` at once (so no frame is missed); nil when it is not live.
@@ -26,7 +27,8 @@ public final class LadderTranscoder: Sendable {
         source: StreamKey,
         configuration: LadderConfiguration = LadderConfiguration(),
         logger: Logger = Logger(label: "sluice.transcoder"),
-        telemetry: GatewayTelemetry? = nil
+        telemetry: GatewayTelemetry? = nil,
+        onShed: (@Sendable (LadderShedEvent) -> Void)? = nil
     ) {
         guard let reader = hub.subscribe(key: source, name: "transcoder", capacity: configuration.readerCapacity) else {
             return nil
@@ -36,6 +38,7 @@ public final class LadderTranscoder: Sendable {
         self.reader = reader
         self.configuration = configuration
         self.telemetry = telemetry
+        self.onShed = onShed
         var logger = logger
         logger[metadataKey: "stream"] = "\(source)"
         self.logger = logger
@@ -205,8 +208,10 @@ public final class LadderTranscoder: Sendable {
             rungs: workers,
             configuration: configuration,
             logger: logger,
-            telemetry: telemetry.map { ($0, self.source) },
-            cadence: state.cadence
+            key: source,
+            telemetry: telemetry,
+            cadence: state.cadence,
+            onShed: onShed
         )
         pipeline.start()
         state.pipeline = pipeline

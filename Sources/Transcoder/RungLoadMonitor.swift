@@ -41,7 +41,8 @@ struct RungLoadMonitor {
         }
     }
 
-    private static func format(_ v: Double) -> String {
+    /// Two decimals, for log lines.
+    static func format(_ v: Double) -> String {
         let hundredths = Int((v * 100).rounded())
         return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100)"
     }

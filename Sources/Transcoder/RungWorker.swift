@@ -12,6 +12,8 @@ final class RungWorker: Sendable {
     enum Input: Sendable {
         /// A decoded source picture; `forceIDR` at every source keyframe; `stamps` from the source access unit.
         case picture(DecodedPicture, forceIDR: Bool, stamps: HopStamps)
+        /// Encode with this x264 preset from the next IDR on (load shedding).
+        case preset(String)
         /// Flush the encoder, publish what is left, and stop.
         case finish
     }
@@ -62,23 +64,30 @@ final class RungWorker: Sendable {
     }
 
     private func run() {
-        let encoder: LadderVideoEncoder
+        var encoder: LadderVideoEncoder
         do {
             encoder = try LadderVideoEncoder(settings)
         } catch {
             logger.error("rung encoder failed to open", metadata: ["rung": "\(rung.name)", "error": "\(error)"])
             meter.update { $0.errors += 1 }
-            while case .picture = queue.take() {}
-            return
+            while true { if case .finish = queue.take() { return } }
         }
         publication.update(description: StreamDescription(video: encoder.videoParameters))
         let scaler = PictureScaler(width: rung.width, height: rung.height, algorithm: .bicubic)
         var stampsByPTS: [Int64: HopStamps] = [:]
         let clock = ContinuousClock()
+        var pendingPreset: String?
         while true {
             switch queue.take() {
+            case .preset(let preset):
+                pendingPreset = preset == encoder.settings.preset ? nil : preset
             case .picture(let picture, let forceIDR, let stamps):
                 stampsByPTS[picture.pts.value] = stamps
+                // A new encoder starts with an IDR: switch only where the ladder forces one anyway.
+                if forceIDR, let preset = pendingPreset {
+                    pendingPreset = nil
+                    if let next = reopened(encoder, preset: preset, stamps: &stampsByPTS) { encoder = next }
+                }
                 let started = clock.now
                 var frames: [MediaFrame] = []
                 do {
@@ -101,6 +110,32 @@ final class RungWorker: Sendable {
                 }
                 return
             }
+        }
+    }
+
+    /// An encoder like `current` with another preset, after `current` is drained; nil (keeping `current`) when the
+    /// new one would write another SPS/PPS: that would need a new init section and a DISCONTINUITY in this rung only.
+    private func reopened(
+        _ current: LadderVideoEncoder,
+        preset: String,
+        stamps: inout [Int64: HopStamps]
+    ) -> LadderVideoEncoder? {
+        var settings = current.settings
+        settings.preset = preset
+        do {
+            let next = try LadderVideoEncoder(settings)
+            guard next.videoParameters == current.videoParameters else {
+                logger.warning(
+                    "rung keeps its x264 preset: \(preset) would change its SPS/PPS (transcode.shed.preset)",
+                    metadata: ["rung": "\(rung.name)", "preset": "\(current.settings.preset)"]
+                )
+                return nil
+            }
+            publish(try current.flush(), stamps: &stamps)
+            return next
+        } catch {
+            logger.warning("rung preset change failed", metadata: ["rung": "\(rung.name)", "error": "\(error)"])
+            return nil
         }
     }
 

@@ -9,14 +9,17 @@ public struct TranscoderService: Sendable {
     private let configuration: LadderConfiguration
     private let logger: Logger
     private let telemetry: GatewayTelemetry?
+    private let onShed: (@Sendable (LadderShedEvent) -> Void)?
 
     /// A service over `hub` with one ladder configuration for every stream.
     public init(
         hub: StreamHub,
         configuration: LadderConfiguration = LadderConfiguration(),
         logger: Logger = Logger(label: "sluice.transcoder"),
-        telemetry: GatewayTelemetry? = nil
+        telemetry: GatewayTelemetry? = nil,
+        onShed: (@Sendable (LadderShedEvent) -> Void)? = nil
     ) {
+        self.onShed = onShed
         self.telemetry = telemetry
         self.hub = hub
         self.configuration = configuration
@@ -35,7 +38,8 @@ public struct TranscoderService: Sendable {
                         source: note.key,
                         configuration: configuration,
                         logger: logger,
-                        telemetry: telemetry
+                        telemetry: telemetry,
+                        onShed: onShed
                     )
                 else { continue }
                 group.addTask { await transcoder.run() }

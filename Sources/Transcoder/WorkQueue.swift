@@ -8,6 +8,7 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var items: [Element] = []
     private var head = 0
+    private var refusals = 0
 
     /// A queue of at most `capacity` elements.
     init(capacity: Int) { self.capacity = max(1, capacity) }
@@ -17,7 +18,10 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
     func offer(_ element: Element, force: Bool = false) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard force || items.count - head < capacity else { return false }
+        guard force || items.count - head < capacity else {
+            refusals += 1
+            return false
+        }
         items.append(element)
         condition.signal()
         return true
@@ -36,6 +40,13 @@ final class WorkQueue<Element: Sendable>: @unchecked Sendable {
             head = 0
         }
         return element
+    }
+
+    /// Elements refused so far because the queue was full (the load-shedding gauge watches it grow).
+    var refused: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return refusals
     }
 
     /// Elements waiting.

@@ -13,6 +13,12 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Time the ladder alone against the ffmpeg CLI instead of the latency scenarios.")
     var transcodeOnly = false
 
+    @Flag(help: "Time the source decoder alone: one thread against slice and frame threads, rounds interleaved.")
+    var decodeOnly = false
+
+    @Option(help: "With --decode-only: rounds per threading.")
+    var rounds = 5
+
     @Option(help: "H.264 FLV/MP4 source (default: a generated testsrc2 720p30 with a 1 s GOP).")
     var input: String?
 
@@ -30,6 +36,13 @@ struct BenchCommand: ParsableCommand {
 
     func run() throws {
         if load.viewers != nil { return try load.run() }
+        if decodeOnly {
+            guard let input else { throw ValidationError("--decode-only needs --input FILE") }
+            do { print(try DecodeBench.run(path: input, rounds: rounds).text, terminator: "") } catch {
+                throw ValidationError("\(error)")
+            }
+            return
+        }
         guard transcodeOnly else {
             // --duration's declared default (20) belongs to --viewers; latency scenarios default to 30 s.
             let given = CommandLine.arguments.contains { $0 == "--duration" || $0.hasPrefix("--duration=") }
