@@ -18,9 +18,7 @@ extension LLHLSStreamState {
             lead: video == nil ? "audio" : "video",
             started: Set(names.filter { pipeline(named: $0)?.hasFirstMedia ?? false }),
             sourceReplaced: sourceResolutionRung != nil,
-            leadFirstCompleted: firstComplete.flatMap { i in
-                i + 1 < leadSegments.count ? leadSegments[i + 1].parts.first?.published : nil
-            },
+            leadFirstCompleted: firstComplete.flatMap { leadSegments[$0].parts.last?.published },
             ended: isEnded,
             withdrawn: withdrawnRungs.union(returningRungs)
         )

@@ -115,7 +115,8 @@ extension LLHLSStreamState {
         p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
         setPipeline(named: name, p)
         listedPart(of: name)
-        reportClosedSegment(name, after: before)
+        // A segment ends with its last part (`endsSegment`), or, cut late, as the next one's first part arrives.
+        if !part.endsSegment { reportClosedSegment(name, after: before) }
         emit(
             .partPublished(
                 ListedPart(
@@ -133,6 +134,7 @@ extension LLHLSStreamState {
                 )
             )
         )
+        if part.endsSegment { reportClosedSegment(name, after: before) }
     }
 
     /// Emits `segmentClosed` when a rendition's newest complete segment moved past `before`.

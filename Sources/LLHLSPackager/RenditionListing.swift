@@ -22,7 +22,7 @@ struct RenditionListing: Sendable, Equatable {
     /// A rung transcoded at the source's size replaces the passthrough `video` (its segments cannot start on the
     /// source's rare keyframes, see +Listing).
     var sourceReplaced: Bool
-    /// About when the lead completed its first retained segment (when the part after it was listed).
+    /// When the lead completed its first retained segment (its last part was listed).
     var leadFirstCompleted: ContinuousClock.Instant?
     /// ENDLIST is out: everything listed is served as it is.
     var ended: Bool

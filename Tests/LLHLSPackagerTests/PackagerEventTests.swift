@@ -30,6 +30,7 @@ import Testing
         case .rungFellBehind(let name): return "behind \(name)"
         case .rungCaughtUp(let name): return "caught up \(name)"
         case .rungStopped(let name): return "stopped \(name)"
+        case .rungListed(let name, let listed): return "\(listed ? "listed" : "withdrawn") \(name)"
         case .publisherLeft: return "publisher left"
         case .ended: return "ended"
         }
@@ -83,8 +84,8 @@ import Testing
                 "part video 1.2 0.400+0.200",
                 "part video 1.3 0.600+0.200",
                 "part video 1.4 0.800+0.200",
-                "targetduration 1",
                 "segment video 1 1.000",
+                "targetduration 1",
                 "part video 2.0 1.000+0.200 I",
             ]
         ),
@@ -104,10 +105,10 @@ import Testing
                 "part 180p 1.3 0.600+0.200",
                 "targetduration 1",
                 "part video 1.4 0.800+0.200",
-                "part 180p 1.4 0.800+0.200",
                 "segment video 1 1.000",
-                "part video 2.0 1.000+0.200 I",
+                "part 180p 1.4 0.800+0.200",
                 "segment 180p 1 1.000",
+                "part video 2.0 1.000+0.200 I",
                 "part 180p 2.0 1.000+0.200 I",
             ]
         ),
@@ -154,8 +155,8 @@ import Testing
                 "part video 1.7 1.400+0.200",
                 "part video 1.8 1.600+0.200",
                 "part video 1.9 1.800+0.200",
-                "targetduration 2",
                 "segment video 1 2.000",
+                "targetduration 2",
                 "part video 2.0 2.000+0.200",
             ]
         ),
@@ -199,7 +200,7 @@ import Testing
 
     @Test func aRungWithoutMediaIsLeftOutOnceTheStartLimitPasses() throws {
         var (s, _) = try Self.ladder()
-        // The rung never sends a frame; the source's first segment completes when its part 2.0 is listed.
+        // The rung never sends a frame; the source's first segment completes with its last part, 1.4.
         let events = s.feed(Fixtures.av(seconds: 1.3, gop: 30, audio: false), now: Self.now).map(Self.line)
         #expect(events.contains("segment video 1 1.000") && events.contains("part video 2.0 1.000+0.200 I"))
         #expect(s.listing.leadFirstCompleted == Self.now.instant)
