@@ -54,12 +54,17 @@ public final class LLHLSPackager: Sendable {
             // Rungs announced before their source (the hub replays live keys in any order to a late subscriber, and
             // the services start together): subscribed at once, packaged once the source is attached.
             var early: [StreamKey: [(rung: String, reader: StreamReader)]] = [:]
-            for await note in hub.announcements() {
+            // Each publication comes with its reader already attached: a rung (or a short session) that ends before
+            // this loop gets to it is still packaged whole, not lost for its session.
+            for await note in hub.announcements(attaching: (name: "hls", capacity: 2_048)) {
                 if let rung = note.key.renditionName {
                     // A transcoded rung joins its source's stream as one more rendition.
                     let source = stream(for: note.key.sourceKey)
-                    if let source, source.isEnded { continue }
-                    guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
+                    guard let reader = note.reader else { continue }
+                    if let source, source.isEnded {
+                        hub.unsubscribe(reader, from: note.key)
+                        continue
+                    }
                     guard let source else {
                         early[note.key.sourceKey, default: []].append((rung, reader))
                         continue
@@ -67,7 +72,7 @@ public final class LLHLSPackager: Sendable {
                     group.addTask { await self.consumeRung(rung, reader, into: source) }
                     continue
                 }
-                guard let reader = hub.subscribe(key: note.key, name: "hls", capacity: 2_048) else { continue }
+                guard let reader = note.reader else { continue }
                 let stream = attach(note)
                 group.addTask { await self.consume(reader, into: stream, note: note) }
                 for (rung, rungReader) in early.removeValue(forKey: note.key) ?? [] {

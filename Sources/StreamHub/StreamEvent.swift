@@ -26,4 +26,7 @@ public struct HubAnnouncement: Sendable {
     public let sessionID: String
     /// Where the publisher came from, e.g. `rtmp://203.0.113.7:50122`.
     public let origin: String
+    /// For a watcher that asked for one (`StreamHub.announcements(attaching:)`): a reader attached before the
+    /// publisher could send anything, so a publication that ends before the watcher gets to it is still read whole.
+    public var reader: StreamReader? = nil
 }

@@ -3,9 +3,15 @@ import Synchronization
 
 /// Live streams by key; the one place publishers and consumers meet.
 public final class StreamHub: Sendable {
+    /// An announcement stream, and the reader it wants attached to every publication (nil: none).
+    private struct Watcher {
+        var continuation: AsyncStream<HubAnnouncement>.Continuation
+        var reader: (name: String, capacity: Int)?
+    }
+
     private struct State {
         var live: [StreamKey: Publication] = [:]
-        var watchers: [Int: AsyncStream<HubAnnouncement>.Continuation] = [:]
+        var watchers: [Int: Watcher] = [:]
         var nextWatcher = 0
         var nextSession = 0
     }
@@ -32,7 +38,7 @@ public final class StreamHub: Sendable {
         -> Publication
     {
         let observer = role == .ingest ? onIngest.map { see in { @Sendable frame in see(key, frame) } } : nil
-        let result: Result<(Publication, [AsyncStream<HubAnnouncement>.Continuation]), StreamHubError> =
+        let result: Result<(Publication, [Watcher]), StreamHubError> =
             state.withLock { s in
                 if s.live[key] != nil { return .failure(.alreadyPublishing(key)) }
                 if s.live.count >= maxStreams { return .failure(.tooManyStreams(limit: maxStreams)) }
@@ -45,8 +51,8 @@ public final class StreamHub: Sendable {
                 return .success((p, Array(s.watchers.values)))
             }
         let (publication, watchers) = try result.get()
-        let note = HubAnnouncement(key: key, sessionID: publication.sessionID, origin: origin)
-        for w in watchers { w.yield(note) }
+        // Readers attach before the publisher holds its publication: nothing it sends can be missed.
+        for w in watchers { w.continuation.yield(Self.announcement(of: publication, for: w)) }
         return publication
     }
 
@@ -71,19 +77,33 @@ public final class StreamHub: Sendable {
     public var liveKeys: [StreamKey] { state.withLock { $0.live.keys.sorted() } }
 
     /// Every stream that goes live from now on (plus those live already), until the consumer stops iterating.
-    public func announcements() -> AsyncStream<HubAnnouncement> {
+    public func announcements(
+        attaching reader: (name: String, capacity: Int)? = nil
+    ) -> AsyncStream<HubAnnouncement> {
         let (stream, continuation) = AsyncStream<HubAnnouncement>.makeStream(bufferingPolicy: .unbounded)
+        let watcher = Watcher(continuation: continuation, reader: reader)
         let current = state.withLock { s -> [Publication] in
             let id = s.nextWatcher
             s.nextWatcher += 1
-            s.watchers[id] = continuation
+            s.watchers[id] = watcher
             continuation.onTermination = { [weak self] _ in
                 self?.state.withLock { _ = $0.watchers.removeValue(forKey: id) }
             }
             return Array(s.live.values)
         }
-        for p in current { continuation.yield(HubAnnouncement(key: p.key, sessionID: p.sessionID, origin: p.origin)) }
+        for p in current { continuation.yield(Self.announcement(of: p, for: watcher)) }
         return stream
+    }
+
+    /// The announcement of `p` for `watcher`, with its reader attached when it wants one.
+    private static func announcement(of p: Publication, for watcher: Watcher) -> HubAnnouncement {
+        var note = HubAnnouncement(key: p.key, sessionID: p.sessionID, origin: p.origin)
+        if let spec = watcher.reader {
+            let reader = StreamReader(name: spec.name, capacity: spec.capacity)
+            p.attach(reader)
+            note.reader = reader
+        }
+        return note
     }
 
     /// Ends announcement streams (shutdown).
@@ -92,7 +112,7 @@ public final class StreamHub: Sendable {
             defer { s.watchers = [:] }
             return Array(s.watchers.values)
         }
-        for w in ws { w.finish() }
+        for w in ws { w.continuation.finish() }
     }
 
     private func remove(_ p: Publication) {

@@ -101,4 +101,28 @@ struct StreamHubTests {
         _ = try hub.publish(key: b, origin: "2")
         #expect(await it.next()?.key == b)
     }
+
+    /// A watcher busy elsewhere while a short publication starts and ends (a ladder rung of a short or starved
+    /// stream) still reads it whole from the reader its announcement carries; subscribing on the announcement found
+    /// the key gone and lost the publication for good.
+    @Test func announcementsCarryAReaderAttachedBeforeTheFirstFrame() async throws {
+        let hub = StreamHub()
+        let key = try #require(StreamKey("short"))
+        var it = hub.announcements(attaching: (name: "hls", capacity: 64)).makeAsyncIterator()
+        let p = try hub.publish(key: key, origin: "1", role: .derived)
+        for i in 0..<5 { p.send(Self.frame(i)) }
+        p.end()
+        #expect(hub.subscribe(key: key, name: "late") == nil, "the publication is over before the watcher looks")
+        let note = try #require(await it.next())
+        let reader = try #require(note.reader)
+        var got: [Int64] = []
+        while let event = await reader.next() {
+            if case .frame(let f) = event { got.append(f.dts.value) }
+        }
+        #expect(got == [0, 1, 2, 3, 4])
+        // A watcher that asked for no reader gets none.
+        var plain = hub.announcements().makeAsyncIterator()
+        _ = try hub.publish(key: try #require(StreamKey("other")), origin: "2")
+        #expect(await plain.next()?.reader == nil)
+    }
 }
