@@ -36,7 +36,9 @@ extension LLHLSStreamState {
     @discardableResult
     mutating func applyRung(_ name: String, frame: MediaFrame, now: ClockReading) -> [PackagerEvent] {
         run { s in
-            guard !s.isEnded, s.rungs[name] != nil, frame.kind == .video, !s.withdrawnRungs.contains(name) else { return }
+            guard !s.isEnded, s.rungs[name] != nil, frame.kind == .video, !s.withdrawnRungs.contains(name) else {
+                return
+            }
             s.rungs[name]?.heldFrames.append(frame)
             s.releaseHeldRungFrames(all: false, now: now)
         }
