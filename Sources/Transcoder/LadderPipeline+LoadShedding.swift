@@ -83,38 +83,36 @@ extension LadderPipeline {
     ) {
         let index = { (name: String) in rungs.firstIndex { $0.rung.name == name } }
         switch action {
-        case .fasterPreset(let name, let preset):
+        case .fasterPreset(let name, let preset), .normalPreset(let name, let preset):
             guard let i = index(name) else { return }
             rungs[i].queue.offer(.preset(preset), force: true)
-            logger.warning(
-                "ladder sheds load: rung \(name) switches to x264 \(preset) (from \(configuration.preset)) at its next IDR",
-                metadata: ["rung": "\(name)", "reason": "\(reason)"]
+            let normal = configuration.preset
+            let faster = preset != normal
+            warn(
+                faster
+                    ? "ladder sheds load: rung \(name) switches to x264 \(preset) (from \(normal)) at its next IDR"
+                    : "ladder load fell: rung \(name) returns to x264 \(preset) at its next IDR",
+                rung: name,
+                reason: reason
             )
             report(
                 name,
-                .fasterPreset(preset),
-                level: 1,
-                note:
-                    "rung \(name) encodes with x264 \(preset) instead of \(configuration.preset) (load shed: \(reason))",
+                faster ? .fasterPreset(preset) : .normalPreset(preset),
+                level: faster ? 1 : 0,
+                note: faster
+                    ? "rung \(name) encodes with x264 \(preset) instead of \(normal) (load shed: \(reason))" : nil,
                 reason: reason
             )
-        case .normalPreset(let name, let preset):
-            guard let i = index(name) else { return }
-            rungs[i].queue.offer(.preset(preset), force: true)
-            logger.warning(
-                "ladder load fell: rung \(name) returns to x264 \(preset) at its next IDR",
-                metadata: ["rung": "\(name)", "reason": "\(reason)"]
-            )
-            report(name, .normalPreset(preset), level: 0, note: nil, reason: reason)
         case .drop(let name):
             guard let i = index(name) else { return }
             fanOut.setEnabled(false, rung: i)
-            logger.warning(
+            warn(
                 """
                 ladder sheds load: rung \(name) is no longer encoded and leaves the multivariant; players on it \
                 switch to another rendition (its media playlist answers 404)
                 """,
-                metadata: ["rung": "\(name)", "reason": "\(reason)"]
+                rung: name,
+                reason: reason
             )
             report(
                 name,
@@ -126,9 +124,10 @@ extension LadderPipeline {
         case .restore(let name):
             guard let i = index(name) else { return }
             fanOut.setEnabled(true, rung: i)
-            logger.warning(
+            warn(
                 "ladder load fell: rung \(name) is encoded again from the next IDR and rejoins the multivariant",
-                metadata: ["rung": "\(name)", "reason": "\(reason)"]
+                rung: name,
+                reason: reason
             )
             let fast = shedder.modes[name] == .fast
             report(
@@ -141,10 +140,14 @@ extension LadderPipeline {
             )
         case .exhausted:
             logger.warning(
-                "ladder still behind with nothing left to shed: the lowest rung and the top rendition are kept",
+                "ladder still behind with nothing left to shed: every rung is shed, the top rendition is never",
                 metadata: ["reason": "\(reason)"]
             )
         }
+    }
+
+    private func warn(_ message: String, rung: String, reason: String) {
+        logger.warning("\(message)", metadata: ["rung": "\(rung)", "reason": "\(reason)"])
     }
 
     private func report(_ rung: String, _ step: LadderShedEvent.Step, level: Int, note: String?, reason: String) {

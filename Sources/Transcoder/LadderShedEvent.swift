@@ -28,14 +28,6 @@ public struct LadderShedEvent: Sendable, Hashable {
     /// Why, in words (the log line's reason).
     public var reason: String
 
-    /// An event.
-    public init(source: StreamKey, rung: String, step: Step, reason: String) {
-        self.source = source
-        self.rung = rung
-        self.step = step
-        self.reason = reason
-    }
-
     /// The step's name in metrics (`step` label).
     public var stepName: String {
         switch step {

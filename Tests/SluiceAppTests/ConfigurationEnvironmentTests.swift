@@ -19,6 +19,7 @@ struct ConfigurationEnvironmentTests {
         case ("log.format", _): return ("json", .string("json"))
         case ("transcode.preset", _): return ("faster", .string("faster"))
         case ("transcode.source_rendition", _): return ("transcode", .string("transcode"))
+        case ("transcode.shed.preset", _): return ("none", .string("none"))
         case ("bind", _): return ("127.0.0.2", .string("127.0.0.2"))
         case ("pages.hlsjs_url", _): return ("http://127.0.0.1:9/hls.mjs", .string("http://127.0.0.1:9/hls.mjs"))
         case ("auth.publish.webhook_url", _): return ("http://127.0.0.1:9/hook", .string("http://127.0.0.1:9/hook"))
