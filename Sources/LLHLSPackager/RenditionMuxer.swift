@@ -84,7 +84,10 @@ struct RenditionMuxer: Sendable {
         }
         pending = sample
         pendingOpensSegment = false
-        guard segmentStart != nil, lastDuration > 0, opensSegmentOnArrival(sample) else { return out }
+        // Judged as it arrives, with the last frame's duration for its own; the length caps wait for `place`.
+        guard let segStart = segmentStart, lastDuration > 0,
+            cutsSegment(sample, segmentLength: sample.dts - segStart, duration: lastDuration)
+        else { return out }
         // The segment ends before this sample: close its last part now and say so, a part earlier than its successor.
         pendingOpensSegment = true
         if !followsBoundaries { decidedBoundaries.append(sample.dts) }
@@ -96,16 +99,27 @@ struct RenditionMuxer: Sendable {
         return out
     }
 
-    /// True when `s` certainly opens a segment, judged as it arrives with the last frame's duration for its own: the
-    /// cuts at a keyframe, at a source boundary and on the long-GOP grid. The length caps wait for `place`.
-    private func opensSegmentOnArrival(_ s: TrackSample) -> Bool {
-        guard let segStart = segmentStart else { return false }
+    /// True when `s` opens a segment by itself: at a source boundary (rungs), at video's boundary (audio), on the
+    /// long-GOP grid, or as a keyframe once the segment has about its target length.
+    private func cutsSegment(_ s: TrackSample, segmentLength: Int64, duration: Int64) -> Bool {
         if let tolerance = syncBoundaryTolerance {
+            // Rung IDRs sit at the source's keyframes; B-frame sources put the source cut a few frames earlier in decode order.
             return s.isSync && boundaries.contains { abs($0 - s.dts) <= tolerance }
         }
-        if followsBoundaries { return boundaries.first.map { s.dts + lastDuration / 2 >= $0 } ?? false }
+        if followsBoundaries { return boundaries.first.map { s.dts + duration / 2 >= $0 } ?? false }
         if gridCuts { return s.opensSegment }
-        return s.isSync && s.dts - segStart >= segmentTarget - lastDuration / 2
+        return s.isSync && segmentLength >= segmentTarget - duration / 2
+    }
+
+    /// True when the segment must end before `s` though no cut came: EXTINF never exceeds TARGETDURATION.
+    private func capsSegment(_ s: TrackSample, segmentLength: Int64, duration: Int64) -> Bool {
+        guard syncBoundaryTolerance == nil, !followsBoundaries else { return false }
+        // The grid is segment-target apart; the limit only guards against a grid that never came.
+        if gridCuts { return segmentLength + duration > segmentLimit }
+        // The next keyframe would come too late: cut short here so the segment still starts on an IDR.
+        if s.isSync, let gop = gopEstimate, segmentLength + gop > segmentLimit { return true }
+        // A GOP longer than the target: cut anyway.
+        return segmentLength + duration > segmentLimit
     }
 
     /// Closes everything with the last known frame duration (publisher gone or timeline restarting).
@@ -139,29 +153,11 @@ struct RenditionMuxer: Sendable {
             lastSyncDTS = s.dts
         }
         if !newSegment {
-            if let tolerance = syncBoundaryTolerance {
-                // Rung IDRs sit at the source's keyframes; B-frame sources put the source cut a few frames earlier in decode order.
-                boundaries.removeAll { $0 < s.dts - tolerance }
-                if s.isSync, let b = boundaries.first, abs(b - s.dts) <= tolerance {
-                    newSegment = true
-                    boundaries.removeFirst()
-                }
-            } else if followsBoundaries {
-                if let b = boundaries.first, s.dts + duration / 2 >= b {
-                    newSegment = true
-                }
-            } else if gridCuts {
-                // The grid is segment-target apart; the limit only guards against a grid that never came.
-                newSegment = s.opensSegment || segLength + duration > segmentLimit
-            } else if s.isSync && segLength >= segmentTarget - duration / 2 {
-                newSegment = true
-            } else if s.isSync, let gop = gopEstimate, segLength + gop > segmentLimit {
-                // The next keyframe would come too late: cut short here so the segment still starts on an IDR.
-                newSegment = true
-            } else if segLength + duration > segmentLimit {
-                // A GOP longer than the target: cut anyway so EXTINF never exceeds TARGETDURATION.
-                newSegment = true
-            }
+            if let tolerance = syncBoundaryTolerance { boundaries.removeAll { $0 < s.dts - tolerance } }
+            let cut = cutsSegment(s, segmentLength: segLength, duration: duration)
+            // A rung's boundary is used once.
+            if cut && syncBoundaryTolerance != nil { boundaries.removeFirst() }
+            newSegment = cut || capsSegment(s, segmentLength: segLength, duration: duration)
         }
         if followsBoundaries && syncBoundaryTolerance == nil { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
         if decided || newSegment {
