@@ -38,6 +38,15 @@ const SluicePlayer = {
     return SluicePlayer.hlsFromModule(await import(url));
   },
 
+  /** Starts the browser's own HLS player on `src` afresh (after an error: Chromium's quits on a playlist younger
+   * than its start-up, see the watch page). */
+  restartNative(video, src) {
+    video.removeAttribute('src');
+    video.load();
+    video.src = src;
+    video.play().catch(() => {});
+  },
+
   /** Seconds buffered ahead of the play head. */
   bufferAhead(video) {
     const b = video.buffered;
