@@ -55,9 +55,9 @@ struct GoldenPublisher {
         self.units = units
     }
 
-    /// A WHIP negotiation for our own publisher's offer; `rtx` adds an RFC 4588 pair (PT 97) as Chromium offers.
-    static func negotiation(audio: Bool = false, rtx: Bool = false, feedback: Bool = true) throws -> WHIPNegotiation {
-        let offer = WHIPPublisherOffer(
+    /// Our own publisher's offer, video only or with audio.
+    static func offer(audio: Bool = false) -> WHIPPublisherOffer {
+        WHIPPublisherOffer(
             iceUfrag: "pubU",
             icePwd: "publisherpassword0123456",
             fingerprint: fingerprint,
@@ -66,7 +66,11 @@ struct GoldenPublisher {
             cname: "golden",
             sessionID: 7
         )
-        var text = offer.description.text
+    }
+
+    /// A WHIP negotiation for our own publisher's offer; `rtx` adds an RFC 4588 pair (PT 97) as Chromium offers.
+    static func negotiation(audio: Bool = false, rtx: Bool = false, feedback: Bool = true) throws -> WHIPNegotiation {
+        var text = offer(audio: audio).description.text
         if rtx {
             text = text.replacingOccurrences(of: "RTP/SAVPF 96", with: "RTP/SAVPF 96 97")
                 .replacingOccurrences(

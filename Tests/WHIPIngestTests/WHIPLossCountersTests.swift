@@ -140,15 +140,7 @@ import WebRTCWire
             telemetry: telemetry,
             configuration: configuration
         )
-        let offer = WHIPPublisherOffer(
-            iceUfrag: "pubU",
-            icePwd: "publisherpassword0123456",
-            fingerprint: GoldenPublisher.fingerprint,
-            videoSSRC: GoldenPublisher.videoSSRC,
-            audioSSRC: nil,
-            cname: "golden",
-            sessionID: 7
-        ).description.text
+        let offer = GoldenPublisher.offer().description.text
         let created = try await service.createSession(streamKey: "first", offer: offer)
         let port = try #require(transport.candidates.first?.port)
         #expect(created.answer.contains("203.0.113.7 \(port) typ host"))
@@ -171,15 +163,7 @@ import WebRTCWire
             certificate: try DTLSCertificate()
         )
         try await transport.start()
-        let offer = WHIPPublisherOffer(
-            iceUfrag: "pubU",
-            icePwd: "publisherpassword0123456",
-            fingerprint: GoldenPublisher.fingerprint,
-            videoSSRC: GoldenPublisher.videoSSRC,
-            audioSSRC: nil,
-            cname: "golden",
-            sessionID: 7
-        ).description.text
+        let offer = GoldenPublisher.offer().description.text
         var configuration = WHIPIngestConfiguration()
         configuration.maxOfferBytes = offer.utf8.count - 1
         let strict = WHIPIngestService(transport: transport, hub: StreamHub(), configuration: configuration)
