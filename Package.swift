@@ -163,8 +163,8 @@ let package = Package(
         .target(
             name: "SluiceApp",
             dependencies: [
-                "MediaCore", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge", "Transcoder", "Telemetry",
-                "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth", "HTTPClient",
+                "MediaCore", "CodecFormats", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
+                "Transcoder", "Telemetry", "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth", "HTTPClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -5,6 +5,10 @@ import MediaCore
 ///
 /// Both sides feed the same frames in decode order and ask about frames (packager, by dts) or pictures (ladder, by
 /// pts) on the same rule, so the grid lands on the same media times without either telling the other.
+///
+/// With an `EarlyFirstSegment`, a source whose encoder states its keyframe interval (x264's settings SEI, at a known
+/// frame rate) also gets an early cut that long after its first frame, where that interval is long (or always, when
+/// asked): a short first segment is what lets players start well inside the first keyframe interval.
 public struct KeyframeCadence: Sendable {
     /// How the long keyframe interval became known.
     public enum Evidence: Sendable, Equatable, CustomStringConvertible {
@@ -48,6 +52,15 @@ public struct KeyframeCadence: Sendable {
     private var pendingCut: Int64?
     /// Index of the next grid point (`origin + k × target`).
     private var nextIndex = 1
+    /// The early first segment asked for (nil: none).
+    private let firstSegment: EarlyFirstSegment?
+    /// The keyframe interval the encoder stated in its first keyframe, seconds (nil: not stated, or no frame rate).
+    public private(set) var statedInterval: Double?
+    /// The early cut, ticks after `origin`, once scheduled and until taken.
+    private var earlyCut: Int64?
+    /// True once this session's first segment is cut early (so the segment after it starts without a keyframe
+    /// unless the ladder forces one there).
+    public private(set) var cutsFirstSegmentEarly = false
 
     /// The grid spacing and long-GOP threshold for a segment target: never under 2 s, the TARGETDURATION a 2 s keyframe
     /// interval (OBS's usual setting) gets anyway, so such a source keeps its keyframe-aligned passthrough.
@@ -55,8 +68,15 @@ public struct KeyframeCadence: Sendable {
 
     /// A cadence for a segment target and the source's nominal frame rate (nil: 30 fps assumed for half a frame).
     /// `trustsEncoderSettings` false ignores the encoder's stated keyint (an ingest that requests keyframes, WHIP).
-    public init(target: Duration, frameRate: Double?, trustsEncoderSettings: Bool = true) {
+    /// `firstSegment` asks for an early first cut when the encoder states its keyframe interval.
+    public init(
+        target: Duration,
+        frameRate: Double?,
+        trustsEncoderSettings: Bool = true,
+        firstSegment: EarlyFirstSegment? = nil
+    ) {
         self.trustsEncoderSettings = trustsEncoderSettings
+        self.firstSegment = firstSegment
         self.target = Int64((target.secondsDouble * 90_000).rounded())
         let fps = frameRate.flatMap { $0 > 1 && $0 < 241 ? $0 : nil }
         self.frameRate = fps
@@ -77,6 +97,16 @@ public struct KeyframeCadence: Sendable {
             if seconds * 90_000 > Double(target + lateness) {
                 found = .encoderSettings(keyint: keyint, seconds: seconds)
             }
+            // Only a known rate turns keyint into seconds that TARGETDURATION can be decided from.
+            if frameRate != nil || keyint == Int.max { statedInterval = seconds }
+            if let first = firstSegment, time == origin, statedInterval != nil, found != nil || first.evenWithShortGOPs
+            {
+                let length = Int64((first.length.secondsDouble * 90_000).rounded())
+                if seconds * 90_000 > Double(length + halfFrame) {
+                    earlyCut = length
+                    cutsFirstSegmentEarly = true
+                }
+            }
         }
         if !isKeyframe, found == nil, let last = lastKeyframe, time - last >= target + lateness {
             found = .observed(secondsWithoutKeyframe: Double(time - last) / 90_000)
@@ -92,8 +122,13 @@ public struct KeyframeCadence: Sendable {
     /// Whether the frame or picture at `time` (90 kHz, same timeline as `observe`) opens a segment on the grid.
     /// Ask in increasing time order; false until a long GOP is known.
     public mutating func opensSegment(at time: Int64) -> Bool {
-        guard longGOP != nil, let origin else { return false }
+        guard let origin else { return false }
         var cut = false
+        if let e = earlyCut, time - origin >= e - halfFrame {
+            cut = true
+            earlyCut = nil
+        }
+        guard longGOP != nil else { return cut }
         if let p = pendingCut, time >= p {
             cut = true
             pendingCut = nil

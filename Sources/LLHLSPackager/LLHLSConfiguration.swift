@@ -1,3 +1,4 @@
+import CodecFormats
 import MediaCore
 
 /// LL-HLS packaging settings (documented in Config/sluice.yaml under `hls:`).
@@ -10,6 +11,10 @@ public struct LLHLSConfiguration: Sendable, Equatable {
     /// VLC, TVs: they start HOLD-BACK = 3 × TARGETDURATION back) near nginx-rtmp's 1 s fragments; a source with a
     /// longer keyframe interval raises TARGETDURATION to its first GOP, at most 2 s (`SegmentGrid`).
     public var segmentTarget: Duration = .seconds(1)
+    /// An early first segment (nil: none; see `EarlyFirstSegment` for when it applies): every rendition cuts its
+    /// first segment that long after the stream's first frame, so players that need a whole segment start well before
+    /// the source's second keyframe. TARGETDURATION then comes from the encoder's stated keyframe interval.
+    public var firstSegment: EarlyFirstSegment?
     /// Complete segments listed in each media playlist (Apple asks for ≥ 6).
     public var windowSegments: Int = 10
     /// Segments kept downloadable after leaving the playlist (≥ 3 × TARGETDURATION, [S §6.2.2]).

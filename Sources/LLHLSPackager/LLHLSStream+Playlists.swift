@@ -84,9 +84,10 @@ extension LLHLSStreamState {
                         uri: "\(name).m3u8"
                     )
                 )
-                // A long-GOP passthrough will cut without a keyframe: say so before its first such segment exists.
-                independent =
-                    independent && p.rendition.everySegmentIndependent && !(name == "video" && grid.longGOP != nil)
+                // A long-GOP passthrough, or one whose first segment was cut early, has (or will have) a segment that
+                // starts without a keyframe: say so before it exists.
+                let cutsBetweenKeyframes = name == "video" && (grid.longGOP != nil || grid.cutFirstSegmentEarly)
+                independent = independent && p.rendition.everySegmentIndependent && !cutsBetweenKeyframes
             }
             // Largest picture first, so the source (the top rung) leads even when simple content encodes small.
             variants.sort { ($0.resolution?.height ?? 0, $0.bandwidth) > ($1.resolution?.height ?? 0, $1.bandwidth) }

@@ -58,7 +58,11 @@ struct LLHLSStreamState: Sendable {
         self.key = key
         self.epoch = epoch
         self.config = config
-        grid = SegmentGrid(segmentTarget: config.segmentTarget, targetDuration: config.targetDurationSeconds)
+        grid = SegmentGrid(
+            segmentTarget: config.segmentTarget,
+            targetDuration: config.targetDurationSeconds,
+            firstSegment: config.firstSegment
+        )
     }
 
     /// Advertised PART-TARGET.

@@ -35,6 +35,8 @@ struct RenditionMuxer: Sendable {
     private var partDuration: Int64 = 0
     private var partStartsSegment = true
     private var segmentStart: Int64?
+    /// The open segment started on a sync sample (false after an early first cut between keyframes).
+    private var segmentStartedOnSync = true
     /// Decode time of the last sync sample, and the GOP length seen before it (video).
     private var lastSyncDTS: Int64?
     private var gopEstimate: Int64?
@@ -107,8 +109,9 @@ struct RenditionMuxer: Sendable {
             return s.isSync && boundaries.contains { abs($0 - s.dts) <= tolerance }
         }
         if followsBoundaries { return boundaries.first.map { s.dts + duration / 2 >= $0 } ?? false }
-        if gridCuts { return s.opensSegment }
-        return s.isSync && segmentLength >= segmentTarget - duration / 2
+        if gridCuts || s.opensSegment { return s.opensSegment }
+        // After an early first cut, the next keyframe opens a segment again, however short the one before.
+        return s.isSync && (segmentLength >= segmentTarget - duration / 2 || !segmentStartedOnSync)
     }
 
     /// True when the segment must end before `s` though no cut came: EXTINF never exceeds TARGETDURATION.
@@ -136,6 +139,7 @@ struct RenditionMuxer: Sendable {
         }
         if let part = closePart() { out.append(part) }
         segmentStart = nil
+        segmentStartedOnSync = true
         partStartsSegment = true
         boundaries = []
         return out
@@ -163,6 +167,7 @@ struct RenditionMuxer: Sendable {
         if decided || newSegment {
             if let part = closePart(endsSegment: true) { out.append(part) }
             segmentStart = s.dts
+            segmentStartedOnSync = s.isSync
             partStartsSegment = true
             if !followsBoundaries && !decided { decidedBoundaries.append(s.dts) }
         } else if partDuration + duration > partTarget {

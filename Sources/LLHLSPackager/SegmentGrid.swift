@@ -26,10 +26,19 @@ struct SegmentGrid: Sendable {
     private(set) var longGOP: KeyframeCadence.Evidence?
     /// TARGETDURATION once the first video segment fixed it.
     private(set) var decidedTargetDuration: Int?
+    /// The early first segment asked for (nil: none), as `KeyframeCadence` takes it.
+    let firstSegment: EarlyFirstSegment?
+    /// This session's first segment was cut early, before the source's second keyframe: the passthrough's next
+    /// segment starts without one (so no EXT-X-INDEPENDENT-SEGMENTS for it).
+    private(set) var cutFirstSegmentEarly = false
+    /// TARGETDURATION from the encoder's stated keyframe interval, when the first segment is cut early (its own length
+    /// says nothing about the GOPs to come).
+    private var statedTargetDuration: Int?
 
-    init(segmentTarget: Duration, targetDuration: Int) {
+    init(segmentTarget: Duration, targetDuration: Int, firstSegment: EarlyFirstSegment? = nil) {
         self.segmentTarget = segmentTarget
         configuredTargetDuration = targetDuration
+        self.firstSegment = firstSegment
     }
 
     /// Spacing of the long-GOP grid (shared with the ladder through `KeyframeCadence.gridTarget`).
@@ -59,11 +68,18 @@ struct SegmentGrid: Sendable {
             ?? KeyframeCadence(
                 target: gridTarget,
                 frameRate: video?.frameRate,
-                trustsEncoderSettings: !(video?.keyframesOnRequest ?? false)
+                trustsEncoderSettings: !(video?.keyframesOnRequest ?? false),
+                firstSegment: decidedTargetDuration == nil ? firstSegment : nil
             )
         let ticks = time.converted(to: 90_000).value
         let found = c.observe(time: ticks, isKeyframe: frame.isKeyframe, data: frame.data)
         if let found { longGOP = found }
+        if c.cutsFirstSegmentEarly, !cutFirstSegmentEarly, let stated = c.statedInterval {
+            cutFirstSegmentEarly = true
+            statedTargetDuration = targetDuration(
+                firstSegment: MediaTime(value: Int64(min(stated, 3600) * 90_000), timescale: 90_000)
+            )
+        }
         let opens = c.opensSegment(at: ticks)
         cadence = c
         return (opens, found)
@@ -75,7 +91,7 @@ struct SegmentGrid: Sendable {
         for (i, b) in boundaries.enumerated() { starts.append((start: b, msn: nextMSN + i)) }
         if starts.count > Self.retainedStarts { starts.removeFirst(starts.count - Self.retainedStarts) }
         guard decidedTargetDuration == nil, starts.count >= 2 else { return nil }
-        let td = targetDuration(firstSegment: starts[1].start - starts[0].start)
+        let td = statedTargetDuration ?? targetDuration(firstSegment: starts[1].start - starts[0].start)
         decidedTargetDuration = td
         return td
     }

@@ -1,3 +1,4 @@
+import CodecFormats
 import HTTPOrigin
 import LLHLSPackager
 import Logging
@@ -39,7 +40,7 @@ public struct GatewayApp: Sendable {
         let telemetry = telemetry
         // Every ingest's frames enter the hub through one publication path: recorded there once.
         let hub = StreamHub(maxStreams: c.security.maxStreams, onIngest: { telemetry.recordIngest($1, stream: $0) })
-        let packager = LLHLSPackager(hub: hub, configuration: c.hls, logger: logger, telemetry: telemetry)
+        let packager = LLHLSPackager(hub: hub, configuration: c.effectiveHLS, logger: logger, telemetry: telemetry)
         let readiness = OriginReadiness()
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
             readiness.markReady()
@@ -86,9 +87,10 @@ public struct GatewayApp: Sendable {
             .init(service: WHIPGatewayService(whip: whip, logger: logger)),
         ]
         if c.transcode {
-            // Rung IDRs for a long-GOP source follow the packager's segment target.
+            // Rung IDRs for a long-GOP source follow the packager's segment target, and its early first cut.
             var ladder = c.ladder
             ladder.segmentTarget = c.hls.segmentTarget
+            ladder.firstSegment = c.effectiveHLS.firstSegment
             let transcoder = TranscoderService(
                 hub: hub,
                 configuration: ladder,

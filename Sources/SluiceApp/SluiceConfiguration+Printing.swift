@@ -1,3 +1,4 @@
+import CodecFormats
 import LLHLSPackager
 import Logging
 import MediaCore
@@ -77,6 +78,7 @@ extension SluiceConfiguration {
                 "reconnect_grace_s": .int(Int(hls.reconnectGrace.components.seconds)),
                 "ended_retention_s": .int(Int(hls.endedRetention.components.seconds)),
                 "start_wait_s": .int(Int(hls.startWait.components.seconds)),
+                "first_segment_s": .double(hls.firstSegment?.length.secondsDouble ?? 0),
             ]),
             "transcode": m([
                 "enabled": .bool(transcode), "preset": .string(ladder.preset), "max_rungs": .int(ladder.maxRungs),

@@ -1,3 +1,4 @@
+import CodecFormats
 import Foundation
 import LLHLSPackager
 import Logging
@@ -76,6 +77,9 @@ extension SluiceConfiguration {
             if let s = try hls.int("reconnect_grace_s", in: 0...300) { c.hls.reconnectGrace = .seconds(s) }
             if let s = try hls.int("ended_retention_s", in: 0...3600) { c.hls.endedRetention = .seconds(s) }
             if let s = try hls.int("start_wait_s", in: 0...30) { c.hls.startWait = .seconds(s) }
+            if let s = try hls.double("first_segment_s", in: 0...1) {
+                c.hls.firstSegment = s == 0 ? nil : EarlyFirstSegment(length: .milliseconds(Int64(s * 1000)))
+            }
             try hls.finish()
         }
         if var log = try r.section("log") {
@@ -180,6 +184,13 @@ extension SluiceConfiguration {
                 key: "hls.part_target_ms",
                 allowed: "at most a third of hls.segment_target_s",
                 found: "\(hls.partTarget.milliseconds) ms with a \(hls.segmentTarget) segment target"
+            )
+        }
+        if let first = hls.firstSegment?.length, first < hls.partTarget {
+            throw ConfigurationError(
+                key: "hls.first_segment_s",
+                allowed: "0 (off) or at least hls.part_target_ms",
+                found: "\(first) with \(hls.partTarget.milliseconds) ms parts"
             )
         }
     }

@@ -1,3 +1,4 @@
+import CodecFormats
 import LLHLSPackager
 import Logging
 import RTMPIngest
@@ -23,7 +24,22 @@ public struct SluiceConfiguration: Sendable {
     /// RTMP ingest tunables (`rtmp.*`).
     public var rtmp = RTMPIngestConfiguration()
     /// LL-HLS packaging (`hls.*`).
-    public var hls = LLHLSConfiguration()
+    public var hls = Self.defaultHLS
+
+    /// The packager's settings as the gateway runs them: the early first segment covers short GOPs too when the top
+    /// rendition is always transcoded (then no listed segment starts without a keyframe).
+    public var effectiveHLS: LLHLSConfiguration {
+        var h = hls
+        h.firstSegment?.evenWithShortGOPs = transcode && ladder.sourceRendition == .transcode
+        return h
+    }
+
+    /// The packager's defaults, plus a 0.4 s early first segment (`hls.first_segment_s`) for fast start.
+    static var defaultHLS: LLHLSConfiguration {
+        var h = LLHLSConfiguration()
+        h.firstSegment = EarlyFirstSegment(length: .milliseconds(400))
+        return h
+    }
     /// Log level (`log.level`): trace, debug, info, notice, warning, error, critical.
     public var logLevel: Logger.Level = .info
     /// Log line format (`log.format`).

@@ -150,7 +150,13 @@ public struct BenchRunner: Sendable {
                 httpBase = external.origin
                 rtmpBase = options.rtmp ?? "rtmp://\(external.host):1935/live"
             } else {
-                var c = SluiceConfiguration()
+                // SLUICE_* variables tune the embedded gateway as they tune `serve` (no file is read).
+                var c: SluiceConfiguration
+                do {
+                    c = try SluiceConfiguration.parse(yaml: "", environment: ProcessInfo.processInfo.environment)
+                } catch {
+                    throw .gatewayFailed("SLUICE_* environment: \(error)")
+                }
                 c.hls.lowLatency = lowLatency
                 c.transcode = transcode
                 // The gateway's own shutdown chatter (cancelled channels) says nothing about latency.

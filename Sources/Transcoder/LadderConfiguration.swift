@@ -1,3 +1,5 @@
+import CodecFormats
+
 /// The ABR ladder: which rungs to encode below the passthrough source, and how.
 public struct LadderConfiguration: Sendable, Hashable {
     /// One encoded rendition, named after its height.
@@ -42,6 +44,8 @@ public struct LadderConfiguration: Sendable, Hashable {
     public var sourceRendition: SourceRendition = .auto
     /// The packager's segment target: a long-GOP source gets rung IDRs this far apart (`hls.segment_target_s`).
     public var segmentTarget: Duration = .seconds(2)
+    /// The packager's early first segment (`hls.first_segment_s`): where it applies, rungs get an IDR there too.
+    public var firstSegment: EarlyFirstSegment?
     /// x264 preset for every rung.
     public var preset: String = "veryfast"
     /// x264 threads per rung; 0 shares the machine's cores between the rungs by their pixels (`LadderPlan.encoderThreads`).

@@ -37,8 +37,9 @@ struct LadderFanOut {
         // Pictures are asked in presentation order, the packager's frames in decode order: on the same grid,
         // the pts series of a constant-rate source holds the same times as its dts series.
         let gridPoint = cadence?.opensSegment(at: pts) ?? false
-        // A source keyframe (or the grid once the GOP is long), or the first picture (each rung starts on an IDR).
-        let forceIDR = (onGrid ? gridPoint : sourceKeyframe) || first
+        // A source keyframe (or the grid once the GOP is long), the early first cut, or the first picture (each rung
+        // starts on an IDR).
+        let forceIDR = gridPoint || (!onGrid && sourceKeyframe) || first
         first = false
         let s = stamps.removeValue(forKey: pts) ?? HopStamps()
         // Entries for pictures the decoder never produced (corrupt input) must not accumulate.

@@ -159,7 +159,8 @@ public final class LadderTranscoder: Sendable {
             ?? KeyframeCadence(
                 target: KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget),
                 frameRate: video.frameRate,
-                trustsEncoderSettings: !video.keyframesOnRequest
+                trustsEncoderSettings: !video.keyframesOnRequest,
+                firstSegment: configuration.firstSegment
             )
         state.cadence = cadence
         var lookahead = cadence

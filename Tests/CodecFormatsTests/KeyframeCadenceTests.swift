@@ -109,3 +109,51 @@ import Testing
         #expect(Array(ladderCuts.dropFirst()) == Array(packagerCuts.dropFirst()))
     }
 }
+
+/// The early first cut (`hls.first_segment_s`) that packager and ladder place alike.
+@Suite struct KeyframeCadenceFirstCutTests {
+    /// Cuts over 3 s of 30 fps frames (keyframe every `gop`), the first stating `keyint` when given.
+    static func cuts(frameRate: Double?, keyint: String?, gop: Int = 30, evenWithShortGOPs: Bool = true) -> [Int] {
+        let early = EarlyFirstSegment(length: .milliseconds(400), evenWithShortGOPs: evenWithShortGOPs)
+        var c = KeyframeCadence(target: .seconds(2), frameRate: frameRate, firstSegment: early)
+        var cuts: [Int] = []
+        for n in 0..<90 {
+            let data =
+                n == 0
+                ? keyint.map { KeyframeCadenceTests.idr(settings: KeyframeCadenceTests.x264Text(keyint: $0)) } ?? []
+                : []
+            _ = c.observe(time: KeyframeCadenceTests.t(n), isKeyframe: n % gop == 0, data: data)
+            if c.opensSegment(at: KeyframeCadenceTests.t(n)) { cuts.append(n) }
+        }
+        return cuts
+    }
+
+    @Test func aStatedIntervalAtAKnownRateCutsOnceAtTheFirstSegmentLength() {
+        // Frame 12 is 0.4 s; a short GOP puts no grid after it.
+        #expect(Self.cuts(frameRate: 30, keyint: "30") == [12])
+        // With a passthrough listed, a short GOP keeps its keyframe cuts (no segment may start without one).
+        #expect(Self.cuts(frameRate: 30, keyint: "30", evenWithShortGOPs: false).isEmpty)
+    }
+
+    @Test func noStatementOrNoFrameRateMeansNoEarlyCut() {
+        #expect(Self.cuts(frameRate: 30, keyint: nil).isEmpty)
+        #expect(Self.cuts(frameRate: nil, keyint: "30").isEmpty)
+    }
+
+    @Test func anIntervalNoLongerThanTheFirstSegmentNeedsNoEarlyCut() {
+        #expect(Self.cuts(frameRate: 30, keyint: "12", gop: 12).isEmpty)
+    }
+
+    @Test func aLongGOPGetsTheEarlyCutAndThenItsGrid() {
+        let early = EarlyFirstSegment(length: .milliseconds(400))
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30, firstSegment: early)
+        var cuts: [Int] = []
+        for n in 0..<200 {
+            let data = n == 0 ? KeyframeCadenceTests.idr(settings: KeyframeCadenceTests.x264Text()) : []
+            _ = c.observe(time: KeyframeCadenceTests.t(n), isKeyframe: n % 250 == 0, data: data)
+            if c.opensSegment(at: KeyframeCadenceTests.t(n)) { cuts.append(n) }
+        }
+        #expect(cuts == [0, 12, 60, 120, 180])
+        #expect(c.statedInterval == 250.0 / 30)
+    }
+}

@@ -1,3 +1,4 @@
+import CodecFormats
 import MediaCore
 import Testing
 
@@ -23,6 +24,28 @@ import Testing
             #expect(forceIDR == (pts % 90_000 == 0), "pts \(pts)")
             #expect(stamps.capture == WallTime(millisecondsSince1970: pts))
         }
+    }
+
+    /// `hls.first_segment_s` with the top rendition transcoded: with a stated 1 s interval, every rung also gets an IDR
+    /// 0.4 s in, where the packager cuts.
+    @Test func anEarlyFirstCutAddsOneIDRToTheSourceKeyframes() {
+        let early = EarlyFirstSegment(length: .milliseconds(400), evenWithShortGOPs: true)
+        let cadence = KeyframeCadence(target: .seconds(2), frameRate: 30, firstSegment: early)
+        var fanOut = LadderFanOut(rungCount: 1, cadence: cadence)
+        let text = "x264 - core 164 - H.264/MPEG-4 AVC codec - options: bframes=0 keyint=30"
+        let uuid: [UInt8] = [
+            0xDC, 0x45, 0xE9, 0xBD, 0xE6, 0xD9, 0x48, 0xB7, 0x96, 0x2C, 0xD8, 0x20, 0xD9, 0x23, 0xEE, 0xEF,
+        ]
+        let payload = uuid + Array(text.utf8) + [0]
+        let sei: [UInt8] = [0x06, 0x05, UInt8(payload.count)] + payload + [0x80]
+        var idrs: [Int64] = []
+        for pts in stride(from: Int64(0), to: 270_000, by: 3_000) {
+            var u = unit(pts, key: pts % 90_000 == 0)
+            if pts == 0 { u.data = [0, 0, 0, UInt8(sei.count)] + sei }
+            fanOut.note(u)
+            if fanOut.take(pts).forceIDR { idrs.append(pts) }
+        }
+        #expect(idrs == [0, 36_000, 90_000, 180_000])
     }
 
     @Test func theFirstPictureIsAlwaysAnIDR() {
