@@ -75,7 +75,10 @@ extension LLHLSStreamState {
                 let guess = max(300_000, v.width * v.height * 3)
                 variants.append(
                     VariantStream(
-                        bandwidth: p.rendition.peakBitRate > 0 ? peak : guess,
+                        // Peak is measured over segments of 0.5 s or more; an early first segment is shorter, so
+                        // until one completes the average stands in (BANDWIDTH is never below AVERAGE-BANDWIDTH).
+                        bandwidth: p.rendition.averageBitRate > 0 || p.rendition.peakBitRate > 0
+                            ? max(peak, avg) : guess,
                         averageBandwidth: p.rendition.averageBitRate > 0 ? avg : guess * 4 / 5,
                         codecs: codecs,
                         resolution: (v.width, v.height),
