@@ -54,8 +54,10 @@ class Gateway:
     """One `sluice serve` on free loopback ports, logging to the test's artifact folder."""
 
     def __init__(self, workdir: Path, extra: Optional[list[str]] = None, config: Optional[Path] = None,
-                 env: Optional[dict[str, str]] = None):
+                 env: Optional[dict[str, str]] = None, cpus: Optional[set[int]] = None):
         self.workdir = workdir
+        # CPUs the gateway (every thread it starts) may run on; None: all.
+        self.cpus = cpus
         self.env = {**os.environ, **env} if env else None
         self.config = config
         self.rtmp_port, self.http_port = free_port(), free_port()
@@ -79,8 +81,10 @@ class Gateway:
             cmd += ["--webrtc-port", str(free_port())]
         self.cmd = cmd
         self._log = open(self.log_path, "wb")
+        cpus = self.cpus
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env=self.env)
+                                     env=self.env,
+                                     preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
