@@ -180,3 +180,14 @@ def format_violations(vs, limit: int = 40) -> str:
     if len(vs) > limit:
         lines.append(f"... and {len(vs) - limit} more")
     return "\n".join(lines)
+
+
+def wait_for(what: str, cond, timeout: float, poll: float = 0.1):
+    """`cond()`'s first truthy value within `timeout` seconds (polled), else None; `what` names it for readers."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        v = cond()
+        if v:
+            return v
+        time.sleep(poll)
+    return None

@@ -33,7 +33,7 @@ from urllib.parse import urljoin
 import pytest
 import requests
 
-from procs import ARTIFACTS, REPO, SLUICE, Gateway, Publisher
+from procs import ARTIFACTS, REPO, SLUICE, Gateway, Publisher, wait_for
 from test_hlsjs_ladder import PAGE, STATE_JS, _extract_hlsjs, driver, page_server  # noqa: F401 - fixtures
 
 KEY = "e2e-overload"
@@ -106,16 +106,6 @@ def renditions(gw: Gateway) -> dict:
         if s["key"] == KEY:
             return {r["name"]: (r["fps"], r["framesDroppedBy"]) for r in s["renditions"]}
     return {}
-
-
-def wait_for(what: str, cond, timeout: float, poll: float = 0.1):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(poll)
-    return None
 
 
 def metrics(gw: Gateway) -> str:
