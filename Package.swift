@@ -132,6 +132,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
+        // Keeps what the packager completes as HLS VOD on disk; serves the listing and the files to the origin's routes.
+        .target(
+            name: "Recorder",
+            dependencies: [
+                "MediaCore", "HLSPlaylist", "LLHLSPackager",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+
         .target(
             name: "Transcoder",
             dependencies: [
@@ -164,7 +173,7 @@ let package = Package(
             name: "SluiceApp",
             dependencies: [
                 "MediaCore", "CodecFormats", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
-                "Transcoder", "Telemetry", "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth", "HTTPClient",
+                "Transcoder", "Telemetry", "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth", "HTTPClient", "Recorder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -190,7 +199,7 @@ let package = Package(
             name: "sluice",
             dependencies: [
                 "SluiceApp", "SluiceBench", "MediaSources", "RTMPPublish", "WHIPPublish", "MediaCore", "LLHLSPackager",
-                "Transcoder", "HTTPClient",
+                "Transcoder", "HTTPClient", "Recorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
@@ -301,6 +310,11 @@ let package = Package(
         .testTarget(
             name: "RTMPPublishTests",
             dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "RecorderTests",
+            dependencies: ["Recorder", "LLHLSPackager", "MediaCore", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         .testTarget(
             name: "TranscoderTests",

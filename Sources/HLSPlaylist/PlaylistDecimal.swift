@@ -1,14 +1,14 @@
 import MediaCore
 
 /// Renders durations as HLS decimal-floating-point (RFC 8216bis §4.2) with a fixed precision.
-enum PlaylistDecimal {
+public enum PlaylistDecimal {
     /// Five decimals keep part sums within 0.05 ms of their parent's EXTINF.
-    static func format(_ t: MediaTime, decimals: Int = 5) -> String {
+    public static func format(_ t: MediaTime, decimals: Int = 5) -> String {
         format(seconds: t.seconds, decimals: decimals)
     }
 
     /// Fixed-point rendering without Foundation's locale-dependent formatters.
-    static func format(seconds: Double, decimals: Int = 5) -> String {
+    public static func format(seconds: Double, decimals: Int = 5) -> String {
         var scale: Int64 = 1
         for _ in 0..<decimals { scale *= 10 }
         let scaled = Int64((seconds * Double(scale)).rounded())

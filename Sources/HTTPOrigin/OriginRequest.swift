@@ -12,6 +12,8 @@ public struct OriginRequest: Sendable {
     public var parameters: [String: String]
     /// Header fields by lowercased name; repeated fields joined with ", " (RFC 9110 §5.3).
     public var headers: [String: String]
+    /// Query parameters (the last value of a repeated name).
+    public var query: [String: String] = [:]
     /// The TCP peer's IP address; nil when unknown (router tests).
     public var peerIP: String?
     /// The request's logger (carries its request id).

@@ -25,7 +25,7 @@ extension OriginRoutes {
             let name = field.name.canonicalName
             headers[name] = headers[name].map { "\($0), \(field.value)" } ?? field.value
         }
-        return OriginRequest(
+        var origin = OriginRequest(
             parameters: parameters,
             headers: headers,
             peerIP: context.peerIP,
@@ -35,6 +35,8 @@ extension OriginRoutes {
                 return Array(buffer.readableBytesView)
             }
         )
+        for (name, value) in request.uri.queryParameters { origin.query[String(name)] = String(value) }
+        return origin
     }
 
     static func response(_ reply: OriginReply) -> Response {

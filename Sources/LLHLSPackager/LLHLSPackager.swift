@@ -15,15 +15,22 @@ public final class LLHLSPackager: Sendable {
     private let arrivals = ChangeSignal()
     /// Where package/available hops, published parts and reader drops are counted.
     public let telemetry: GatewayTelemetry
+    /// Where completed segments and ended streams are handed (the recorder), if anywhere.
+    private let onSegment: PackagedSegmentSink?
+    private let onEnd: PackagedStreamEnd?
 
     /// Creates a packager reading from `hub`; `telemetry` is the gateway's (a private one when not given).
     public init(
         hub: StreamHub,
         configuration: LLHLSConfiguration = LLHLSConfiguration(),
         logger: Logger,
-        telemetry: GatewayTelemetry = GatewayTelemetry()
+        telemetry: GatewayTelemetry = GatewayTelemetry(),
+        onSegment: PackagedSegmentSink? = nil,
+        onEnd: PackagedStreamEnd? = nil
     ) {
         self.telemetry = telemetry
+        self.onSegment = onSegment
+        self.onEnd = onEnd
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
@@ -97,7 +104,14 @@ public final class LLHLSPackager: Sendable {
         let (stream, isNew) = streamsByKey.withLock { all -> (LLHLSStream, Bool) in
             if let s = all[note.key], !s.isEnded { return (s, false) }
             let epoch = String(WallTime.now().millisecondsSince1970, radix: 36)
-            let s = LLHLSStream(key: note.key, epoch: epoch, config: configuration, telemetry: telemetry)
+            let s = LLHLSStream(
+                key: note.key,
+                epoch: epoch,
+                config: configuration,
+                telemetry: telemetry,
+                onSegment: onSegment,
+                onEnd: onEnd
+            )
             all[note.key] = s
             return (s, true)
         }

@@ -12,10 +12,25 @@ public final class LLHLSStream: Sendable {
     let signal = ChangeSignal()
     /// Where the package and available hops and the published parts are counted (the gateway's).
     let telemetry: GatewayTelemetry?
+    /// This stream life's epoch (part of every media URI).
+    let epoch: String
+    /// Where completed segments and the stream's end are handed (the recorder), if anywhere.
+    let onSegment: PackagedSegmentSink?
+    let onEnd: PackagedStreamEnd?
 
-    init(key: StreamKey, epoch: String, config: LLHLSConfiguration, telemetry: GatewayTelemetry? = nil) {
+    init(
+        key: StreamKey,
+        epoch: String,
+        config: LLHLSConfiguration,
+        telemetry: GatewayTelemetry? = nil,
+        onSegment: PackagedSegmentSink? = nil,
+        onEnd: PackagedStreamEnd? = nil
+    ) {
         self.key = key
+        self.epoch = epoch
         self.telemetry = telemetry
+        self.onSegment = onSegment
+        self.onEnd = onEnd
         state = Mutex(LLHLSStreamState(key: key, epoch: epoch, config: config))
     }
 
@@ -32,9 +47,41 @@ public final class LLHLSStream: Sendable {
         var changed = false
         for event in events {
             changed = changed || event.changesPlaylists
-            if case .partPublished(let part) = event { record(part) }
+            switch event {
+            case .partPublished(let part): record(part)
+            case .segmentClosed(let rendition, let msn, _): hand(rendition: rendition, msn: msn)
+            case .ended: onEnd?(key, epoch)
+            default: break
+            }
         }
         if changed { signal.fire() }
+    }
+
+    /// Gives a completed segment, its init section and the multivariant to the sink (the recorder).
+    private func hand(rendition: String, msn: Int) {
+        guard let onSegment else { return }
+        let now = ContinuousClock.now
+        let found = state.withLock { s -> PackagedSegment? in
+            guard let r = s.pipeline(named: rendition)?.rendition,
+                let seg = r.segments.last(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil,
+                let initSection = r.initSections[seg.initIndex]
+            else { return nil }
+            return PackagedSegment(
+                key: key,
+                rendition: rendition,
+                epoch: epoch,
+                msn: msn,
+                duration: MediaTime(value: seg.duration, timescale: seg.timescale),
+                discontinuity: seg.discontinuity,
+                independent: seg.parts.first?.independent ?? false,
+                initIndex: seg.initIndex,
+                initSection: initSection,
+                data: seg.buffer,
+                programDateTime: seg.programDateTime,
+                multivariant: s.multivariantPlaylist(now: now)?.render()
+            )
+        }
+        if let found { onSegment(found) }
     }
 
     /// Records, for every frame of a part just listed: package (frame in → listed) and available (capture → now).

@@ -5,6 +5,7 @@ import Logging
 import MediaCore
 import PublishAuth
 import RTMPIngest
+import Recorder
 import ServiceLifecycle
 import StreamHub
 import Synchronization
@@ -40,7 +41,21 @@ public struct GatewayApp: Sendable {
         let telemetry = telemetry
         // Every ingest's frames enter the hub through one publication path: recorded there once.
         let hub = StreamHub(maxStreams: c.security.maxStreams, onIngest: { telemetry.recordIngest($1, stream: $0) })
-        let packager = LLHLSPackager(hub: hub, configuration: c.effectiveHLS, logger: logger, telemetry: telemetry)
+        let recorder = c.record.enabled ? Recorder(configuration: c.record, logger: logger) : nil
+        var onSegment: PackagedSegmentSink?
+        var onEnd: PackagedStreamEnd?
+        if let recorder {
+            onSegment = { recorder.accept($0) }
+            onEnd = { recorder.ended(key: $0, epoch: $1) }
+        }
+        let packager = LLHLSPackager(
+            hub: hub,
+            configuration: c.effectiveHLS,
+            logger: logger,
+            telemetry: telemetry,
+            onSegment: onSegment,
+            onEnd: onEnd
+        )
         let readiness = OriginReadiness()
         let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
             readiness.markReady()
@@ -63,6 +78,7 @@ public struct GatewayApp: Sendable {
         originOptions.routeGroups.append(
             WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) })
         )
+        originOptions.routeGroups.append(RecorderOriginRoutes.group(recorder: recorder))
         let origin = HTTPOriginService(
             packager: packager,
             host: c.bind,
@@ -82,8 +98,10 @@ public struct GatewayApp: Sendable {
             authorizer: authorizer
         )
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
-            .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: origin)]
+        if let recorder { services.append(.init(service: RecorderService(recorder: recorder))) }
+        services += [
+            .init(service: PackagerService(packager: packager)), .init(service: ingest),
             .init(service: WHIPGatewayService(whip: whip, logger: logger)),
         ]
         if c.transcode {

@@ -3,6 +3,7 @@ import LLHLSPackager
 import Logging
 import MediaCore
 import RTMPIngest
+import Recorder
 import Transcoder
 import Yams
 
@@ -79,6 +80,12 @@ extension SluiceConfiguration {
                 "ended_retention_s": .int(Int(hls.endedRetention.components.seconds)),
                 "start_wait_s": .int(Int(hls.startWait.components.seconds)),
                 "first_segment_s": .double(hls.firstSegment?.length.secondsDouble ?? 0),
+            ]),
+            "record": m([
+                "enabled": .bool(record.enabled), "dir": .string(record.directory),
+                "renditions": .list(
+                    (record.renditions.isEmpty ? ["all"] : record.renditions.sorted()).map { .string($0) }
+                ),
             ]),
             "transcode": m([
                 "enabled": .bool(transcode), "preset": .string(ladder.preset), "max_rungs": .int(ladder.maxRungs),

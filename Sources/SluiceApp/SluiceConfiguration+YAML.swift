@@ -4,6 +4,7 @@ import LLHLSPackager
 import Logging
 import MediaCore
 import RTMPIngest
+import Recorder
 import Transcoder
 import Yams
 
@@ -100,6 +101,14 @@ extension SluiceConfiguration {
                 c.logFormat = f
             }
             try log.finish()
+        }
+        if var rec = try r.section("record") {
+            c.record.enabled = try rec.bool("enabled") ?? c.record.enabled
+            c.record.directory = try rec.string("dir") ?? c.record.directory
+            if let names = try rec.strings("renditions") {
+                c.record.renditions = names == ["all"] ? [] : Set(names)
+            }
+            try rec.finish()
         }
         if var t = try r.section("transcode") {
             c.transcode = try t.bool("enabled") ?? c.transcode

@@ -2,6 +2,7 @@ import CodecFormats
 import LLHLSPackager
 import Logging
 import RTMPIngest
+import Recorder
 import Transcoder
 import WHIPIngest
 
@@ -60,6 +61,8 @@ public struct SluiceConfiguration: Sendable {
     public var transcode: Bool = true
     /// The ladder (`transcode.rungs`, `transcode.max_rungs`, `transcode.preset`).
     public var ladder = LadderConfiguration()
+    /// Recording (`record.*`).
+    public var record = RecorderConfiguration()
 
     /// Live-stream and origin limits, publish auth and viewer tokens (`limits.*`, `auth.*`).
     public var security = SecurityConfiguration()

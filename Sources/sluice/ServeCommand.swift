@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LLHLSPackager
 import Logging
+import Recorder
 import SluiceApp
 
 /// `sluice serve`: the gateway.
@@ -46,6 +47,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Also publish a built-in test pattern with tone as stream 'demo'.")
     var demo = false
 
+    @Option(help: "Record every stream as HLS VOD under this directory (turns record.enabled on).")
+    var record: String?
+
     func run() async throws {
         var c = SluiceConfiguration()
         // Precedence: defaults < file < SLUICE_* environment < flags.
@@ -59,6 +63,10 @@ struct ServeCommand: AsyncParsableCommand {
             if let webrtcPort { c.webrtcPort = webrtcPort }
             if let partTargetMs { c.hls.partTarget = .milliseconds(partTargetMs) }
             if let segmentTargetSeconds { c.hls.segmentTarget = .milliseconds(Int64(segmentTargetSeconds * 1000)) }
+            if let record {
+                c.record.enabled = true
+                c.record.directory = record
+            }
             if let transcode {
                 guard transcode == "on" || transcode == "off" else {
                     throw ConfigurationError(key: "--transcode", allowed: "on or off", found: transcode)

@@ -27,6 +27,7 @@ struct ConfigurationEnvironmentTests {
         case ("auth.publish.keys", _): return ("cam1,cam2?s", .list([.string("cam1"), .string("cam2?s")]))
         case ("webrtc.hosts", _): return ("127.0.0.2,::1", .list([.string("127.0.0.2"), .string("::1")]))
         case ("webrtc.additional_hosts", _): return ("203.0.113.7", .list([.string("203.0.113.7")]))
+        case ("record.renditions", _): return ("video,480p", .list([.string("480p"), .string("video")]))
         case ("transcode.rungs", _):
             return (
                 "[{height: 540, video_kbps: 2000}]",

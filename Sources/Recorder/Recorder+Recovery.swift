@@ -1,0 +1,84 @@
+import Foundation
+import MediaCore
+
+/// Start-up: the listing's index from one walk of the directory, and recordings a crash left growing finished.
+extension Recorder {
+    /// Walks `{directory}/{key}/{id}/` once: every recording goes into the index; an EVENT playlist without ENDLIST
+    /// (the gateway died while writing it) becomes VOD with ENDLIST, so it plays as what was written.
+    func recover() {
+        let fm = FileManager.default
+        let root = URL(fileURLWithPath: configuration.directory)
+        let keys = (try? fm.contentsOfDirectory(atPath: root.path)) ?? []
+        var finished = 0
+        for key in keys where RecordingName.isValid(key) {
+            let ids = (try? fm.contentsOfDirectory(atPath: root.appendingPathComponent(key).path)) ?? []
+            for id in ids where RecordingName.isValid(id) {
+                let dir = root.appendingPathComponent(key).appendingPathComponent(id)
+                var longest: Duration = .zero
+                var bytes = 0
+                var started: WallTime?
+                for name in (try? fm.contentsOfDirectory(atPath: dir.path)) ?? [] where name.hasSuffix(".m3u8") {
+                    let url = dir.appendingPathComponent(name)
+                    guard var text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+                    if name != "index.m3u8" {
+                        longest = max(longest, Self.listedDuration(text))
+                        started = started ?? Self.firstProgramDateTime(text)
+                        if !text.contains("#EXT-X-ENDLIST") {
+                            text = text.replacingOccurrences(
+                                of: "#EXT-X-PLAYLIST-TYPE:EVENT",
+                                with: "#EXT-X-PLAYLIST-TYPE:VOD"
+                            )
+                            text += "#EXT-X-ENDLIST\n"
+                            try? Data(text.utf8).write(to: url, options: .atomic)
+                            finished += 1
+                        }
+                    }
+                }
+                if let walker = fm.enumerator(atPath: dir.path) {
+                    for case let file as String in walker {
+                        let size = (try? fm.attributesOfItem(atPath: dir.appendingPathComponent(file).path))?[.size]
+                        bytes += (size as? NSNumber)?.intValue ?? 0
+                    }
+                }
+                let summary = RecordingSummary(
+                    key: key,
+                    id: id,
+                    started: started ?? WallTime(millisecondsSince1970: 0),
+                    duration: longest,
+                    bytes: bytes,
+                    finished: true
+                )
+                indexRecovered(summary)
+            }
+        }
+        if finished > 0 { logFinishedAfterCrash(finished) }
+    }
+
+    /// Sum of a media playlist's EXTINF values.
+    static func listedDuration(_ text: String) -> Duration {
+        var ms: Int64 = 0
+        for line in text.split(separator: "\n") where line.hasPrefix("#EXTINF:") {
+            let value = line.dropFirst("#EXTINF:".count).prefix { $0 != "," }
+            ms += Int64(((Double(value) ?? 0) * 1000).rounded())
+        }
+        return .milliseconds(ms)
+    }
+
+    /// The first EXT-X-PROGRAM-DATE-TIME of a playlist written by `VODPlaylist` (UTC, milliseconds).
+    static func firstProgramDateTime(_ text: String) -> WallTime? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") })
+        else { return nil }
+        let v = line.dropFirst("#EXT-X-PROGRAM-DATE-TIME:".count)  // 2026-11-26T08:15:00.123Z
+        let n = v.split(whereSeparator: { "-T:.Z".contains($0) }).compactMap { Int64($0) }
+        guard n.count == 7 else { return nil }
+        // Days from civil (Howard Hinnant), the inverse of WallTime.iso8601.
+        let (y0, m, d) = (n[0], n[1], n[2])
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return WallTime(millisecondsSince1970: ((days * 24 + n[3]) * 60 + n[4]) * 60_000 + n[5] * 1000 + n[6])
+    }
+}
