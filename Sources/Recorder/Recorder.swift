@@ -72,6 +72,7 @@ public final class Recorder: Sendable {
                 perform(writes, key: "\(s.key)", id: w.id)
                 writers[slot] = w
                 publish(w.summary)
+                enforceRetention(writing: Set(writers.values.map { "\($0.summary.key)/\($0.id)" }))
             case .end(let key, let epoch):
                 guard var w = writers.removeValue(forKey: "\(key)/\(epoch)") else { continue }
                 perform(w.finish(), key: "\(key)", id: w.id)
@@ -122,6 +123,16 @@ public final class Recorder: Sendable {
     }
 
     private func publish(_ s: RecordingSummary) { index.withLock { $0[s.key, default: [:]][s.id] = s } }
+
+    /// A recording removed by retention.
+    func forget(_ s: RecordingSummary) { _ = index.withLock { $0[s.key]?.removeValue(forKey: s.id) } }
+
+    func logRemoved(_ r: RecordingSummary, reason: String) {
+        logger.notice(
+            "recording removed",
+            metadata: ["stream": "\(r.key)", "recording": "\(r.id)", "bytes": "\(r.bytes)", "reason": "\(reason)"]
+        )
+    }
 
     /// A recording found on disk at start.
     func indexRecovered(_ s: RecordingSummary) { publish(s) }

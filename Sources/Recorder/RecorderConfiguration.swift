@@ -6,6 +6,11 @@ public struct RecorderConfiguration: Sendable, Equatable {
     public var directory = "recordings"
     /// Renditions kept (`video`, `audio`, rung names such as `480p`); empty keeps every one.
     public var renditions: Set<String> = ["video", "audio"]
+    /// Recordings older than this (by their first sample) are removed; nil keeps them.
+    public var maxAge: Duration?
+    /// Total bytes over every recording beyond which the oldest are removed; nil: no limit. The recording being
+    /// written is never removed.
+    public var maxBytes: Int?
     /// Segments waiting for the disk before the oldest is dropped (each drop is counted and logged).
     public var queueCapacity = 4096
 

@@ -83,6 +83,8 @@ extension SluiceConfiguration {
             ]),
             "record": m([
                 "enabled": .bool(record.enabled), "dir": .string(record.directory),
+                "max_age_h": .double((record.maxAge?.secondsDouble ?? 0) / 3600),
+                "max_size_mb": .int((record.maxBytes ?? 0) / 1_000_000),
                 "renditions": .list(
                     (record.renditions.isEmpty ? ["all"] : record.renditions.sorted()).map { .string($0) }
                 ),

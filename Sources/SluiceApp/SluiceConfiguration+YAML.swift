@@ -108,6 +108,12 @@ extension SluiceConfiguration {
             if let names = try rec.strings("renditions") {
                 c.record.renditions = names == ["all"] ? [] : Set(names)
             }
+            if let h = try rec.double("max_age_h", in: 0...100_000) {
+                c.record.maxAge = h == 0 ? nil : .seconds(h * 3600)
+            }
+            if let mb = try rec.int("max_size_mb", in: 0...100_000_000) {
+                c.record.maxBytes = mb == 0 ? nil : mb * 1_000_000
+            }
             try rec.finish()
         }
         if var t = try r.section("transcode") {

@@ -177,3 +177,26 @@ def test_hlsjs_and_chromium_native_play_a_recording_to_its_end(workdir, page_ser
             "const v = document.getElementById('n'); return [v.currentTime, v.error && v.error.message];")
     finally:
         gw.stop()
+
+
+def test_retention_removes_the_oldest_recording_while_another_is_written(workdir):
+    gw = Gateway(workdir, extra=["--record", str(workdir / "rec")],
+                 env={"SLUICE_HLS_RECONNECT_GRACE_S": "1", "SLUICE_RECORD_MAX_SIZE_MB": "1"}).start()
+    try:
+        first = publish(gw, "rec-old", 6, workdir / "publisher1.log")
+        assert first.wait(30) == 0, first.log()
+        old = finished(gw, "rec-old")
+        assert old and old[0]["bytes"] > 500_000, old
+        second = publish(gw, "rec-new", 6, workdir / "publisher2.log")
+        removed = wait_for("removal", lambda: not recordings(gw, "rec-old") and "recording removed" in gw.log(), 20)
+        # Removed while the newer one was still being written (never the one being written).
+        growing = recordings(gw, "rec-new")
+        assert removed and growing and not growing[0]["finished"], (recordings(gw, "rec-old"), growing)
+        assert not (workdir / "rec" / "rec-old" / old[0]["id"]).exists()
+        assert second.wait(30) == 0, second.log()
+        new = finished(gw, "rec-new")
+        assert new and new[0]["finished"], new
+        url = f"http://127.0.0.1:{gw.http_port}{new[0]['url']}".replace("index.m3u8", "video.m3u8")
+        assert probe(url, "v:0")[0] == 6 * FPS
+    finally:
+        gw.stop()
