@@ -17,6 +17,16 @@ public struct LLHLSConfiguration: Sendable, Equatable {
     public var firstSegment: EarlyFirstSegment?
     /// Complete segments listed in each media playlist (Apple asks for ≥ 6).
     public var windowSegments: Int = 10
+    /// DVR: how far back the live playlists reach (nil: `windowSegments` only). Parts stay listed only near the
+    /// live edge (checklist P5), so a long window costs playlist bytes, not part listings.
+    public var dvrWindow: Duration?
+
+    /// Complete segments each media playlist lists: the window, or as many as the DVR window needs at the segment
+    /// target (a longer first GOP only makes it reach further back).
+    public var listedSegments: Int {
+        guard let dvr = dvrWindow else { return windowSegments }
+        return max(windowSegments, Int((dvr / segmentTarget).rounded(.up)))
+    }
     /// Segments kept downloadable after leaving the playlist (≥ 3 × TARGETDURATION, [S §6.2.2]).
     public var retainedSegmentsAfterWindow: Int = 3
     /// How long a stream stays live, without ENDLIST, waiting for its publisher to reconnect.

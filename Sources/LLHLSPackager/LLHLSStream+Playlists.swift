@@ -42,7 +42,7 @@ extension LLHLSStreamState {
                 )
                 : nil,
             serverControl: serverControl,
-            window: config.windowSegments,
+            window: config.listedSegments,
             reports: reports,
             ended: isEnded
         )

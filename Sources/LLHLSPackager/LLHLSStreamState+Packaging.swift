@@ -112,7 +112,7 @@ extension LLHLSStreamState {
             now: now.instant
         )
         let position = p.rendition.lastPart ?? (msn: p.rendition.nextMSN - 1, part: 0)
-        p.rendition.trim(window: config.windowSegments, retainedAfter: config.retainedSegmentsAfterWindow)
+        p.rendition.trim(window: config.listedSegments, retainedAfter: config.retainedSegmentsAfterWindow)
         setPipeline(named: name, p)
         listedPart(of: name)
         // A segment ends with its last part (`endsSegment`), or, cut late, as the next one's first part arrives.

@@ -76,6 +76,7 @@ extension SluiceConfiguration {
                 "part_target_ms": .int(Int(hls.partTarget.milliseconds)),
                 "segment_target_s": .double(hls.segmentTarget.secondsDouble),
                 "window_segments": .int(hls.windowSegments),
+                "dvr_window_s": .int(Int(hls.dvrWindow?.components.seconds ?? 0)),
                 "reconnect_grace_s": .int(Int(hls.reconnectGrace.components.seconds)),
                 "ended_retention_s": .int(Int(hls.endedRetention.components.seconds)),
                 "start_wait_s": .int(Int(hls.startWait.components.seconds)),

@@ -75,6 +75,7 @@ extension SluiceConfiguration {
                 c.hls.segmentTarget = .milliseconds(Int64(s * 1000))
             }
             c.hls.windowSegments = try hls.int("window_segments", in: 6...60) ?? c.hls.windowSegments
+            if let s = try hls.int("dvr_window_s", in: 0...86_400) { c.hls.dvrWindow = s == 0 ? nil : .seconds(s) }
             if let s = try hls.int("reconnect_grace_s", in: 0...300) { c.hls.reconnectGrace = .seconds(s) }
             if let s = try hls.int("ended_retention_s", in: 0...3600) { c.hls.endedRetention = .seconds(s) }
             if let s = try hls.int("start_wait_s", in: 0...30) { c.hls.startWait = .seconds(s) }

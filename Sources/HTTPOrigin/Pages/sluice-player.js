@@ -72,17 +72,30 @@ class LiveKeeper {
     this.lastJump = 0;
     this.catchingUp = false;
     this.lastStall = performance.now();
+    // The viewer went back (a DVR window allows it): keeping pauses until they are live again. Only a viewer moves
+    // the play head backwards; the keeper and hls.js only ever move it forwards.
+    this.rewound = false;
+    this.lastTime = 0;
     video.addEventListener('waiting', () => { if (video.currentTime > 0) this.lastStall = performance.now(); });
+    video.addEventListener('seeking', () => this.noteSeek());
   }
 
-  /** What the keeper is doing now: 'jumped', 'catching up' or ''. */
+  noteSeek() {
+    const t = this.video.currentTime;
+    if (t < this.lastTime - 1) this.rewound = true;
+    this.lastTime = t;
+  }
+
+  /** What the keeper is doing now: 'jumped', 'catching up', 'behind live (DVR)' or ''. */
   get why() {
+    if (this.rewound) return 'behind live (DVR)';
     if (performance.now() - this.lastJump < 2000) return 'jumped to live';
     return this.catchingUp ? 'catching up to live' : '';
   }
 
   tick() {
     const h = this.hls, v = this.video, d = h && h.latestLevelDetails;
+    this.noteSeek();
     if (!d || !d.live || v.paused || !(h.latency > 0) || h.targetLatency == null) return this.rate(1);
     const now = performance.now();
     const base = d.partHoldBack || d.holdBack || 0;
@@ -92,6 +105,11 @@ class LiveKeeper {
       this.lastStall = now;
     }
     const behind = h.latency - h.targetLatency;
+    if (this.rewound) {
+      // Back within a second of the target (the viewer returned to live): keep the edge again.
+      if (behind > 1) return this.rate(1);
+      this.rewound = false;
+    }
     if (behind > d.targetduration + 0.5 && h.liveSyncPosition != null && now - this.lastJump > 3000) {
       this.lastJump = now;
       this.jumps += 1;
