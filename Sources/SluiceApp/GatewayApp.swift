@@ -10,6 +10,7 @@ import Synchronization
 import Telemetry
 import Transcoder
 import UnixSignals
+import WHEPEgress
 import WHIPIngest
 import WebRTCTransport
 
@@ -58,9 +59,20 @@ public struct GatewayApp: Sendable {
             configuration: c.whipIngest,
             logger: logger
         )
+        // WHEP viewers share the WHIP port and follow HLS playback's viewer-token rule.
+        let whep = WHEPEgressService(
+            transport: transport,
+            hub: hub,
+            telemetry: telemetry,
+            configuration: c.whepEgress,
+            logger: logger
+        )
         var originOptions = c.originOptions(readiness: readiness)
         originOptions.routeGroups.append(
             WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) })
+        )
+        originOptions.routeGroups.append(
+            WHEPOriginRoutes.group(whep: whep, viewerSecret: c.security.origin.viewerSecret)
         )
         let origin = HTTPOriginService(
             packager: packager,
@@ -83,7 +95,7 @@ public struct GatewayApp: Sendable {
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
-            .init(service: WHIPGatewayService(whip: whip, logger: logger)),
+            .init(service: WHIPGatewayService(whip: whip, whep: whep, logger: logger)),
         ]
         if c.transcode {
             // Rung IDRs for a long-GOP source follow the packager's segment target.
@@ -164,6 +176,7 @@ final class BoundPorts: Sendable {
             "  OBS / FFmpeg server:  rtmp://\(host):\(r)/live   (stream key: any name, e.g. mystream)",
             "  WHIP (OBS 30+, web):  \(scheme)://\(host):\(h)/whip/<stream key>",
             "  Watch (LL-HLS):       \(scheme)://\(host):\(h)/live/<stream key>/index.m3u8",
+            "  Watch (WebRTC, WHEP): \(scheme)://\(host):\(h)/whep/<stream key>",
             "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /publish, /dashboard",
         ]
         if let k = demoKey {

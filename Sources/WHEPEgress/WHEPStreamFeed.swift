@@ -1,0 +1,253 @@
+import Logging
+import MediaCore
+import StreamHub
+import Synchronization
+import Telemetry
+import WebRTCWire
+
+/// One stream's WHEP egress for one video source: reads the hub once, packetizes each track once, keeps the
+/// history NACKs are answered from, and fans packets out to its viewers (each encrypts its own copy).
+final class WHEPStreamFeed: Sendable {
+    let key: StreamKey
+    let videoSource: WHEPVideoSource
+    let videoSSRC: UInt32
+    let audioSSRC: UInt32
+    let cname: String
+    let hub: StreamHub
+    let configuration: WHEPEgressConfiguration
+    let telemetry: GatewayTelemetry?
+    let logger: Logger
+
+    struct State: Sendable {
+        var viewers: [String: WHEPViewer] = [:]
+        var reported: [String: WHEPViewer.Counters] = [:]
+        var video: WHEPTrackSender
+        var audio: WHEPTrackSender
+        var lastKeyframeRequest: ContinuousClock.Instant?
+        var tasks: [Task<Void, Never>] = []
+        var readers: [(key: StreamKey, reader: StreamReader)] = []
+        var stopped = false
+        /// Keyframe requests carried out by the rung (the source itself cannot be asked).
+        var keyframesForced = 0
+    }
+
+    let state: Mutex<State>
+    /// Set when a keyframe is wanted; the rung's encoder takes it.
+    let keyframeWanted = Atomic<Bool>(false)
+    /// Called once when the source ended (the service closes the viewers and forgets the feed).
+    let onEnded: @Sendable (WHEPStreamFeed) -> Void
+
+    init(
+        key: StreamKey,
+        videoSource: WHEPVideoSource,
+        hub: StreamHub,
+        configuration: WHEPEgressConfiguration,
+        telemetry: GatewayTelemetry?,
+        logger: Logger,
+        onEnded: @escaping @Sendable (WHEPStreamFeed) -> Void
+    ) {
+        var generator = SystemRandomNumberGenerator()
+        self.key = key
+        self.videoSource = videoSource
+        videoSSRC = UInt32.random(in: 1...UInt32.max, using: &generator)
+        var audio = UInt32.random(in: 1...UInt32.max, using: &generator)
+        if audio == videoSSRC { audio &+= 1 }
+        audioSSRC = audio
+        cname = "sluice-" + String(UInt64.random(in: 1...UInt64.max, using: &generator), radix: 36)
+        self.hub = hub
+        self.configuration = configuration
+        self.telemetry = telemetry
+        var logger = logger
+        logger[metadataKey: "stream"] = "\(key)"
+        logger[metadataKey: "video_source"] = "\(videoSource)"
+        self.logger = logger
+        self.onEnded = onEnded
+        state = Mutex(
+            State(
+                video: WHEPTrackSender(
+                    kind: .video,
+                    ssrc: videoSSRC,
+                    historyCapacity: configuration.videoHistoryPackets,
+                    maxPayloadSize: configuration.maxPayloadSize
+                ),
+                audio: WHEPTrackSender(
+                    kind: .audio,
+                    ssrc: audio,
+                    historyCapacity: configuration.audioHistoryPackets,
+                    maxPayloadSize: configuration.maxPayloadSize
+                )
+            )
+        )
+    }
+
+    /// Subscribes to the hub and starts the video, audio and report loops; false when the stream is gone.
+    func start() -> Bool {
+        let videoKey: StreamKey? =
+            switch videoSource {
+            case .rendition(let k): k
+            case .webRTCRung: key
+            case .none: nil
+            }
+        var readers: [(StreamKey, StreamReader)] = []
+        if let videoKey {
+            guard let r = hub.subscribe(key: videoKey, name: "whep", capacity: configuration.readerCapacity) else {
+                return false
+            }
+            readers.append((videoKey, r))
+        }
+        guard let audioReader = hub.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity) else {
+            for (k, r) in readers { hub.unsubscribe(r, from: k) }
+            return false
+        }
+        var tasks: [Task<Void, Never>] = []
+        if let videoReader = readers.first?.1 {
+            let encode = videoSource == .webRTCRung
+            tasks.append(Task { await self.runVideo(videoReader, encode: encode) })
+        }
+        readers.append((key, audioReader))
+        tasks.append(
+            Task {
+                await self.runAudio(audioReader)
+                self.end()
+            }
+        )
+        tasks.append(Task { await self.runReports() })
+        state.withLock { s in
+            s.tasks = tasks
+            s.readers = readers.map { (key: $0.0, reader: $0.1) }
+        }
+        logger.info("WHEP feed started", metadata: ["video_ssrc": "\(videoSSRC)", "audio_ssrc": "\(audioSSRC)"])
+        return true
+    }
+
+    /// Adds a viewer (it receives once DTLS connected).
+    func add(_ viewer: WHEPViewer) {
+        let count = state.withLock { s in
+            s.viewers[viewer.id] = viewer
+            return s.viewers.count
+        }
+        logger.debug("WHEP viewer added", metadata: ["viewers": "\(count)"])
+    }
+
+    /// Removes a viewer and reports its last counters; true when none is left.
+    func remove(_ viewer: WHEPViewer) -> Bool {
+        let (empty, previous) = state.withLock { s in
+            s.viewers[viewer.id] = nil
+            return (s.viewers.isEmpty, s.reported.removeValue(forKey: viewer.id))
+        }
+        report(viewer.counters, since: previous ?? .init())
+        return empty
+    }
+
+    /// Stops reading the hub; viewers are the service's to close.
+    func stop() {
+        let (tasks, readers) = state.withLock { s in
+            s.stopped = true
+            defer {
+                s.tasks = []
+                s.readers = []
+            }
+            return (s.tasks, s.readers)
+        }
+        for task in tasks { task.cancel() }
+        for (k, r) in readers { hub.unsubscribe(r, from: k) }
+        logger.info("WHEP feed stopped")
+    }
+
+    var viewers: [WHEPViewer] { state.withLock { Array($0.viewers.values) } }
+
+    /// Keyframes the rung encoded on request.
+    var keyframesForced: Int { state.withLock { $0.keyframesForced } }
+
+    private func end() {
+        let first = state.withLock { s -> Bool in
+            defer { s.stopped = true }
+            return !s.stopped
+        }
+        if first { onEnded(self) }
+    }
+
+    /// A viewer joined or asked (PLI/FIR): one keyframe per `keyframeRequestInterval` per stream, shared by all.
+    func requestKeyframe(now: ContinuousClock.Instant = .now) {
+        guard videoSource == .webRTCRung else { return }
+        let due = state.withLock { s -> Bool in
+            if let last = s.lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestInterval {
+                return false
+            }
+            s.lastKeyframeRequest = now
+            s.keyframesForced += 1
+            return true
+        }
+        if due { keyframeWanted.store(true, ordering: .relaxed) }
+    }
+
+    /// Packetizes one video access unit once and hands it to every viewer.
+    func send(video frame: MediaFrame) {
+        let wall = WallTime.now()
+        let result = state.withLock { s -> Result<([[UInt8]], [WHEPViewer]), WebRTCWireError> in
+            do throws(WebRTCWireError) {
+                return .success((try s.video.packetize(video: frame, wall: wall), Array(s.viewers.values)))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let packets: [[UInt8]]
+        let viewers: [WHEPViewer]
+        switch result {
+        case .success(let built): (packets, viewers) = built
+        case .failure(let error):
+            logger.warning("WHEP video frame not packetized", metadata: ["reason": "\(error)"])
+            return
+        }
+        var wanted = false
+        for viewer in viewers where viewer.deliver(video: packets, keyframe: frame.isKeyframe) { wanted = true }
+        if wanted { requestKeyframe() }
+    }
+
+    /// Packetizes one Opus frame once and hands it to every viewer.
+    func send(audio frame: MediaFrame) {
+        let wall = WallTime.now()
+        let (packets, viewers) = state.withLock { s in
+            (s.audio.packetize(audio: frame, wall: wall), Array(s.viewers.values))
+        }
+        for viewer in viewers { viewer.deliver(audio: packets) }
+    }
+
+    /// New SPS/PPS for in-band repetition before keyframes.
+    func setDecoderConfiguration(_ avcC: [UInt8]) {
+        state.withLock { $0.video.setDecoderConfiguration(avcC) }
+    }
+
+    /// Packets still in the track's history, for a NACK.
+    func history(_ kind: MediaKind, _ sequenceNumbers: [UInt16]) -> [[UInt8]] {
+        state.withLock { s in
+            let history = kind == .video ? s.video.history : s.audio.history
+            return sequenceNumbers.compactMap { history.packet($0) }
+        }
+    }
+
+    /// Which track an SSRC in feedback names.
+    func kind(ofSSRC ssrc: UInt32) -> MediaKind? {
+        ssrc == videoSSRC ? .video : ssrc == audioSSRC ? .audio : nil
+    }
+
+    /// Adds what a viewer counted since the last report to the Prometheus counters.
+    func report(_ now: WHEPViewer.Counters, since old: WHEPViewer.Counters) {
+        guard let telemetry else { return }
+        let video: [(WHEPCounter, Int)] = [
+            (.packetsSent, now.videoPacketsSent - old.videoPacketsSent),
+            (.packetsDropped, now.videoPacketsDropped - old.videoPacketsDropped),
+            (.nackedPackets, now.nackedPackets - old.nackedPackets),
+            (.retransmittedPackets, now.retransmittedPackets - old.retransmittedPackets),
+            (.keyframeRequests, now.keyframeRequests - old.keyframeRequests),
+        ]
+        for (counter, amount) in video { telemetry.countWHEP(counter, stream: key, kind: "video", amount) }
+        telemetry.countWHEP(.packetsSent, stream: key, kind: "audio", now.audioPacketsSent - old.audioPacketsSent)
+        telemetry.countWHEP(
+            .packetsDropped,
+            stream: key,
+            kind: "audio",
+            now.audioPacketsDropped - old.audioPacketsDropped
+        )
+    }
+}
