@@ -229,7 +229,7 @@ let package = Package(
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "WHEPEgressTests",
-            dependencies: ["WHEPEgress", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "Telemetry", "TestSupport",
+            dependencies: ["WHEPEgress", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "CodecFormats", "Telemetry", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(

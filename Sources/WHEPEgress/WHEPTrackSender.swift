@@ -22,6 +22,8 @@ struct WHEPTrackSender: Sendable {
     private var anchor: (wall: WallTime, rtp: UInt32)?
     private(set) var packets: UInt32 = 0
     private(set) var octets: UInt32 = 0
+    /// Sequence number of the newest packet.
+    private(set) var lastSequenceNumber: UInt16?
     /// SPS and PPS put in front of keyframes that lack them (a WebRTC receiver has no avcC).
     var parameterSets: [[UInt8]] = []
 
@@ -81,6 +83,7 @@ struct WHEPTrackSender: Sendable {
     private mutating func remember(_ packet: RTPPacket) -> [UInt8] {
         let bytes = packet.serialized()
         history.store(sequenceNumber: packet.sequenceNumber, bytes: bytes)
+        lastSequenceNumber = packet.sequenceNumber
         packets &+= 1
         octets &+= UInt32(truncatingIfNeeded: packet.payload.count)
         return bytes

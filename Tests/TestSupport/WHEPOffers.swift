@@ -1,8 +1,8 @@
 /// Recvonly offers captured on this machine on 2026-11-26 from the two real WHEP clients the e2e suite drives
 /// (`addTransceiver(kind, {direction: 'recvonly'})` for video then audio, ICE gathering complete).
-enum WHEPOffers {
+public enum WHEPOffers {
     /// Chromium 156 headless (no camera permission, so its host candidates are mDNS names).
-    static let chromium = """
+    public static let chromium = """
         v=0
         o=- 2560349925852392575 2 IN IP4 127.0.0.1
         s=-
@@ -211,7 +211,7 @@ enum WHEPOffers {
         """
 
     /// aiortc 1.16 (`RTCConfiguration(iceServers=[])`, host address patched to 127.0.0.1).
-    static let aiortc = """
+    public static let aiortc = """
         v=0
         o=- 4004667085 4004667085 IN IP4 0.0.0.0
         s=-
