@@ -52,17 +52,21 @@ public struct GatewayApp: Sendable {
             certificate: try DTLSCertificate(),
             logger: logger
         )
+        // WHIP's Opus reaches WHEP viewers untouched through here (the hub carries the AAC made for HLS).
+        let originalAudio = OriginalAudio()
         let whip = WHIPIngestService(
             transport: transport,
             hub: hub,
             telemetry: telemetry,
             configuration: c.whipIngest,
+            originalAudio: originalAudio,
             logger: logger
         )
         // WHEP viewers share the WHIP port and follow HLS playback's viewer-token rule.
         let whep = WHEPEgressService(
             transport: transport,
             hub: hub,
+            originalAudio: originalAudio,
             telemetry: telemetry,
             configuration: c.whepEgress,
             logger: logger

@@ -24,6 +24,8 @@ public final class WHEPEgressService: Sendable {
     /// The transport every session rides on.
     public let transport: WebRTCTransportService
     let hub: StreamHub
+    /// WHIP publishers' own Opus, sent untouched.
+    let originalAudio: OriginalAudio?
     let telemetry: GatewayTelemetry?
     let logger: Logger
     /// Limits, queues, history and the WebRTC rung's encoder.
@@ -42,12 +44,14 @@ public final class WHEPEgressService: Sendable {
     public init(
         transport: WebRTCTransportService,
         hub: StreamHub,
+        originalAudio: OriginalAudio? = nil,
         telemetry: GatewayTelemetry? = nil,
         configuration: WHEPEgressConfiguration = .init(),
         logger: Logger = Logger(label: "sluice.whep")
     ) {
         self.transport = transport
         self.hub = hub
+        self.originalAudio = originalAudio
         self.telemetry = telemetry
         self.configuration = configuration
         self.logger = logger
@@ -186,6 +190,7 @@ public final class WHEPEgressService: Sendable {
                 key: key,
                 videoSource: source,
                 hub: hub,
+                originalAudio: originalAudio,
                 configuration: configuration,
                 telemetry: telemetry,
                 logger: logger

@@ -85,7 +85,7 @@ extension WHEPStreamFeed {
         }
     }
 
-    /// Reads audio from the source: Opus goes out as it came (WHIP), anything else through one Opus transcoder.
+    /// Reads audio: Opus goes out as it came (WHIP's, from `OriginalAudio`), anything else through one Opus transcoder.
     func runAudio(_ reader: StreamReader) async {
         var transcoder: OpusTranscoder?
         var passthrough = false
@@ -99,6 +99,7 @@ extension WHEPStreamFeed {
                 transcoder = nil
                 if !passthrough {
                     do {
+                        // Once per stream and feed, never per viewer.
                         transcoder = try OpusTranscoder(input: audio, bitRate: configuration.opusBitRate)
                         logger.info("WHEP audio transcoded to Opus", metadata: ["from": "\(audio.codecString)"])
                     } catch {

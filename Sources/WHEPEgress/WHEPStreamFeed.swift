@@ -14,6 +14,8 @@ final class WHEPStreamFeed: Sendable {
     let audioSSRC: UInt32
     let cname: String
     let hub: StreamHub
+    /// The publisher's own Opus (WHIP), sent untouched when present; else the hub's audio is transcoded to Opus.
+    let originalAudio: OriginalAudio?
     let configuration: WHEPEgressConfiguration
     let telemetry: GatewayTelemetry?
     let logger: Logger
@@ -26,6 +28,7 @@ final class WHEPStreamFeed: Sendable {
         var lastKeyframeRequest: ContinuousClock.Instant?
         var tasks: [Task<Void, Never>] = []
         var readers: [(key: StreamKey, reader: StreamReader)] = []
+        var originalReader: StreamReader?
         var stopped = false
         /// Keyframe requests carried out by the rung (the source itself cannot be asked).
         var keyframesForced = 0
@@ -41,6 +44,7 @@ final class WHEPStreamFeed: Sendable {
         key: StreamKey,
         videoSource: WHEPVideoSource,
         hub: StreamHub,
+        originalAudio: OriginalAudio? = nil,
         configuration: WHEPEgressConfiguration,
         telemetry: GatewayTelemetry?,
         logger: Logger,
@@ -55,6 +59,7 @@ final class WHEPStreamFeed: Sendable {
         audioSSRC = audio
         cname = "sluice-" + String(UInt64.random(in: 1...UInt64.max, using: &generator), radix: 36)
         self.hub = hub
+        self.originalAudio = originalAudio
         self.configuration = configuration
         self.telemetry = telemetry
         var logger = logger
@@ -95,16 +100,25 @@ final class WHEPStreamFeed: Sendable {
             }
             readers.append((videoKey, r))
         }
-        guard let audioReader = hub.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity) else {
+        let original = originalAudio?.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity)
+        guard
+            let audioReader = original
+                ?? hub.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity)
+        else {
             for (k, r) in readers { hub.unsubscribe(r, from: k) }
             return false
         }
         var tasks: [Task<Void, Never>] = []
         if let videoReader = readers.first?.1 {
             let encode = videoSource == .webRTCRung
-            tasks.append(Task { await self.runVideo(videoReader, encode: encode) })
+            tasks.append(
+                Task {
+                    await self.runVideo(videoReader, encode: encode)
+                    self.end()
+                }
+            )
         }
-        readers.append((key, audioReader))
+        if original == nil { readers.append((key, audioReader)) }
         tasks.append(
             Task {
                 await self.runAudio(audioReader)
@@ -115,6 +129,7 @@ final class WHEPStreamFeed: Sendable {
         state.withLock { s in
             s.tasks = tasks
             s.readers = readers.map { (key: $0.0, reader: $0.1) }
+            s.originalReader = original
         }
         logger.info("WHEP feed started", metadata: ["video_ssrc": "\(videoSSRC)", "audio_ssrc": "\(audioSSRC)"])
         return true
@@ -141,16 +156,18 @@ final class WHEPStreamFeed: Sendable {
 
     /// Stops reading the hub; viewers are the service's to close.
     func stop() {
-        let (tasks, readers) = state.withLock { s in
+        let (tasks, readers, original) = state.withLock { s in
             s.stopped = true
             defer {
                 s.tasks = []
                 s.readers = []
+                s.originalReader = nil
             }
-            return (s.tasks, s.readers)
+            return (s.tasks, s.readers, s.originalReader)
         }
         for task in tasks { task.cancel() }
         for (k, r) in readers { hub.unsubscribe(r, from: k) }
+        if let original { originalAudio?.unsubscribe(original, from: key) }
         logger.info("WHEP feed stopped")
     }
 

@@ -22,6 +22,8 @@ public final class WHIPIngestService: Sendable {
     public let transport: WebRTCTransportService
     let hub: StreamHub
     let telemetry: GatewayTelemetry?
+    /// Where the publisher's Opus goes untranscoded (WHEP viewers); nil: only the AAC reaches the hub.
+    let originalAudio: OriginalAudio?
     let logger: Logger
     /// Candidates, reorder wait, session limit and timer periods.
     public let configuration: WHIPIngestConfiguration
@@ -38,11 +40,13 @@ public final class WHIPIngestService: Sendable {
         hub: StreamHub,
         telemetry: GatewayTelemetry? = nil,
         configuration: WHIPIngestConfiguration = .init(),
+        originalAudio: OriginalAudio? = nil,
         logger: Logger = Logger(label: "sluice.whip")
     ) {
         self.transport = transport
         self.hub = hub
         self.telemetry = telemetry
+        self.originalAudio = originalAudio
         self.configuration = configuration
         self.logger = logger
     }
@@ -94,6 +98,17 @@ public final class WHIPIngestService: Sendable {
         }
         let id = Self.randomID()
         sessions.withLock { $0[id] = Entry(key: key, session: session) }
+        if negotiation.audio != nil {
+            let opus = AudioParameters(
+                codec: .opus,
+                decoderConfiguration: AudioTrack.opusHead,
+                sampleRate: 48_000,
+                channels: 2,
+                samplesPerFrame: 960,
+                codecString: "opus"
+            )
+            originalAudio?.begin(key: key, parameters: opus)
+        }
         var configuration = WHIPMediaConfiguration(
             negotiation: negotiation,
             localSSRC: UInt32.random(in: 1...UInt32.max)
@@ -206,6 +221,7 @@ public final class WHIPIngestService: Sendable {
             telemetry?.webrtcSessionEnded(stream: key)
             session.close()
             _ = sessions.withLock { $0.removeValue(forKey: id) }
+            originalAudio?.end(key: key)
             publication.end()
             var ended = metadata
             ended["reason"] = "\(reason)"
@@ -239,6 +255,8 @@ public final class WHIPIngestService: Sendable {
                 publication.update(description: description)
             case .frame(let frame):
                 publication.send(frame)
+            case .originalAudio(let frame):
+                originalAudio?.send(frame, key: publication.key)
             case .sendRTCP(let bytes): session.sendRTCP(bytes)
             case .warning(let text):
                 logger.warning("WHIP media", metadata: metadata.merging(["reason": "\(text)"]) { $1 })

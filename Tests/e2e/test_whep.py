@@ -149,3 +149,29 @@ def test_endpoint_http_contract(live):
     assert request("DELETE", base + location)[0] == 200
     assert request("DELETE", base + location)[0] in (200, 404)
     assert request("DELETE", f"{base}/whep/{KEY}/ffffffff")[0] == 404
+
+
+def test_aiortc_watches_a_whip_source_passed_through(workdir):
+    """WHIP in (aiortc: H.264 constrained baseline + Opus), WHEP out (aiortc): both tracks go out as they came."""
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"]).start()
+    key = "e2e-whip-whep"
+    pub = Publisher([sys.executable, str(HERE / "whip_aiortc.py"), f"http://127.0.0.1:{gw.http_port}/whip/{key}",
+                     "--seconds", "40"], workdir / "publisher.log")
+    try:
+        wait_live(gw, key)
+        time.sleep(1)
+        done, es = run_client([sys.executable, str(HERE / "whep_aiortc.py"),
+                               f"http://127.0.0.1:{gw.http_port}/whep/{key}", "--seconds", str(WATCH_SECONDS)],
+                              workdir / "viewer.log", WATCH_SECONDS + 60)
+        context = f"{es}\n{gw.log()[-3000:]}"
+        assert done.get("connected"), context
+        assert es[0]["source"] == "passthrough", context
+        assert done["watchedSeconds"] >= 10, context
+        # aiortc publishes ~30 fps but slows under load: ask for half over the 10 s.
+        assert done["videoFrames"] >= 10 * 15, context
+        assert (done["width"], done["height"]) == (640, 360), context
+        assert done["audioFrames"] >= 10 * 40, context
+        assert "WHEP audio transcoded" not in gw.log(), "WHIP's Opus must pass through"
+    finally:
+        pub.stop()
+        gw.stop()
