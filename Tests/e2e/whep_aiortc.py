@@ -44,17 +44,33 @@ async def main():
     parser.add_argument("--connect-timeout", type=float, default=15.0)
     parser.add_argument("--token", default="")
     parser.add_argument("--candidate", help="HOST:PORT replacing every candidate of the answer (a relay in the test)")
+    parser.add_argument("--viewers", type=int, default=1,
+                        help="peer connections in this process; more than one prints {\"viewers\": [...]} at the end")
     args = parser.parse_args()
+    if args.viewers == 1:
+        result = await watch(args, quiet=False)
+        emit(result)
+        return 0 if result.get("connected") else (2 if result.get("state") == "refused" else 1)
+    results = await asyncio.gather(*(watch(args, quiet=True) for _ in range(args.viewers)))
+    emit({"done": True, "viewers": results})
+    return 0 if all(r.get("connected") for r in results) else 1
+
+
+async def watch(args, quiet: bool) -> dict:
+    """One viewer: POST, play for --seconds, DELETE; returns its "done" record."""
+    say = (lambda obj: None) if quiet else emit
 
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
     video = pc.addTransceiver("video", direction="recvonly")
     video.setCodecPreferences([c for c in RTCRtpReceiver.getCapabilities("video").codecs
                                if c.mimeType in ("video/H264", "video/rtx")])
     pc.addTransceiver("audio", direction="recvonly")
-    counts = {"video": 0, "audio": 0, "width": 0, "height": 0, "firstVideo": None, "firstAudio": None}
+    counts = {"video": 0, "audio": 0, "width": 0, "height": 0, "firstVideo": None, "firstAudio": None,
+              "firstVideoAfterPost": None}
     connected, failed = asyncio.Event(), asyncio.Event()
     t0 = time.monotonic()
     readers = []
+    t_post = t0
 
     async def read(track):
         while True:
@@ -66,6 +82,8 @@ async def main():
             first = "firstVideo" if track.kind == "video" else "firstAudio"
             if counts[first] is None:
                 counts[first] = round(time.monotonic() - t0, 3)
+                if track.kind == "video":
+                    counts["firstVideoAfterPost"] = round(time.monotonic() - t_post, 3)
             if track.kind == "video":
                 counts["width"], counts["height"] = frame.width, frame.height
 
@@ -75,7 +93,7 @@ async def main():
 
     @pc.on("connectionstatechange")
     async def on_state():
-        emit({"state": pc.connectionState})
+        say({"state": pc.connectionState})
         if pc.connectionState == "connected":
             connected.set()
         elif pc.connectionState in ("failed", "closed"):
@@ -84,15 +102,15 @@ async def main():
     await pc.setLocalDescription(await pc.createOffer())
     loop = asyncio.get_running_loop()
     headers = {"Authorization": f"Bearer {args.token}"} if args.token else {}
+    t_post = time.monotonic()
     status, headers, answer = await loop.run_in_executor(
         None, http, "POST", args.url, pc.localDescription.sdp.encode(), headers)
     location = headers.get("Location")
-    emit({"status": status, "location": location, "etag": headers.get("ETag"),
+    say({"status": status, "location": location, "etag": headers.get("ETag"),
           "source": headers.get("X-Sluice-Video-Source"), "retryAfter": headers.get("Retry-After")})
     if status != 201:
-        emit({"done": True, "state": "refused", "status": status, "body": answer})
         await pc.close()
-        return 2
+        return {"done": True, "state": "refused", "status": status, "body": answer}
     if args.candidate:
         host, port = args.candidate.rsplit(":", 1)
         answer = re.sub(r"^(a=candidate:\S+ \d+ udp \d+) \S+ \d+ ", rf"\1 {host} {port} ", answer, flags=re.M)
@@ -118,11 +136,12 @@ async def main():
     await pc.close()
     for r in readers:
         r.cancel()
-    emit({"done": True, "state": state, "connected": ok, "watchedSeconds": watched, "deleted": deleted,
+    return {"done": True, "state": state, "connected": ok, "watchedSeconds": watched, "deleted": deleted,
           "videoFrames": counts["video"], "audioFrames": counts["audio"], "width": counts["width"],
           "height": counts["height"], "firstVideoSeconds": counts["firstVideo"],
-          "firstAudioSeconds": counts["firstAudio"], "stats": stats})
-    return 0 if ok else 1
+          "firstAudioSeconds": counts["firstAudio"],
+          "firstVideoAfterPostSeconds": counts["firstVideoAfterPost"], "stats": stats,
+          "source": headers.get("X-Sluice-Video-Source")}
 
 
 if __name__ == "__main__":
