@@ -175,3 +175,41 @@ def test_aiortc_watches_a_whip_source_passed_through(workdir):
     finally:
         pub.stop()
         gw.stop()
+
+
+def test_watch_page_switches_to_webrtc_with_latency_on_screen(live):
+    """/watch/{key}?protocol=webrtc plays over WHEP and shows the latency from RTCP sender reports."""
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.skip("chromium or /usr/bin/chromedriver is not installed")
+    os.environ["SE_AVOID_STATS"] = "true"
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    from whip_chromium import FLAGS
+
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in FLAGS:
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    try:
+        driver.get(f"http://127.0.0.1:{live.http_port}/watch/{KEY}?protocol=webrtc")
+        read = "const p = window.sluicePlayer; const v = document.getElementById('video');" \
+               " return {engine: p.engine, latency: p.latency, error: p.error, t: v.currentTime," \
+               " shown: document.getElementById('latency').textContent," \
+               " source: document.getElementById('latency-source').textContent};"
+        samples, end = [], time.monotonic() + 12
+        while time.monotonic() < end:
+            time.sleep(1)
+            samples.append(driver.execute_script(read))
+        driver.save_screenshot(str(WORKDIR / "watch-webrtc.png"))
+    finally:
+        driver.quit()
+    last = samples[-1]
+    assert last["engine"].startswith("WebRTC (WHEP"), samples
+    assert last["t"] > 5 and not last["error"], samples
+    latencies = [s["latency"] for s in samples[-5:] if s["latency"] is not None]
+    assert latencies and last["source"] == "(RTCP)", samples
+    # Gateway → screen over WebRTC on loopback: well under a second.
+    assert 0 < max(latencies) < 1.0, samples
+    (WORKDIR / "watch-webrtc-latency.json").write_text(json.dumps(samples))
