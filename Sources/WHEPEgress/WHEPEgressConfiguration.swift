@@ -32,6 +32,8 @@ public struct WHEPEgressConfiguration: Sendable {
     public var rungPreset: String = "veryfast"
     /// Opus bit rate for AAC sources transcoded once per stream (`whep.opus_bitrate_kbps`).
     public var opusBitRate: Int = 96_000
+    /// How long viewers are held when the publisher leaves, waiting for it to come back (`whep.reconnect_grace_s`).
+    public var reconnectGrace: Duration = .seconds(10)
     /// Frames the hub buffers for a stream's WHEP feed before it drops the oldest.
     public var readerCapacity: Int = 256
     /// IP addresses announced as extra host candidates on the bound port (shared with WHIP: `webrtc.additional_hosts`).

@@ -27,8 +27,6 @@ final class WHEPStreamFeed: Sendable {
         var audio: WHEPTrackSender
         var lastKeyframeRequest: ContinuousClock.Instant?
         var tasks: [Task<Void, Never>] = []
-        var readers: [(key: StreamKey, reader: StreamReader)] = []
-        var originalReader: StreamReader?
         var stopped = false
         /// Keyframe requests carried out by the rung (the source itself cannot be asked).
         var keyframesForced = 0
@@ -85,52 +83,54 @@ final class WHEPStreamFeed: Sendable {
         )
     }
 
-    /// Subscribes to the hub and starts the video, audio and report loops; false when the stream is gone.
-    func start() -> Bool {
+    /// The readers of one publishing session: video (none for an audio-only feed) and audio.
+    struct Readers: Sendable {
+        var video: (key: StreamKey, reader: StreamReader)?
+        var audio: (key: StreamKey, reader: StreamReader)
+        /// True when `audio` reads the publisher's own Opus (`OriginalAudio`), not the hub.
+        var original: Bool
+    }
+
+    /// Subscribes to the stream's current publication; nil when it (or the rendition the feed sends) is not live.
+    func subscribe() -> Readers? {
         let videoKey: StreamKey? =
             switch videoSource {
             case .rendition(let k): k
             case .webRTCRung: key
             case .none: nil
             }
-        var readers: [(StreamKey, StreamReader)] = []
+        var video: (key: StreamKey, reader: StreamReader)?
         if let videoKey {
             guard let r = hub.subscribe(key: videoKey, name: "whep", capacity: configuration.readerCapacity) else {
-                return false
+                return nil
             }
-            readers.append((videoKey, r))
+            video = (videoKey, r)
         }
-        let original = originalAudio?.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity)
-        guard
-            let audioReader = original
-                ?? hub.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity)
-        else {
-            for (k, r) in readers { hub.unsubscribe(r, from: k) }
-            return false
+        if let original = originalAudio?.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity) {
+            return Readers(video: video, audio: (key, original), original: true)
         }
-        var tasks: [Task<Void, Never>] = []
-        if let videoReader = readers.first?.1 {
-            let encode = videoSource == .webRTCRung
-            tasks.append(
-                Task {
-                    await self.runVideo(videoReader, encode: encode)
-                    self.end()
-                }
-            )
+        guard let audio = hub.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity) else {
+            if let video { hub.unsubscribe(video.reader, from: video.key) }
+            return nil
         }
-        if original == nil { readers.append((key, audioReader)) }
-        tasks.append(
-            Task {
-                await self.runAudio(audioReader)
-                self.end()
-            }
-        )
-        tasks.append(Task { await self.runReports() })
-        state.withLock { s in
-            s.tasks = tasks
-            s.readers = readers.map { (key: $0.0, reader: $0.1) }
-            s.originalReader = original
+        return Readers(video: video, audio: (key, audio), original: false)
+    }
+
+    /// Stops reading one session's readers.
+    func unsubscribe(_ readers: Readers) {
+        if let video = readers.video { hub.unsubscribe(video.reader, from: video.key) }
+        if readers.original {
+            originalAudio?.unsubscribe(readers.audio.reader, from: key)
+        } else {
+            hub.unsubscribe(readers.audio.reader, from: key)
         }
+    }
+
+    /// Subscribes and starts the session and report loops; false when the stream is gone.
+    func start() -> Bool {
+        guard let readers = subscribe() else { return false }
+        let tasks = [Task { await self.runSessions(readers) }, Task { await self.runReports() }]
+        state.withLock { $0.tasks = tasks }
         logger.info("WHEP feed started", metadata: ["video_ssrc": "\(videoSSRC)", "audio_ssrc": "\(audioSSRC)"])
         return true
     }
@@ -156,18 +156,13 @@ final class WHEPStreamFeed: Sendable {
 
     /// Stops reading the hub; viewers are the service's to close.
     func stop() {
-        let (tasks, readers, original) = state.withLock { s in
+        let tasks = state.withLock { s in
             s.stopped = true
-            defer {
-                s.tasks = []
-                s.readers = []
-                s.originalReader = nil
-            }
-            return (s.tasks, s.readers, s.originalReader)
+            defer { s.tasks = [] }
+            return s.tasks
         }
+        // Cancelling a loop finishes its readers (StreamReader.next), and the session loop unsubscribes them.
         for task in tasks { task.cancel() }
-        for (k, r) in readers { hub.unsubscribe(r, from: k) }
-        if let original { originalAudio?.unsubscribe(original, from: key) }
         logger.info("WHEP feed stopped")
     }
 
@@ -176,7 +171,7 @@ final class WHEPStreamFeed: Sendable {
     /// Keyframes the rung encoded on request.
     var keyframesForced: Int { state.withLock { $0.keyframesForced } }
 
-    private func end() {
+    func end() {
         let first = state.withLock { s -> Bool in
             defer { s.stopped = true }
             return !s.stopped

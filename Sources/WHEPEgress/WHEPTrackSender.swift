@@ -14,7 +14,9 @@ struct WHEPTrackSender: Sendable {
     let kind: MediaKind
     let ssrc: UInt32
     let clockRate: Int64
-    private let timestampOffset: UInt32
+    private var timestampOffset: UInt32
+    /// Set after the publisher left: the next frame's timestamp continues the old timeline by the wall time between.
+    private var rebase = false
     private var packetizer: H264Packetizer
     private var sequence: UInt16
     private(set) var history: RTPSendHistory
@@ -58,7 +60,9 @@ struct WHEPTrackSender: Sendable {
                 data = parameterSets.flatMap { nal in Self.lengthPrefix(nal.count) + nal } + data
             }
         }
-        let timestamp = timestampOffset &+ UInt32(truncatingIfNeeded: frame.pts.converted(to: 90_000).value)
+        let pts = UInt32(truncatingIfNeeded: frame.pts.converted(to: 90_000).value)
+        if rebase { rebase(to: pts, wall: wall) }
+        let timestamp = timestampOffset &+ pts
         let built = try packetizer.packetize(avcc: data, timestamp: timestamp)
         anchor = (wall, timestamp)
         return built.map { remember($0) }
@@ -66,7 +70,9 @@ struct WHEPTrackSender: Sendable {
 
     /// One Opus frame (RFC 7587 §4.2: one frame per packet, 48 kHz timestamps).
     mutating func packetize(audio frame: MediaFrame, wall: WallTime) -> [[UInt8]] {
-        let timestamp = timestampOffset &+ UInt32(truncatingIfNeeded: frame.dts.converted(to: 48_000).value)
+        let dts = UInt32(truncatingIfNeeded: frame.dts.converted(to: 48_000).value)
+        if rebase { rebase(to: dts, wall: wall) }
+        let timestamp = timestampOffset &+ dts
         let packet = RTPPacket(
             marker: packets == 0,
             payloadType: Self.placeholderPayloadType,
@@ -78,6 +84,23 @@ struct WHEPTrackSender: Sendable {
         sequence &+= 1
         anchor = (wall, timestamp)
         return [remember(packet)]
+    }
+
+    /// A new publishing session follows on the same SSRC: keep sequence numbers, continue timestamps.
+    mutating func continueAfterGap() { rebase = anchor != nil }
+
+    /// Moves the offset so `mediaTime` lands where the old timeline's clock stands at `wall` (RFC 3550 §5.1: the
+    /// timestamp advances with the sampling clock, pauses included).
+    private mutating func rebase(to mediaTime: UInt32, wall: WallTime) {
+        rebase = false
+        guard let anchor else { return }
+        let elapsed = wall.duration(since: anchor.wall)
+        let ticks = max(
+            1,
+            elapsed.components.seconds * clockRate + elapsed.components.attoseconds
+                / (1_000_000_000_000_000_000 / clockRate)
+        )
+        timestampOffset = anchor.rtp &+ UInt32(truncatingIfNeeded: ticks) &- mediaTime
     }
 
     private mutating func remember(_ packet: RTPPacket) -> [UInt8] {

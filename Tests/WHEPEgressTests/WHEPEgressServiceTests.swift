@@ -26,7 +26,7 @@ struct WHEPEgressServiceTests {
     }
 
     /// A transport on a free loopback port, and a constrained-baseline + Opus stream live on `cam`.
-    static func fixture(maxViewers: Int = 500) async throws -> Fixture {
+    static func fixture(maxViewers: Int = 500, reconnectGrace: Duration = .milliseconds(200)) async throws -> Fixture {
         var transportConfiguration = WebRTCTransportConfiguration()
         transportConfiguration.port = 0
         let transport = WebRTCTransportService(
@@ -37,9 +37,16 @@ struct WHEPEgressServiceTests {
         let hub = StreamHub()
         var configuration = WHEPEgressConfiguration()
         configuration.maxViewers = maxViewers
+        configuration.reconnectGrace = reconnectGrace
         var logger = Logger(label: "test.whep")
         logger.logLevel = .warning
         let service = WHEPEgressService(transport: transport, hub: hub, configuration: configuration, logger: logger)
+        let publication = try publishCam(hub)
+        return Fixture(service: service, hub: hub, transport: transport, publication: publication)
+    }
+
+    /// Publishes `cam`: constrained baseline video and Opus audio.
+    static func publishCam(_ hub: StreamHub) throws -> Publication {
         let publication = try hub.publish(key: key, origin: "test")
         publication.update(
             description: StreamDescription(
@@ -54,7 +61,7 @@ struct WHEPEgressServiceTests {
                 )
             )
         )
-        return Fixture(service: service, hub: hub, transport: transport, publication: publication)
+        return publication
     }
 
     /// Polls `condition` for up to two seconds.
@@ -150,6 +157,33 @@ struct WHEPEgressServiceTests {
         #expect(throws: WHEPEgressError.self) { try f.service.endSession(id: first.sessionID) }
         f.publication.end()
         #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
+    }
+
+    @Test func aPublisherThatComesBackWithinTheGraceKeepsItsViewersOnTheSameRTPStream() async throws {
+        let f = try await Self.fixture(reconnectGrace: .seconds(5))
+        defer { Task { await f.transport.shutdown() } }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
+        let idr = WHEPTrackSenderTests.frame([[0x65, 1, 2, 3]], keyframe: true, pts: 90_000)
+        f.publication.send(idr)
+        #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != nil })
+        let before = try #require(feed.state.withLock { $0.video.lastSequenceNumber })
+        f.publication.end()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(f.service.viewerCount == 1)
+        let again = try Self.publishCam(f.hub)
+        // The new session's clock starts at 0 again; the viewer must not see that.
+        let next = WHEPTrackSenderTests.frame([[0x65, 4, 5, 6]], keyframe: true, pts: 0)
+        #expect(
+            await Self.eventually {
+                again.send(next)
+                return feed.state.withLock { $0.video.lastSequenceNumber } != before
+            }
+        )
+        let after = try #require(feed.state.withLock { $0.video.lastSequenceNumber })
+        #expect(after &- before >= 1 && after &- before < 100)
+        #expect(f.service.viewerCount == 1 && f.service.state.withLock { $0.feeds.count } == 1)
+        again.end()
     }
 }
 

@@ -78,6 +78,22 @@ struct WHEPTrackSenderTests {
         #expect(try !RTPPacket(parsing: sent[1]).marker)
     }
 
+    @Test func aNewSessionContinuesSequenceNumbersAndTimestampsAcrossThePause() throws {
+        var sender = WHEPTrackSender(kind: .audio, ssrc: 9, historyCapacity: 4, maxPayloadSize: 1_200)
+        let wall = WallTime.now()
+        func opus(_ samples: Int64) -> MediaFrame {
+            MediaFrame(kind: .audio, dts: MediaTime(value: samples, timescale: 48_000), isKeyframe: true, data: [1])
+        }
+        let last = try RTPPacket(parsing: sender.packetize(audio: opus(96_000), wall: wall)[0])
+        sender.continueAfterGap()
+        // The reconnected publisher's clock restarts at 0, two seconds later.
+        let first = try RTPPacket(parsing: sender.packetize(audio: opus(0), wall: wall.advanced(by: .seconds(2)))[0])
+        let second = try RTPPacket(parsing: sender.packetize(audio: opus(960), wall: wall.advanced(by: .seconds(2)))[0])
+        #expect(first.sequenceNumber == last.sequenceNumber &+ 1 && first.ssrc == last.ssrc)
+        #expect(first.timestamp &- last.timestamp == 96_000)
+        #expect(second.timestamp &- first.timestamp == 960)
+    }
+
     @Test func senderReportAdvancesTheRTPClockByTheWallTimeSinceTheLastFrame() throws {
         var sender = WHEPTrackSender(kind: .audio, ssrc: 9, historyCapacity: 4, maxPayloadSize: 1_200)
         let wall = WallTime.now()

@@ -213,3 +213,35 @@ def test_watch_page_switches_to_webrtc_with_latency_on_screen(live):
     # Gateway → screen over WebRTC on loopback: well under a second.
     assert 0 < max(latencies) < 1.0, samples
     (WORKDIR / "watch-webrtc-latency.json").write_text(json.dumps(samples))
+
+
+def test_viewer_stays_through_a_publisher_reconnect(workdir):
+    """The RTMP publisher stops and publishes again 1-2 s later: the aiortc viewer keeps its session and decodes the
+    second session too, on the same RTP streams (no burst of 'lost' packets from a sequence jump)."""
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"]).start()
+    key = "e2e-whep-reconnect"
+    first = Publisher(ffmpeg_cmd(gw.rtmp_url(key), 7, bframes=2, size="320x240"), workdir / "publisher-1.log")
+    viewer = None
+    try:
+        wait_live(gw, key)
+        time.sleep(1)
+        viewer = subprocess.Popen([sys.executable, str(HERE / "whep_aiortc.py"),
+                                   f"http://127.0.0.1:{gw.http_port}/whep/{key}", "--seconds", "16"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        first.wait(20)
+        second = Publisher(ffmpeg_cmd(gw.rtmp_url(key), 14, bframes=2, size="320x240"), workdir / "publisher-2.log")
+        out, _ = viewer.communicate(timeout=60)
+        (workdir / "viewer.log").write_text(out)
+        done = next((e for e in events(out) if e.get("done")), {})
+        second.stop()
+        context = f"{done}\n{gw.log()[-2500:]}"
+        assert done.get("connected") and done["state"] == "connected" and done["deleted"] == 200, context
+        assert "WHEP source is back" in gw.log(), context
+        # ~5 s of the first session and ~10 s of the second at 30 fps; the first alone would be ~150.
+        assert done["videoFrames"] >= 300, context
+        assert done["stats"]["video"]["packetsLost"] < 100, context
+    finally:
+        if viewer and viewer.poll() is None:
+            viewer.kill()
+        first.stop()
+        gw.stop()
