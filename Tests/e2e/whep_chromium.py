@@ -29,8 +29,14 @@ try {
   document.body.appendChild(video);
   pc.ontrack = (e) => { if (e.streams[0] && video.srcObject !== e.streams[0]) video.srcObject = e.streams[0]; };
   pc.onconnectionstatechange = () => { s.state = pc.connectionState; };
+  s.glass = [];
   const count = (now, meta) => {
     s.frames += 1; s.width = meta.width; s.height = meta.height;
+    if (window.readClock) {
+      // Glass: when this frame is shown minus the capture clock the publisher painted into it (same machine clock).
+      const capture = window.readClock(video, meta.width, meta.height);
+      if (capture !== null) s.glass.push(performance.timeOrigin + meta.expectedDisplayTime - capture);
+    }
     if (s.firstFrameMs === null) s.firstFrameMs = Math.round(now - t0);
     video.requestVideoFrameCallback(count);
   };
@@ -51,6 +57,52 @@ try {
   done(s);
 } catch (e) { s.error = String(e); done(s); }
 })();
+"""
+
+# PixelClockCode (Sources/CodecFormats/PixelClockCode.swift), read as Sources/SluiceBench/Pages/bench-player.html does.
+PIXEL_CLOCK_JS = """
+const COLUMNS = 32, ROWS = 2, HEIGHT_DIVISOR = 18;
+const canvas = document.createElement('canvas');
+const ctx = canvas.getContext('2d', {willReadFrequently: true});
+function crc8(bytes) {
+  let crc = 0;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let i = 0; i < 8; i++) crc = crc & 0x80 ? ((crc << 1) ^ 0x07) & 0xff : (crc << 1) & 0xff;
+  }
+  return crc;
+}
+window.readClock = function (video, w, h) {
+  const band = Math.floor(ROWS * h / HEIGHT_DIVISOR);
+  if (!w || !band) return null;
+  if (canvas.width !== w || canvas.height !== band) { canvas.width = w; canvas.height = band; }
+  ctx.drawImage(video, 0, 0, w, band, 0, 0, w, band);
+  const data = ctx.getImageData(0, 0, w, band).data;
+  const bits = [];
+  for (let i = 0; i < COLUMNS * ROWS; i++) {
+    const c = i % COLUMNS, r = Math.floor(i / COLUMNS);
+    const x0 = Math.floor(c * w / COLUMNS), x1 = Math.floor((c + 1) * w / COLUMNS);
+    const y0 = Math.floor(r * h / HEIGHT_DIVISOR), y1 = Math.floor((r + 1) * h / HEIGHT_DIVISOR);
+    const qx = Math.floor((x1 - x0) / 4), qy = Math.floor((y1 - y0) / 4);
+    const xa = x0 + qx, xb = Math.max(xa + 1, x1 - qx), ya = y0 + qy, yb = Math.max(ya + 1, y1 - qy);
+    let sum = 0, n = 0;
+    for (let y = ya; y < yb; y++) for (let x = xa; x < xb; x++) {
+      const o = (y * w + x) * 4;
+      sum += data[o] + data[o + 1] + data[o + 2];
+      n += 3;
+    }
+    bits.push(sum / n > 128);
+  }
+  const sync = [1, 0, 1, 0].every((b, i) => bits[i] === !!b) && [0, 1, 0, 1].every((b, i) => bits[60 + i] === !!b);
+  if (!sync) return null;
+  let ms = 0;
+  for (let i = 4; i < 52; i++) ms = ms * 2 + (bits[i] ? 1 : 0);
+  let crc = 0;
+  for (let i = 52; i < 60; i++) crc = crc * 2 + (bits[i] ? 1 : 0);
+  const bytes = [];
+  for (let k = 5; k >= 0; k--) bytes.push(Math.floor(ms / 2 ** (8 * k)) % 256);
+  return crc8(bytes) === crc ? ms : null;
+};
 """
 
 STATS_JS = """
@@ -81,6 +133,8 @@ def main() -> int:
     parser.add_argument("--token", default="")
     parser.add_argument("--shots", default=".")
     parser.add_argument("--connect-timeout", type=float, default=20.0)
+    parser.add_argument("--pixel-clock", action="store_true",
+                        help="read the capture clock `sluice publish testsrc` paints into each frame: glass latency")
     args = parser.parse_args()
     shots = Path(args.shots)
     shots.mkdir(parents=True, exist_ok=True)
@@ -101,6 +155,8 @@ def main() -> int:
     try:
         # A page of the gateway's own origin: the POST is same-origin.
         driver.get(f"{args.base}/")
+        if args.pixel_clock:
+            driver.execute_script(PIXEL_CLOCK_JS)
         posted = driver.execute_async_script(PLAY_JS, args.key, args.token)
         emit({"posted": posted})
         result.update(status=posted["status"], source=posted["source"], error=posted["error"])
@@ -123,6 +179,13 @@ def main() -> int:
                            "state": state["state"]}})
         stats = driver.execute_async_script(STATS_JS)
         driver.save_screenshot(str(shots / "whep-chromium.png"))
+        glass = driver.execute_script("return window.whep.glass")
+        if len(glass) > 60:
+            # The first second (30 frames) is the join; percentiles over the rest.
+            steady = sorted(glass[30:])
+            pick = lambda q: round(steady[min(len(steady) - 1, int(q * len(steady)))], 1)  # noqa: E731
+            result["glassMs"] = {"samples": len(steady), "p50": pick(0.5), "p90": pick(0.9), "p99": pick(0.99),
+                                 "max": round(steady[-1], 1)}
         result.update(watchedSeconds=round(time.monotonic() - t_connected, 1), frames=state["frames"],
                       width=state["width"], height=state["height"], firstFrameMs=state["firstFrameMs"],
                       finalState=state["state"], stats=stats)
