@@ -78,6 +78,7 @@ public struct GatewayApp: Sendable {
         originOptions.routeGroups.append(
             WHEPOriginRoutes.group(whep: whep, viewerSecret: c.security.origin.viewerSecret)
         )
+        originOptions.routeGroups.append(WHEPOriginRoutes.reports(whep: whep))
         let origin = HTTPOriginService(
             packager: packager,
             host: c.bind,

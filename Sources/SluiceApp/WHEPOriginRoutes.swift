@@ -41,6 +41,25 @@ enum WHEPOriginRoutes {
         )
     }
 
+    /// `GET /api/whep`: every WHEP viewer now (`WHEPViewerReport`), for `sluice stats` and the dashboard.
+    static func reports(whep: WHEPEgressService?) -> OriginRouteGroup {
+        OriginRouteGroup(
+            prefix: "/api/whep",
+            routes: [
+                OriginRoute(.get, "/api/whep") { _ in
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys]
+                    let body = (try? encoder.encode(whep?.viewerReports() ?? [])) ?? Data("[]".utf8)
+                    return OriginReply(
+                        status: 200,
+                        headers: headers() + [("Content-Type", "application/json")],
+                        body: Array(body)
+                    )
+                }
+            ]
+        )
+    }
+
     static func offer(_ request: OriginRequest, whep: WHEPEgressService?, viewerSecret: String?) async -> OriginReply {
         let type = request.header("Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
         guard type?.lowercased() == "application/sdp" else { return text(415, "a WHEP offer must be application/sdp") }

@@ -130,7 +130,8 @@ public final class WHEPEgressService: Sendable {
             session: session,
             videoPayloadType: negotiation.video?.payloadType,
             audioPayloadType: negotiation.audio?.payloadType,
-            queueLimit: configuration.viewerQueuePackets
+            queueLimit: configuration.viewerQueuePackets,
+            videoSource: "\(feed.videoSource)"
         )
         let count = state.withLock { s in
             s.viewers[id] = viewer

@@ -41,6 +41,8 @@ final class WHEPViewer: Sendable {
     /// Payload type the viewer's offer gave Opus (nil: it receives no audio).
     let audioPayloadType: UInt8?
     let queueLimit: Int
+    /// Which feed it watches, for reports.
+    let videoSource: String
     private let inFlight = Atomic<Int>(0)
     private let state = Mutex<(phase: Phase, counters: Counters)>((.connecting, Counters()))
 
@@ -50,7 +52,8 @@ final class WHEPViewer: Sendable {
         session: WebRTCSession,
         videoPayloadType: UInt8?,
         audioPayloadType: UInt8?,
-        queueLimit: Int
+        queueLimit: Int,
+        videoSource: String = ""
     ) {
         self.id = id
         self.key = key
@@ -58,6 +61,7 @@ final class WHEPViewer: Sendable {
         self.videoPayloadType = videoPayloadType
         self.audioPayloadType = audioPayloadType
         self.queueLimit = max(1, queueLimit)
+        self.videoSource = videoSource
     }
 
     var phase: Phase { state.withLock { $0.phase } }

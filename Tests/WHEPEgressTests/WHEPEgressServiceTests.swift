@@ -81,6 +81,9 @@ struct WHEPEgressServiceTests {
         let answer = try SessionDescription(parsing: created.answer)
         #expect(answer.media.map(\.formats) == [["101"], ["96"]])
         #expect(f.service.viewerCount == 1)
+        let reports = f.service.viewerReports()
+        #expect(reports.map(\.session) == [created.sessionID])
+        #expect(reports.first?.phase == "connecting" && reports.first?.video == "passthrough")
     }
 
     @Test func nackIsAnsweredFromTheStreamsSharedHistory() async throws {

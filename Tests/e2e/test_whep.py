@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from procs import ARTIFACTS, FAST_SEGMENTS, Gateway, Publisher, ffmpeg_cmd, free_port
+from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, Gateway, Publisher, ffmpeg_cmd, free_port
 from whip_chromium import CHROMEDRIVER, CHROMIUM
 
 HERE = Path(__file__).resolve().parent
@@ -145,6 +145,12 @@ def test_endpoint_http_contract(live):
     location, etag = headers["Location"], headers["ETag"]
     assert re.fullmatch(rf"/whep/{KEY}/[0-9a-f]+", location) and etag.startswith('"'), headers
     assert "a=sendonly" in answer and "a=ice-lite" in answer
+    # The viewer is listed (it never connects: this offer's peer is not running) and `sluice stats` shows it.
+    status, _, listed = request("GET", f"{base}/api/whep")
+    rows = [r for r in json.loads(listed) if r["session"] == location.rsplit("/", 1)[1]]
+    assert status == 200 and rows and rows[0]["phase"] == "connecting" and rows[0]["stream"] == KEY, listed
+    stats = subprocess.run([str(SLUICE), "stats", base, "--once"], capture_output=True, text=True, timeout=20).stdout
+    assert re.search(r"whep: \d+ viewer\(s\)", stats) and "connecting" in stats, stats
     assert request("PATCH", base + location, b"", {"Content-Type": "application/trickle-ice-sdpfrag"})[0] == 405
     assert request("DELETE", base + location)[0] == 200
     assert request("DELETE", base + location)[0] in (200, 404)
