@@ -12,7 +12,7 @@ extension WHEPStreamFeed {
     /// Reads video; `encode` runs the WebRTC rung, and a passthrough that turns out to reorder (B-frames) switches to it.
     func runVideo(_ reader: StreamReader, encode: Bool) async {
         var encoding = encode
-        var encoder: WebRTCRungEncoder?
+        var encoder: WebRTCRungWorker?
         var parameters: VideoParameters?
         var sentConfiguration: [UInt8]?
         var waitingForKeyframe = true
@@ -47,14 +47,15 @@ extension WHEPStreamFeed {
                 guard let encoder else { continue }
                 let force = keyframeWanted.exchange(false, ordering: .relaxed)
                 let frames: [MediaFrame]
-                do {
-                    frames = try encoder.encode(frame, forceIDR: force)
-                } catch {
+                let avcC: [UInt8]?
+                switch await encoder.encode(frame, forceIDR: force) {
+                case .success(let encoded): (frames, avcC) = encoded
+                case .failure(let error):
                     logger.warning("WHEP rung could not encode", metadata: ["reason": "\(error)"])
                     waitingForKeyframe = true
                     continue
                 }
-                if let configuration = encoder.decoderConfiguration, configuration != sentConfiguration {
+                if let configuration = avcC, configuration != sentConfiguration {
                     sentConfiguration = configuration
                     setDecoderConfiguration(configuration)
                 }
@@ -67,7 +68,7 @@ extension WHEPStreamFeed {
         }
     }
 
-    private func openEncoder(_ video: VideoParameters) -> WebRTCRungEncoder? {
+    private func openEncoder(_ video: VideoParameters) -> WebRTCRungWorker? {
         do {
             let encoder = try WebRTCRungEncoder(
                 source: video,
@@ -78,7 +79,7 @@ extension WHEPStreamFeed {
                 "WHEP WebRTC rung opened",
                 metadata: ["source": "\(video.codecString) \(video.width)x\(video.height)"]
             )
-            return encoder
+            return WebRTCRungWorker(encoder, label: "sluice.whep.rung.\(key)")
         } catch {
             logger.error("WHEP WebRTC rung failed to open", metadata: ["reason": "\(error)"])
             return nil

@@ -1,3 +1,4 @@
+import Dispatch
 import FFmpegBridge
 import MediaCore
 import WebRTCWire
@@ -58,5 +59,35 @@ final class WebRTCRungEncoder {
         decoderConfiguration = opened.videoParameters.decoderConfiguration
         encodedPictures = 0
         return opened
+    }
+}
+
+/// The rung's encoder on a serial queue of its own: x264 and the decoder run for milliseconds per picture, which
+/// must not hold one of the few threads Swift concurrency shares with the rest of the gateway.
+final class WebRTCRungWorker: @unchecked Sendable {
+    // Only touched on `queue`, one job at a time.
+    private let encoder: WebRTCRungEncoder
+    private let queue: DispatchQueue
+
+    init(_ encoder: WebRTCRungEncoder, label: String) {
+        self.encoder = encoder
+        queue = DispatchQueue(label: label)
+    }
+
+    /// Encodes one source access unit on the worker's queue; returns the frames and the encoder's avcC after it.
+    func encode(
+        _ accessUnit: MediaFrame,
+        forceIDR: Bool
+    ) async -> Result<(frames: [MediaFrame], decoderConfiguration: [UInt8]?), FFmpegError> {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(FFmpegError) {
+                    let frames = try self.encoder.encode(accessUnit, forceIDR: forceIDR)
+                    continuation.resume(returning: .success((frames, self.encoder.decoderConfiguration)))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
     }
 }
