@@ -7,6 +7,7 @@ what is measured is the repair path (NACK → resend from history, PLI → keyfr
 """
 from __future__ import annotations
 
+import os
 import random
 import select
 import socket
@@ -16,7 +17,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from procs import FAST_SEGMENTS, Gateway, Publisher, ffmpeg_cmd, free_port
+from whip_chromium import CHROMEDRIVER, CHROMIUM
 from test_whep import HERE, WATCH_SECONDS, metric, run_client, wait_live
 from test_whip_loss import classify
 
@@ -98,6 +102,36 @@ def test_playback_survives_two_percent_loss_with_nacks_answered(workdir):
         (workdir / "summary.txt").write_text(
             f"dropped={dict(relay.dropped)} forwarded={dict(relay.forwarded)} nacked={nacked} resent={resent}\n"
             f"{done}\n")
+    finally:
+        pub.stop()
+        gw.stop()
+
+
+def test_chromium_repairs_two_percent_loss_with_nacks_on_the_media_ssrc(workdir):
+    """Chromium under the same loss: no RTX is negotiated, so retransmissions reuse the media SSRC and sequence
+    number (RFC 4585 §6.2.1 without RFC 4588); Chromium must take them as repairs and keep presenting frames."""
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.skip("chromium or /usr/bin/chromedriver is not installed")
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port())]).start()
+    webrtc_port = int(gw.cmd[gw.cmd.index("--webrtc-port") + 1])
+    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), 60, bframes=2, size="640x360"), workdir / "publisher.log")
+    try:
+        wait_live(gw, KEY)
+        time.sleep(1)
+        with OutboundLossRelay(webrtc_port, LOSS, SEED) as relay:
+            done, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{gw.http_port}",
+                                   KEY, "--seconds", str(WATCH_SECONDS), "--shots", str(workdir),
+                                   "--candidate", f"127.0.0.1:{relay.port}"],
+                                  workdir / "chromium.log", WATCH_SECONDS + 90)
+        context = f"relay forwarded={dict(relay.forwarded)} dropped={dict(relay.dropped)}\n{done}\n{gw.log()[-2500:]}"
+        assert done.get("connected") and done["watchedSeconds"] >= 10, context
+        assert relay.dropped["rtp"] > 20, context
+        assert done["frames"] >= 10 * 15, context
+        video = done["stats"]["video"]
+        # Chromium asked for what it missed, and (almost) everything came back: its loss count stays small.
+        assert video["nackCount"] > 0 and video["packetsLost"] < relay.dropped["rtp"] // 2, context
+        time.sleep(1.5)
+        assert metric(gw, "sluice_whep_retransmitted_packets_total", stream=KEY, kind="video") > 0, context
     finally:
         pub.stop()
         gw.stop()

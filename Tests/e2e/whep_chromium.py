@@ -53,7 +53,11 @@ try {
   s.status = r.status; s.source = r.headers.get('X-Sluice-Video-Source'); s.location = r.headers.get('Location');
   const body = await r.text();
   if (r.status !== 201) { s.error = body; return done(s); }
-  await pc.setRemoteDescription({type: 'answer', sdp: body});
+  // A relay in the test stands between us and the gateway: every answer candidate points at it.
+  const sdp = window.whepCandidate
+    ? body.replace(/^(a=candidate:\S+ \d+ udp \d+) \S+ \d+ /gm, '$1 ' + window.whepCandidate.replace(':', ' ') + ' ')
+    : body;
+  await pc.setRemoteDescription({type: 'answer', sdp});
   done(s);
 } catch (e) { s.error = String(e); done(s); }
 })();
@@ -133,6 +137,7 @@ def main() -> int:
     parser.add_argument("--token", default="")
     parser.add_argument("--shots", default=".")
     parser.add_argument("--connect-timeout", type=float, default=20.0)
+    parser.add_argument("--candidate", help="HOST:PORT replacing every candidate of the answer (a relay in the test)")
     parser.add_argument("--pixel-clock", action="store_true",
                         help="read the capture clock `sluice publish testsrc` paints into each frame: glass latency")
     args = parser.parse_args()
@@ -157,6 +162,8 @@ def main() -> int:
         driver.get(f"{args.base}/")
         if args.pixel_clock:
             driver.execute_script(PIXEL_CLOCK_JS)
+        if args.candidate:
+            driver.execute_script("window.whepCandidate = arguments[0];", args.candidate)
         posted = driver.execute_async_script(PLAY_JS, args.key, args.token)
         emit({"posted": posted})
         result.update(status=posted["status"], source=posted["source"], error=posted["error"])
