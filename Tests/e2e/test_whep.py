@@ -209,6 +209,15 @@ def test_watch_page_switches_to_webrtc_with_latency_on_screen(live):
             time.sleep(1)
             samples.append(driver.execute_script(read))
         driver.save_screenshot(str(WORKDIR / "watch-webrtc.png"))
+        # The dashboard lists this viewer in its WHEP table while it plays (a second tab: the first keeps playing).
+        driver.switch_to.new_window("tab")
+        driver.get(f"http://127.0.0.1:{live.http_port}/dashboard")
+        rows, end = [], time.monotonic() + 10
+        while not rows and time.monotonic() < end:
+            time.sleep(0.5)
+            rows = driver.execute_script(
+                "return [...document.querySelectorAll('#whep tr[data-session]')].map(r => r.textContent)")
+        driver.save_screenshot(str(WORKDIR / "dashboard-whep.png"))
     finally:
         driver.quit()
     last = samples[-1]
@@ -219,6 +228,7 @@ def test_watch_page_switches_to_webrtc_with_latency_on_screen(live):
     # Gateway → screen over WebRTC on loopback: well under a second.
     assert 0 < max(latencies) < 1.0, samples
     (WORKDIR / "watch-webrtc-latency.json").write_text(json.dumps(samples))
+    assert any(KEY in r and "playing" in r for r in rows), rows
 
 
 def test_viewer_stays_through_a_publisher_reconnect(workdir):
