@@ -54,12 +54,15 @@ public struct GatewayApp: Sendable {
         )
         // WHIP's Opus reaches WHEP viewers untouched through here (the hub carries the AAC made for HLS).
         let originalAudio = OriginalAudio()
+        // WHEP viewers of a WHIP passthrough ask its publisher for keyframes (a PLI) through here.
+        let keyframeRequests = KeyframeRequests()
         let whip = WHIPIngestService(
             transport: transport,
             hub: hub,
             telemetry: telemetry,
             configuration: c.whipIngest,
             originalAudio: originalAudio,
+            keyframeRequests: keyframeRequests,
             logger: logger
         )
         // WHEP viewers share the WHIP port and follow HLS playback's viewer-token rule.
@@ -67,6 +70,7 @@ public struct GatewayApp: Sendable {
             transport: transport,
             hub: hub,
             originalAudio: originalAudio,
+            keyframeRequests: keyframeRequests,
             telemetry: telemetry,
             configuration: c.whepEgress,
             logger: logger

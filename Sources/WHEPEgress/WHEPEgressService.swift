@@ -26,6 +26,8 @@ public final class WHEPEgressService: Sendable {
     let hub: StreamHub
     /// WHIP publishers' own Opus, sent untouched.
     let originalAudio: OriginalAudio?
+    /// Where a passthrough's source can be asked for a keyframe (WHIP publishers).
+    let keyframeRequests: KeyframeRequests?
     let telemetry: GatewayTelemetry?
     let logger: Logger
     /// Limits, queues, history and the WebRTC rung's encoder.
@@ -45,6 +47,7 @@ public final class WHEPEgressService: Sendable {
         transport: WebRTCTransportService,
         hub: StreamHub,
         originalAudio: OriginalAudio? = nil,
+        keyframeRequests: KeyframeRequests? = nil,
         telemetry: GatewayTelemetry? = nil,
         configuration: WHEPEgressConfiguration = .init(),
         logger: Logger = Logger(label: "sluice.whep")
@@ -52,6 +55,7 @@ public final class WHEPEgressService: Sendable {
         self.transport = transport
         self.hub = hub
         self.originalAudio = originalAudio
+        self.keyframeRequests = keyframeRequests
         self.telemetry = telemetry
         self.configuration = configuration
         self.logger = logger
@@ -192,6 +196,7 @@ public final class WHEPEgressService: Sendable {
                 videoSource: source,
                 hub: hub,
                 originalAudio: originalAudio,
+                keyframeRequests: keyframeRequests,
                 configuration: configuration,
                 telemetry: telemetry,
                 logger: logger

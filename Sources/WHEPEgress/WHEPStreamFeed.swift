@@ -16,6 +16,8 @@ final class WHEPStreamFeed: Sendable {
     let hub: StreamHub
     /// The publisher's own Opus (WHIP), sent untouched when present; else the hub's audio is transcoded to Opus.
     let originalAudio: OriginalAudio?
+    /// Where the source can be asked for a keyframe (a WHIP publisher); RTMP sources cannot.
+    let keyframeRequests: KeyframeRequests?
     let configuration: WHEPEgressConfiguration
     let telemetry: GatewayTelemetry?
     let logger: Logger
@@ -43,6 +45,7 @@ final class WHEPStreamFeed: Sendable {
         videoSource: WHEPVideoSource,
         hub: StreamHub,
         originalAudio: OriginalAudio? = nil,
+        keyframeRequests: KeyframeRequests? = nil,
         configuration: WHEPEgressConfiguration,
         telemetry: GatewayTelemetry?,
         logger: Logger,
@@ -58,6 +61,7 @@ final class WHEPStreamFeed: Sendable {
         cname = "sluice-" + String(UInt64.random(in: 1...UInt64.max, using: &generator), radix: 36)
         self.hub = hub
         self.originalAudio = originalAudio
+        self.keyframeRequests = keyframeRequests
         self.configuration = configuration
         self.telemetry = telemetry
         var logger = logger
@@ -179,9 +183,16 @@ final class WHEPStreamFeed: Sendable {
         if first { onEnded(self) }
     }
 
-    /// A viewer joined or asked (PLI/FIR): one keyframe per `keyframeRequestInterval` per stream, shared by all.
+    /// A viewer joined or asked (PLI/FIR): one keyframe per `keyframeRequestInterval` per stream, shared by all. The
+    /// WebRTC rung encodes it; a passthrough asks its source when the source can be asked (WHIP); a ladder rung
+    /// cannot be asked (its viewers wait for its next IDR).
     func requestKeyframe(now: ContinuousClock.Instant = .now) {
-        guard videoSource == .webRTCRung else { return }
+        let askSource: Bool
+        switch videoSource {
+        case .webRTCRung: askSource = false
+        case .rendition(let rendition) where rendition == key && keyframeRequests != nil: askSource = true
+        case .rendition, .none: return
+        }
         let due = state.withLock { s -> Bool in
             if let last = s.lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestInterval {
                 return false
@@ -190,7 +201,12 @@ final class WHEPStreamFeed: Sendable {
             s.keyframesForced += 1
             return true
         }
-        if due { keyframeWanted.store(true, ordering: .relaxed) }
+        guard due else { return }
+        if askSource {
+            keyframeRequests?.request(key: key)
+        } else {
+            keyframeWanted.store(true, ordering: .relaxed)
+        }
     }
 
     /// Packetizes one video access unit once and hands it to every viewer.

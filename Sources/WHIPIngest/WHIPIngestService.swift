@@ -24,6 +24,8 @@ public final class WHIPIngestService: Sendable {
     let telemetry: GatewayTelemetry?
     /// Where the publisher's Opus goes untranscoded (WHEP viewers); nil: only the AAC reaches the hub.
     let originalAudio: OriginalAudio?
+    /// Where consumers ask this publisher for a keyframe (turned into PLI/FIR); nil: only the ingest's own requests.
+    let keyframeRequests: KeyframeRequests?
     let logger: Logger
     /// Candidates, reorder wait, session limit and timer periods.
     public let configuration: WHIPIngestConfiguration
@@ -41,8 +43,10 @@ public final class WHIPIngestService: Sendable {
         telemetry: GatewayTelemetry? = nil,
         configuration: WHIPIngestConfiguration = .init(),
         originalAudio: OriginalAudio? = nil,
+        keyframeRequests: KeyframeRequests? = nil,
         logger: Logger = Logger(label: "sluice.whip")
     ) {
+        self.keyframeRequests = keyframeRequests
         self.transport = transport
         self.hub = hub
         self.telemetry = telemetry
@@ -148,6 +152,8 @@ public final class WHIPIngestService: Sendable {
     private enum Input: Sendable {
         case event(WebRTCSessionEvent)
         case tick
+        /// A consumer (WHEP) asked for a keyframe through `keyframeRequests`.
+        case keyframeWanted
     }
 
     /// One task owns the pipeline; transport events and timer ticks reach it through one stream, in order.
@@ -169,6 +175,7 @@ public final class WHIPIngestService: Sendable {
         let key = publication.key
         let kinds = [("video", configuration.video != nil), ("audio", configuration.audio != nil)]
         telemetry?.webrtcSessionStarted(stream: key)
+        keyframeRequests?.register(key: key) { continuation.yield(.keyframeWanted) }
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
@@ -201,6 +208,7 @@ public final class WHIPIngestService: Sendable {
                         lastReport = now
                         report(pipeline.counters)
                     }
+                case .keyframeWanted: actions = pipeline.requestKeyframe(now: .now)
                 case .event(.rtp(let bytes, let wall)): actions = pipeline.receivedRTP(bytes, now: .now, wall: wall)
                 case .event(.rtcp(let bytes, _)): actions = pipeline.receivedRTCP(bytes, now: .now)
                 case .event(.iceConnected(let remote)):
@@ -222,6 +230,7 @@ public final class WHIPIngestService: Sendable {
             session.close()
             _ = sessions.withLock { $0.removeValue(forKey: id) }
             originalAudio?.end(key: key)
+            keyframeRequests?.unregister(key: key)
             publication.end()
             var ended = metadata
             ended["reason"] = "\(reason)"

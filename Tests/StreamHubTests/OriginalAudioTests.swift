@@ -1,5 +1,6 @@
 import MediaCore
 import StreamHub
+import Synchronization
 import Testing
 
 /// The publisher's own audio beside the hub's track: described first, bounded, ended with the publisher.
@@ -54,5 +55,21 @@ struct OriginalAudioTests {
         // The description holds one of the four places: three frames are kept, seven dropped.
         #expect(reader.droppedFrames == 7)
         tracks.unsubscribe(reader, from: key)
+    }
+}
+
+/// Consumers ask a stream's source for a keyframe without knowing its protocol.
+@Suite("KeyframeRequests")
+struct KeyframeRequestsTests {
+    @Test func requestsReachTheRegisteredSourceUntilItLeaves() throws {
+        let requests = KeyframeRequests()
+        let key = try #require(StreamKey("cam"))
+        let asked = Atomic<Int>(0)
+        #expect(!requests.request(key: key))
+        requests.register(key: key) { asked.add(1, ordering: .relaxed) }
+        #expect(requests.request(key: key) && requests.request(key: key))
+        requests.unregister(key: key)
+        #expect(!requests.request(key: key))
+        #expect(asked.load(ordering: .relaxed) == 2)
     }
 }

@@ -254,4 +254,27 @@ struct WHEPViewerTests {
         passthrough.requestKeyframe(now: start)
         #expect(passthrough.keyframesForced == 0)
     }
+
+    @Test func aPassthroughAsksItsSourceWhenTheSourceCanBeAsked() {
+        let key = StreamKey("cam")!
+        let requests = KeyframeRequests()
+        let asked = Atomic<Int>(0)
+        requests.register(key: key) { asked.add(1, ordering: .relaxed) }
+        let feed = WHEPStreamFeed(
+            key: key,
+            videoSource: .rendition(key),
+            hub: StreamHub(),
+            keyframeRequests: requests,
+            configuration: WHEPEgressConfiguration(),
+            telemetry: nil,
+            logger: Logger(label: "test")
+        ) { _ in }
+        let start = ContinuousClock.now
+        feed.requestKeyframe(now: start)
+        feed.requestKeyframe(now: start + .milliseconds(200))
+        feed.requestKeyframe(now: start + .milliseconds(700))
+        #expect(asked.load(ordering: .relaxed) == 2)
+        let wanted = feed.keyframeWanted.load(ordering: .relaxed)
+        #expect(!wanted)
+    }
 }

@@ -261,3 +261,30 @@ def test_viewer_stays_through_a_publisher_reconnect(workdir):
             viewer.kill()
         first.stop()
         gw.stop()
+
+
+def test_joining_a_whip_passthrough_asks_its_publisher_for_a_keyframe(workdir):
+    """With 4 s segments the WHIP ingest asks its publisher for an IDR only every 4 s; a WHEP viewer joining the
+    passthrough asks for one itself (a PLI to the publisher through KeyframeRequests), so each join sees its first
+    frame in well under the 2 s it would wait on average without."""
+    gw = Gateway(workdir, ["--segment-target-seconds", "4", "--part-target-ms", "200", "--transcode", "off",
+                           "--webrtc-port", str(free_port())]).start()
+    key = "e2e-whip-join"
+    pub = Publisher([sys.executable, str(HERE / "whip_aiortc.py"), f"http://127.0.0.1:{gw.http_port}/whip/{key}",
+                     "--seconds", "60"], workdir / "publisher.log")
+    try:
+        wait_live(gw, key)
+        time.sleep(2)
+        joins = []
+        for i in range(4):
+            done, es = run_client([sys.executable, str(HERE / "whep_aiortc.py"),
+                                   f"http://127.0.0.1:{gw.http_port}/whep/{key}", "--seconds", "1.5"],
+                                  workdir / f"viewer-{i}.log", 60)
+            assert done.get("connected") and done.get("source") == "passthrough", es
+            joins.append(done["firstVideoAfterPostSeconds"])
+            time.sleep(0.7)
+        assert all(j is not None and j < 1.5 for j in joins), f"{joins}\n{gw.log()[-2000:]}"
+        (workdir / "joins.json").write_text(json.dumps(joins))
+    finally:
+        pub.stop()
+        gw.stop()
