@@ -33,6 +33,8 @@ extension WHEPStreamFeed {
             state.withLock { s in
                 s.video.continueAfterGap()
                 s.audio.continueAfterGap()
+                // The new session's media time starts over: its first frame fixes a new mapping.
+                s.clockBase = nil
             }
             logger.info("WHEP source is back; viewers continue", metadata: ["viewers": "\(viewers.count)"])
             readers = next

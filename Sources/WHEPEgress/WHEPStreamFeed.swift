@@ -28,6 +28,10 @@ final class WHEPStreamFeed: Sendable {
         var video: WHEPTrackSender
         var audio: WHEPTrackSender
         var lastKeyframeRequest: ContinuousClock.Instant?
+        /// The wall clock of media time zero for this publishing session, fixed by its first frame of either track:
+        /// both tracks' sender reports map media time through it, so a receiver lines audio up with video even
+        /// though video leaves later (the WebRTC rung's decode and encode).
+        var clockBase: WallTime?
         var tasks: [Task<Void, Never>] = []
         var stopped = false
         /// Keyframe requests carried out by the rung (the source itself cannot be asked).
@@ -211,8 +215,9 @@ final class WHEPStreamFeed: Sendable {
 
     /// Packetizes one video access unit once and hands it to every viewer.
     func send(video frame: MediaFrame) {
-        let wall = WallTime.now()
+        let now = WallTime.now()
         let result = state.withLock { s -> Result<([[UInt8]], [WHEPViewer]), WebRTCWireError> in
+            let wall = s.mediaWall(of: frame.pts, now: now)
             do throws(WebRTCWireError) {
                 return .success((try s.video.packetize(video: frame, wall: wall), Array(s.viewers.values)))
             } catch {
@@ -234,9 +239,9 @@ final class WHEPStreamFeed: Sendable {
 
     /// Packetizes one Opus frame once and hands it to every viewer.
     func send(audio frame: MediaFrame) {
-        let wall = WallTime.now()
+        let now = WallTime.now()
         let (packets, viewers) = state.withLock { s in
-            (s.audio.packetize(audio: frame, wall: wall), Array(s.viewers.values))
+            (s.audio.packetize(audio: frame, wall: s.mediaWall(of: frame.dts, now: now)), Array(s.viewers.values))
         }
         for viewer in viewers { viewer.deliver(audio: packets) }
     }
@@ -277,5 +282,16 @@ final class WHEPStreamFeed: Sendable {
             kind: "audio",
             now.audioPacketsDropped - old.audioPacketsDropped
         )
+    }
+}
+
+extension WHEPStreamFeed.State {
+    /// Where media time `time` sits on the session's wall clock (the first frame fixes the mapping at `now`).
+    mutating func mediaWall(of time: MediaTime, now: WallTime) -> WallTime {
+        let offset = Duration.microseconds(time.converted(to: 1_000_000).value)
+        if let clockBase { return clockBase.advanced(by: offset) }
+        let base = now.advanced(by: .zero - offset)
+        clockBase = base
+        return now
     }
 }
