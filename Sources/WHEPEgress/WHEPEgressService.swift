@@ -38,6 +38,8 @@ public final class WHEPEgressService: Sendable {
         var feeds: [String: WHEPStreamFeed] = [:]
         /// Whether a publication's video reorders (B-frames), by publish session id: probed once.
         var reorders: [String: Bool] = [:]
+        /// POSTs between the viewer-limit check and their session (each holds a slot).
+        var admitting = 0
     }
 
     let state = Mutex(State())
@@ -70,7 +72,15 @@ public final class WHEPEgressService: Sendable {
         let candidates = candidates
         guard !candidates.isEmpty else { throw .transportUnavailable }
         let limit = configuration.maxViewers
-        if limit > 0, viewerCount >= limit { throw .tooManyViewers(limit: limit, retryAfter: configuration.retryAfter) }
+        // A slot is held from here to the answer, so POSTs racing past the check cannot overshoot the limit.
+        let admitted = state.withLock { s -> Bool in
+            guard limit == 0 || s.viewers.count + s.admitting < limit else { return false }
+            s.admitting += 1
+            return true
+        }
+        guard admitted else { throw .tooManyViewers(limit: limit, retryAfter: configuration.retryAfter) }
+        var holdingSlot = true
+        defer { if holdingSlot { state.withLock { $0.admitting -= 1 } } }
         let parsed: WHIPOffer
         do {
             parsed = try WHIPOffer(parsing: offer, sizeLimit: configuration.maxOfferBytes)
@@ -139,8 +149,10 @@ public final class WHEPEgressService: Sendable {
         )
         let count = state.withLock { s in
             s.viewers[id] = viewer
+            s.admitting -= 1
             return s.viewers.values.filter { $0.key == key }.count
         }
+        holdingSlot = false
         feed.add(viewer)
         telemetry?.setWHEPViewers(stream: key, count)
         var metadata: Logger.Metadata = ["stream": "\(key)", "session": "\(id)", "video": "\(feed.videoSource)"]

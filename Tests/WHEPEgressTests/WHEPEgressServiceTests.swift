@@ -148,6 +148,19 @@ struct WHEPEgressServiceTests {
         }
     }
 
+    @Test func concurrentOffersNeverOvershootTheViewerLimit() async throws {
+        let f = try await Self.fixture(maxViewers: 2)
+        defer { Task { await f.transport.shutdown() } }
+        let service = f.service
+        let accepted = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 {
+                group.addTask { (try? await service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(accepted == 2 && service.viewerCount == 2)
+    }
+
     @Test func deleteAndStreamEndRemoveViewersAndTheirFeed() async throws {
         let f = try await Self.fixture()
         defer { Task { await f.transport.shutdown() } }
