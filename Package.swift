@@ -141,6 +141,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
 
+        // WebRTC playback (draft-ietf-wish-whep): viewers as sending sessions on the shared WebRTC port.
+        .target(
+            name: "WHEPEgress",
+            dependencies: [
+                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "StreamHub", "FFmpegBridge", "Telemetry",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+
         .target(
             name: "Transcoder",
             dependencies: [
@@ -173,7 +181,8 @@ let package = Package(
             name: "SluiceApp",
             dependencies: [
                 "MediaCore", "CodecFormats", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
-                "Transcoder", "Telemetry", "WHIPIngest", "WebRTCTransport", "WebRTCWire", "PublishAuth", "HTTPClient", "Recorder",
+                "Transcoder", "Telemetry", "WHIPIngest", "WHEPEgress", "WebRTCTransport", "WebRTCWire", "PublishAuth",
+                "HTTPClient", "Recorder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -226,6 +235,11 @@ let package = Package(
         .testTarget(
             name: "WHIPIngestTests",
             dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "Telemetry", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "WHEPEgressTests",
+            dependencies: ["WHEPEgress", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "CodecFormats", "Telemetry", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(

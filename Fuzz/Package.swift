@@ -11,7 +11,7 @@ let targets = [
     "FuzzPlaylistQuery", "FuzzH264", "FuzzAAC", "FuzzMP4Box", "FuzzSEI",
 ]
 /// WebRTC wire targets.
-let webRTCTargets = ["FuzzSDP", "FuzzSTUN", "FuzzRTP", "FuzzRTCP", "FuzzH264RTP"]
+let webRTCTargets = ["FuzzSDP", "FuzzSTUN", "FuzzRTP", "FuzzRTCP", "FuzzH264RTP", "FuzzWHEP"]
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(

@@ -22,6 +22,8 @@ public final class LadderVideoEncoder {
         public var preset: String
         /// x264 threads; 0 lets x264 choose.
         public var threads: Int
+        /// x264 `profile` (`baseline` makes constrained baseline for WebRTC receivers); nil lets x264 choose.
+        public var profile: String? = nil
 
         /// Settings for one rung.
         public init(
@@ -71,6 +73,7 @@ public final class LadderVideoEncoder {
         // SPS/PPS go to extradata (the avcC), not in front of every keyframe.
         c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         try context.setOption("preset", settings.preset)
+        if let profile = settings.profile { try context.setOption("profile", profile) }
         try context.setOption("tune", "zerolatency")
         try context.setOption("rc-lookahead", "0")
         try context.setOption("sc_threshold", "0")

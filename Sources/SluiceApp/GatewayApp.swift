@@ -12,6 +12,7 @@ import Synchronization
 import Telemetry
 import Transcoder
 import UnixSignals
+import WHEPEgress
 import WHIPIngest
 import WebRTCTransport
 
@@ -67,11 +68,27 @@ public struct GatewayApp: Sendable {
             certificate: try DTLSCertificate(),
             logger: logger
         )
+        // WHIP's Opus reaches WHEP viewers untouched through here (the hub carries the AAC made for HLS).
+        let originalAudio = OriginalAudio()
+        // WHEP viewers of a WHIP passthrough ask its publisher for keyframes (a PLI) through here.
+        let keyframeRequests = KeyframeRequests()
         let whip = WHIPIngestService(
             transport: transport,
             hub: hub,
             telemetry: telemetry,
             configuration: c.whipIngest,
+            originalAudio: originalAudio,
+            keyframeRequests: keyframeRequests,
+            logger: logger
+        )
+        // WHEP viewers share the WHIP port and follow HLS playback's viewer-token rule.
+        let whep = WHEPEgressService(
+            transport: transport,
+            hub: hub,
+            originalAudio: originalAudio,
+            keyframeRequests: keyframeRequests,
+            telemetry: telemetry,
+            configuration: c.whepEgress,
             logger: logger
         )
         var originOptions = c.originOptions(readiness: readiness)
@@ -79,6 +96,10 @@ public struct GatewayApp: Sendable {
             WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) })
         )
         originOptions.routeGroups.append(RecorderOriginRoutes.group(recorder: recorder))
+        originOptions.routeGroups.append(
+            WHEPOriginRoutes.group(whep: whep, viewerSecret: c.security.origin.viewerSecret)
+        )
+        originOptions.routeGroups.append(WHEPOriginRoutes.reports(whep: whep))
         let origin = HTTPOriginService(
             packager: packager,
             host: c.bind,
@@ -102,7 +123,7 @@ public struct GatewayApp: Sendable {
         if let recorder { services.append(.init(service: RecorderService(recorder: recorder))) }
         services += [
             .init(service: PackagerService(packager: packager)), .init(service: ingest),
-            .init(service: WHIPGatewayService(whip: whip, logger: logger)),
+            .init(service: WHIPGatewayService(whip: whip, whep: whep, logger: logger)),
         ]
         if c.transcode {
             // Rung IDRs for a long-GOP source follow the packager's segment target, and its early first cut.
@@ -184,6 +205,7 @@ final class BoundPorts: Sendable {
             "  OBS / FFmpeg server:  rtmp://\(host):\(r)/live   (stream key: any name, e.g. mystream)",
             "  WHIP (OBS 30+, web):  \(scheme)://\(host):\(h)/whip/<stream key>",
             "  Watch (LL-HLS):       \(scheme)://\(host):\(h)/live/<stream key>/index.m3u8",
+            "  Watch (WebRTC, WHEP): \(scheme)://\(host):\(h)/whep/<stream key>",
             "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /publish, /dashboard",
         ]
         if let k = demoKey {

@@ -4,9 +4,9 @@ public enum GatewayProtocols {
     /// Ingest protocols, as users name them.
     public static let ingest = ["RTMP(S)", "WebRTC (WHIP)"]
     /// Egress protocols.
-    public static let egress = ["LL-HLS"]
+    public static let egress = ["LL-HLS", "WebRTC (WHEP)"]
 
-    /// `RTMP(S) and WebRTC (WHIP) in, LL-HLS out`.
+    /// `RTMP(S) and WebRTC (WHIP) in, LL-HLS and WebRTC (WHEP) out`.
     public static var summary: String { "\(list(ingest)) in, \(list(egress)) out" }
 
     /// `a`, `a and b`, `a, b and c`.

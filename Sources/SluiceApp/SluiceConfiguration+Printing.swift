@@ -67,6 +67,7 @@ extension SluiceConfiguration {
                 "idle_timeout_s": .int(Int(rtmp.idleTimeout.components.seconds)),
             ]),
             "webrtc": webrtcTree,
+            "whep": whepTree,
             "http": m([
                 "port": .int(httpPort), "http2": .bool(http2), "drain_delay_s": .double(drainDelay.secondsDouble),
                 "tls": m(["cert": .string(tlsCertificate ?? ""), "key": .string(tlsKey ?? "")]),

@@ -57,6 +57,10 @@ extension SluiceConfiguration {
             try readWebRTC(&webrtc, into: &c)
             try webrtc.finish()
         }
+        if var whep = try r.section("whep") {
+            try readWHEP(&whep, into: &c)
+            try whep.finish()
+        }
         if var http = try r.section("http") {
             c.httpPort = try http.int("port", in: 0...65535) ?? c.httpPort
             c.http2 = try http.bool("http2") ?? c.http2

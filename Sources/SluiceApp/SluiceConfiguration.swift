@@ -4,6 +4,7 @@ import Logging
 import RTMPIngest
 import Recorder
 import Transcoder
+import WHEPEgress
 import WHIPIngest
 
 /// Everything `sluice serve` reads from Config/sluice.yaml; each field's default is the documented one.
@@ -22,6 +23,8 @@ public struct SluiceConfiguration: Sendable {
     public var webrtcConsentTimeout: Duration = .seconds(10)
     /// WHIP sessions: extra announced hosts, reorder wait, session limit (`webrtc.*`).
     public var whip = WHIPIngestConfiguration()
+    /// WHEP playback: viewer limit, queues, NACK history, WebRTC rung (`whep.*`).
+    public var whep = WHEPEgressConfiguration()
     /// RTMP ingest tunables (`rtmp.*`).
     public var rtmp = RTMPIngestConfiguration()
     /// LL-HLS packaging (`hls.*`).

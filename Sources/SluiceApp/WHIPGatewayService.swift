@@ -1,12 +1,16 @@
 import Logging
 import ServiceLifecycle
+import WHEPEgress
 import WHIPIngest
 import WebRTCTransport
 import WebRTCWire
 
-/// The shared WebRTC UDP port and WHIP sessions as one Service: bound before POSTs succeed, closed on shutdown.
+/// The shared WebRTC UDP port with its WHIP and WHEP sessions as one Service: bound before POSTs succeed, closed on
+/// shutdown.
 struct WHIPGatewayService: Service {
     let whip: WHIPIngestService
+    /// WHEP viewers ride the same port; they end with it.
+    var whep: WHEPEgressService? = nil
     let logger: Logger
 
     func run() async throws {
@@ -16,6 +20,7 @@ struct WHIPGatewayService: Service {
         // Until graceful shutdown (or cancellation): WHIP sessions end first, then the sockets close.
         try? await gracefulShutdown()
         whip.closeAll()
+        whep?.closeAll()
         await whip.transport.shutdown()
     }
 }

@@ -22,6 +22,10 @@ public final class WHIPIngestService: Sendable {
     public let transport: WebRTCTransportService
     let hub: StreamHub
     let telemetry: GatewayTelemetry?
+    /// Where the publisher's Opus goes untranscoded (WHEP viewers); nil: only the AAC reaches the hub.
+    let originalAudio: OriginalAudio?
+    /// Where consumers ask this publisher for a keyframe (turned into PLI/FIR); nil: only the ingest's own requests.
+    let keyframeRequests: KeyframeRequests?
     let logger: Logger
     /// Candidates, reorder wait, session limit and timer periods.
     public let configuration: WHIPIngestConfiguration
@@ -38,11 +42,15 @@ public final class WHIPIngestService: Sendable {
         hub: StreamHub,
         telemetry: GatewayTelemetry? = nil,
         configuration: WHIPIngestConfiguration = .init(),
+        originalAudio: OriginalAudio? = nil,
+        keyframeRequests: KeyframeRequests? = nil,
         logger: Logger = Logger(label: "sluice.whip")
     ) {
+        self.keyframeRequests = keyframeRequests
         self.transport = transport
         self.hub = hub
         self.telemetry = telemetry
+        self.originalAudio = originalAudio
         self.configuration = configuration
         self.logger = logger
     }
@@ -94,6 +102,17 @@ public final class WHIPIngestService: Sendable {
         }
         let id = Self.randomID()
         sessions.withLock { $0[id] = Entry(key: key, session: session) }
+        if negotiation.audio != nil {
+            let opus = AudioParameters(
+                codec: .opus,
+                decoderConfiguration: AudioTrack.opusHead,
+                sampleRate: 48_000,
+                channels: 2,
+                samplesPerFrame: 960,
+                codecString: "opus"
+            )
+            originalAudio?.begin(key: key, parameters: opus)
+        }
         var configuration = WHIPMediaConfiguration(
             negotiation: negotiation,
             localSSRC: UInt32.random(in: 1...UInt32.max)
@@ -133,6 +152,8 @@ public final class WHIPIngestService: Sendable {
     private enum Input: Sendable {
         case event(WebRTCSessionEvent)
         case tick
+        /// A consumer (WHEP) asked for a keyframe through `keyframeRequests`.
+        case keyframeWanted
     }
 
     /// One task owns the pipeline; transport events and timer ticks reach it through one stream, in order.
@@ -154,6 +175,7 @@ public final class WHIPIngestService: Sendable {
         let key = publication.key
         let kinds = [("video", configuration.video != nil), ("audio", configuration.audio != nil)]
         telemetry?.webrtcSessionStarted(stream: key)
+        keyframeRequests?.register(key: key) { continuation.yield(.keyframeWanted) }
         let ticker = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
@@ -186,6 +208,7 @@ public final class WHIPIngestService: Sendable {
                         lastReport = now
                         report(pipeline.counters)
                     }
+                case .keyframeWanted: actions = pipeline.requestKeyframe(now: .now)
                 case .event(.rtp(let bytes, let wall)): actions = pipeline.receivedRTP(bytes, now: .now, wall: wall)
                 case .event(.rtcp(let bytes, _)): actions = pipeline.receivedRTCP(bytes, now: .now)
                 case .event(.iceConnected(let remote)):
@@ -206,6 +229,8 @@ public final class WHIPIngestService: Sendable {
             telemetry?.webrtcSessionEnded(stream: key)
             session.close()
             _ = sessions.withLock { $0.removeValue(forKey: id) }
+            originalAudio?.end(key: key)
+            keyframeRequests?.unregister(key: key)
             publication.end()
             var ended = metadata
             ended["reason"] = "\(reason)"
@@ -239,6 +264,8 @@ public final class WHIPIngestService: Sendable {
                 publication.update(description: description)
             case .frame(let frame):
                 publication.send(frame)
+            case .originalAudio(let frame):
+                originalAudio?.send(frame, key: publication.key)
             case .sendRTCP(let bytes): session.sendRTCP(bytes)
             case .warning(let text):
                 logger.warning("WHIP media", metadata: metadata.merging(["reason": "\(text)"]) { $1 })

@@ -117,6 +117,7 @@ extension WHIPMediaPipeline {
         // Audio waits for the description (video parameters); earlier Opus is dropped rather than queued.
         guard announce(now: now, into: &actions) else { return }
         for frame in opus {
+            actions.append(.originalAudio(frame))
             do {
                 for aac in try transcoder.transcode(frame) {
                     counters.audioFrames += 1

@@ -163,6 +163,14 @@ extension WHIPMediaPipeline {
         return true
     }
 
+    /// A consumer of the stream needs a keyframe now (a WHEP viewer joining or reporting loss): a PLI or FIR,
+    /// within the same rate limit as the pipeline's own requests.
+    public mutating func requestKeyframe(now: ContinuousClock.Instant) -> [Action] {
+        var actions: [Action] = []
+        requestKeyframe(now: now, into: &actions)
+        return actions
+    }
+
     mutating func requestKeyframe(now: ContinuousClock.Instant, into actions: inout [Action]) {
         guard let ssrc = video?.ssrc, configuration.keyframeRequest != .unavailable else { return }
         if let last = lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestInterval { return }

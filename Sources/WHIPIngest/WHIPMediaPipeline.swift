@@ -15,6 +15,8 @@ public struct WHIPMediaPipeline {
         case publish(StreamDescription)
         /// Send one frame into the hub.
         case frame(MediaFrame)
+        /// One Opus frame as the publisher sent it, on the hub's timeline (WHEP sends it untouched).
+        case originalAudio(MediaFrame)
         /// Send this RTCP compound packet to the publisher.
         case sendRTCP([UInt8])
         /// Something went wrong that costs media but not the session (logged by the owner).

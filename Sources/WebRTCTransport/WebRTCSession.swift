@@ -15,6 +15,16 @@ public struct WebRTCSession: Sendable {
         router.eventLoop.execute { router.sendRTP(packet, session: id) }
     }
 
+    /// Protects and sends packets in order in one event-loop turn, then calls `done` (a sender's queue accounting).
+    public func sendRTP(_ packets: [[UInt8]], then done: @escaping @Sendable () -> Void) {
+        let router = self.router
+        let id = self.id
+        router.eventLoop.execute {
+            for packet in packets { router.sendRTP(packet, session: id) }
+            done()
+        }
+    }
+
     /// Protects and sends an RTCP compound packet (receiver report, NACK, PLI).
     public func sendRTCP(_ packet: [UInt8]) {
         let router = self.router

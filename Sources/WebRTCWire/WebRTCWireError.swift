@@ -46,6 +46,12 @@ public enum SDPRejection: Equatable, Sendable, CustomStringConvertible {
     case missingICECredentials
     /// No audio or video media section at all.
     case noMedia
+    /// WHEP: a media section we would send on is neither recvonly nor sendrecv.
+    case notReceiving(mid: String, direction: String)
+    /// WHEP: the offer's H.264 (packetization-mode=1) profile-level-ids receive none of the profiles we can send.
+    case noSendableH264(offered: [String], sendable: [String])
+    /// WHEP: the offer asks for no track the stream has (audio only for a video-only stream, or the reverse).
+    case nothingToSend
 
     public var description: String {
         switch self {
@@ -55,6 +61,10 @@ public enum SDPRejection: Equatable, Sendable, CustomStringConvertible {
         case .missingFingerprint: "missing a=fingerprint"
         case .missingICECredentials: "missing a=ice-ufrag or a=ice-pwd"
         case .noMedia: "no audio or video media section"
+        case .notReceiving(let mid, let direction): "media \(mid) is \(direction), expected recvonly or sendrecv"
+        case .noSendableH264(let offered, let sendable):
+            "the offer receives H.264 \(offered.isEmpty ? "in no profile with packetization-mode=1" : offered.joined(separator: ", ")), the stream can send \(sendable.joined(separator: ", "))"
+        case .nothingToSend: "the offer receives no track this stream has"
         }
     }
 }

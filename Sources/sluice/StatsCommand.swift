@@ -26,6 +26,14 @@ struct StatsCommand: AsyncParsableCommand {
     /// `GET /api/streams` on the gateway at `url`.
     private var endpoint: HTTPLocation? { HTTPLocation(url)?.resolving("/api/streams") }
 
+    /// `GET /api/whep`: the WebRTC viewers; empty when the gateway has no such endpoint or no viewers.
+    private func whepViewers(_ client: HTTPClient) async -> [StatsWHEPViewer] {
+        guard let location = HTTPLocation(url)?.resolving("/api/whep"),
+            let response = try? await client.request("GET", location), response.status == 200
+        else { return [] }
+        return (try? JSONDecoder().decode([StatsWHEPViewer].self, from: Data(response.body))) ?? []
+    }
+
     func run() async throws {
         guard let endpoint else { throw ValidationError("not an http(s)://HOST[:PORT] URL: \(url)") }
         let client = HTTPClient(timeout: .seconds(5), userAgent: "sluice-stats")
@@ -39,7 +47,7 @@ struct StatsCommand: AsyncParsableCommand {
                     throw ValidationError("GET \(endpoint) answered \(response.status)")
                 }
                 let streams = try JSONDecoder().decode([StatsStream].self, from: Data(response.body))
-                text = StatsScreen.render(streams, source: endpoint.description)
+                text = StatsScreen.render(streams, whep: await whepViewers(client), source: endpoint.description)
             } catch {
                 if once { throw error }
                 text = "sluice stats: \(endpoint): \(error)\n"
@@ -81,6 +89,21 @@ struct StatsWebRTC: Decodable {
     var kinds: [String: Counts]
 }
 
+/// One WHEP viewer of `/api/whep` (WHEPViewerReport's JSON).
+struct StatsWHEPViewer: Decodable {
+    var stream: String
+    var video: String
+    var phase: String
+    var rttMs: Double?
+    var fractionLost: Double
+    var videoPacketsSent: Int
+    var audioPacketsSent: Int
+    var packetsDropped: Int
+    var nackedPackets: Int
+    var retransmittedPackets: Int
+    var keyframeRequests: Int
+}
+
 /// One rendition of `/api/streams`.
 struct StatsRendition: Decodable {
     var name: String
@@ -108,7 +131,7 @@ enum StatsScreen {
     /// Hop columns in pipeline order.
     static let hops = ["ingest", "decode", "encode", "package", "deliver", "available"]
 
-    static func render(_ streams: [StatsStream], source: String) -> String {
+    static func render(_ streams: [StatsStream], whep: [StatsWHEPViewer] = [], source: String) -> String {
         var lines = ["sluice stats  \(source)  \(Date().formatted(.iso8601))", ""]
         if streams.isEmpty { lines.append("no streams") }
         for s in streams {
@@ -143,6 +166,19 @@ enum StatsScreen {
                         + "unrecovered \(c.packetsUnrecovered) pli \(c.plisSent)"
                 }
                 lines.append("  webrtc: \(w.sessions) session(s)  " + kinds.joined(separator: "  |  "))
+            }
+            let viewers = whep.filter { $0.stream == s.key }
+            if !viewers.isEmpty {
+                // WebRTC playback: per viewer what it gets, its round trip and loss, and the repair work it caused.
+                lines.append("  whep: \(viewers.count) viewer(s)")
+                for v in viewers {
+                    let rtt = v.rttMs.map { "\(fixed($0, 1)) ms" } ?? "-"
+                    lines.append(
+                        "    \(pad(v.video, 12)) \(pad(v.phase, 19)) rtt \(lpad(rtt, 9))  loss \(fixed(v.fractionLost * 100, 1))%  "
+                            + "sent \(v.videoPacketsSent)/\(v.audioPacketsSent)  nack \(v.nackedPackets) rtx \(v.retransmittedPackets)  "
+                            + "pli \(v.keyframeRequests)  dropped \(v.packetsDropped)"
+                    )
+                }
             }
             for note in s.notes ?? [] { lines.append("  note: \(note)") }
             lines.append("  hops: p50/p99 ms")

@@ -106,6 +106,7 @@ struct PipelineDriver {
     var pipeline: WHIPMediaPipeline
     var now = ContinuousClock.now
     var frames: [MediaFrame] = []
+    var originalAudio: [MediaFrame] = []
     var descriptions: [StreamDescription] = []
     var rtcp: [RTCPPacket] = []
     var warnings: [String] = []
@@ -126,6 +127,7 @@ struct PipelineDriver {
             switch action {
             case .publish(let d): descriptions.append(d)
             case .frame(let f): frames.append(f)
+            case .originalAudio(let f): originalAudio.append(f)
             case .sendRTCP(let bytes): rtcp += (try? RTCPPacket.parseCompound(bytes)) ?? []
             case .warning(let w): warnings.append(w)
             }

@@ -48,4 +48,19 @@ import WebRTCWire
         #expect(counts.packetsReceived == 95 && counts.packetsLost == 5 && counts.packetsUnrecovered == 5)
         #expect(counts.nacksSent == 0 && lossy.nacked.isEmpty)
     }
+
+    /// WHEP sends WHIP's Opus as it came: every frame (concealed ones included) on the timeline the AAC follows.
+    @Test func opusFramesAreHandedOnUntouchedOnTheHubsTimeline() throws {
+        let lossy = try Self.run(dropping: [30, 31])
+        let opus = lossy.originalAudio
+        // 100 sent, 2 lost and concealed; Opus that arrives before the stream is described is not handed on.
+        #expect(opus.count >= 95 && opus.count <= 100)
+        #expect(opus.allSatisfy { $0.kind == .audio && $0.data == Self.silence })
+        let steps = zip(opus, opus.dropFirst()).map { ($1.dts - $0.dts).converted(to: 48_000).value }
+        #expect(steps.allSatisfy { $0 == 960 })
+        let aac = Self.audio(lossy)
+        let gap = (aac[0].dts - opus[0].dts).converted(to: 48_000).value
+        // The AAC starts where the Opus starts, give or take the encoder's 1024-sample frame.
+        #expect(abs(gap) <= 1_024)
+    }
 }

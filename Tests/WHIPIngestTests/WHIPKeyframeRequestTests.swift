@@ -40,6 +40,21 @@ import WebRTCWire
         return (driver, times)
     }
 
+    /// A WHEP viewer joining the passthrough asks through `KeyframeRequests`: a PLI now, then rate-limited.
+    @Test func aConsumersRequestBecomesAPLIWithinTheRateLimit() throws {
+        let golden = try GoldenPublisher(count: 5, gop: 300)
+        var driver = PipelineDriver(try Self.configuration(interval: .seconds(30)))
+        for unit in golden.units { for packet in unit.packets { driver.send(packet) } }
+        driver.advance(.seconds(1))
+        let before = driver.pliCount
+        driver.collect(driver.pipeline.requestKeyframe(now: driver.now))
+        #expect(driver.pliCount == before + 1)
+        driver.collect(driver.pipeline.requestKeyframe(now: driver.now + .milliseconds(100)))
+        #expect(driver.pliCount == before + 1)
+        driver.collect(driver.pipeline.requestKeyframe(now: driver.now + .milliseconds(600)))
+        #expect(driver.pliCount == before + 2)
+    }
+
     @Test func noIDRForLongerThanTheIntervalYieldsAPictureLossIndication() throws {
         // One IDR, then 59 P frames (~2 s): the start PLI, then one once a second passed without an IDR.
         let golden = try GoldenPublisher(count: 60, gop: 300)

@@ -75,7 +75,7 @@ class Gateway:
         if cfg:
             cmd += ["--config", str(cfg)]
         cmd += ["--bind", "127.0.0.1", "--rtmp-port", str(self.rtmp_port), "--http-port", str(self.http_port),
-                "--log-level", "info"] + self.extra
+                "--log-level", os.environ.get("SLUICE_E2E_LOG_LEVEL", "info")] + self.extra
         if "--webrtc-port" not in self.extra:
             # The WebRTC UDP port is exclusive (8189 by default): each test gateway takes a free one.
             cmd += ["--webrtc-port", str(free_port())]

@@ -1,0 +1,19 @@
+import MediaCore
+
+/// Where a WHEP feed's H.264 comes from.
+enum WHEPVideoSource: Sendable, Hashable, CustomStringConvertible {
+    /// A hub rendition sent as it is: the passthrough source or a ladder rung (both without B-frames).
+    case rendition(StreamKey)
+    /// The dedicated WebRTC rung encoded from the source (constrained baseline, IDRs on request).
+    case webRTCRung
+    /// The stream has no video (or the viewer receives none).
+    case none
+
+    var description: String {
+        switch self {
+        case .rendition(let key): key.renditionName.map { "rung \($0)" } ?? "passthrough"
+        case .webRTCRung: "webrtc-rung"
+        case .none: "none"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import MediaCore
+import Synchronization
+
+/// One WHEP viewer as `/api/whep` and `sluice stats` show it: where it is, what it was sent, what it reported.
+public struct WHEPViewerReport: Sendable, Codable, Equatable {
+    /// The stream key watched.
+    public var stream: String
+    /// The session id (the last path segment of its `Location`).
+    public var session: String
+    /// `passthrough`, `rung 480p` or `webrtc-rung`.
+    public var video: String
+    /// `connecting`, `waitingForKeyframe`, `playing` or `closed`.
+    public var phase: String
+    /// Round-trip time from the viewer's last receiver report that echoed a sender report (RFC 3550 §6.4.1).
+    public var rttMs: Double?
+    /// The viewer's last reported video loss fraction, 0…1.
+    public var fractionLost: Double
+    public var videoPacketsSent: Int
+    public var audioPacketsSent: Int
+    /// Packets its full queue refused.
+    public var packetsDropped: Int
+    /// Sequence numbers it NACKed, and of those, resent.
+    public var nackedPackets: Int
+    public var retransmittedPackets: Int
+    /// PLI/FIR it sent.
+    public var keyframeRequests: Int
+}
+
+extension WHEPEgressService {
+    /// Every viewer now, by stream then session.
+    public func viewerReports() -> [WHEPViewerReport] {
+        let viewers = state.withLock { Array($0.viewers.values) }
+        return viewers.map { viewer in
+            let c = viewer.counters
+            return WHEPViewerReport(
+                stream: viewer.key.rawValue,
+                session: viewer.id,
+                video: viewer.videoSource,
+                phase: "\(viewer.phase)",
+                rttMs: c.roundTrip.map {
+                    Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3
+                },
+                fractionLost: Double(c.fractionLost) / 256,
+                videoPacketsSent: c.videoPacketsSent,
+                audioPacketsSent: c.audioPacketsSent,
+                packetsDropped: c.videoPacketsDropped + c.audioPacketsDropped,
+                nackedPackets: c.nackedPackets,
+                retransmittedPackets: c.retransmittedPackets,
+                keyframeRequests: c.keyframeRequests
+            )
+        }
+        .sorted { ($0.stream, $0.session) < ($1.stream, $1.session) }
+    }
+}

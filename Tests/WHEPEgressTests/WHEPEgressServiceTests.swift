@@ -1,0 +1,293 @@
+import CodecFormats
+import Foundation
+import Logging
+import MediaCore
+import StreamHub
+import Synchronization
+import TestSupport
+import Testing
+import WebRTCTransport
+import WebRTCWire
+
+@testable import WHEPEgress
+
+/// The service over a real hub and a real loopback transport (viewers never connect: what is checked is what the
+/// service decides and counts, not what a player sees; the e2e suite drives real players).
+@Suite("WHEP egress service")
+struct WHEPEgressServiceTests {
+    static let key = StreamKey("cam")!
+    static let opusHead = Array("OpusHead".utf8) + [1, 2, 0x38, 0x01, 0x80, 0xBB, 0, 0, 0, 0, 0]
+
+    struct Fixture {
+        let service: WHEPEgressService
+        let hub: StreamHub
+        let transport: WebRTCTransportService
+        let publication: Publication
+    }
+
+    /// A transport on a free loopback port, and a constrained-baseline + Opus stream live on `cam`.
+    static func fixture(maxViewers: Int = 500, reconnectGrace: Duration = .milliseconds(200)) async throws -> Fixture {
+        var transportConfiguration = WebRTCTransportConfiguration()
+        transportConfiguration.port = 0
+        let transport = WebRTCTransportService(
+            configuration: transportConfiguration,
+            certificate: try DTLSCertificate()
+        )
+        try await transport.start()
+        let hub = StreamHub()
+        var configuration = WHEPEgressConfiguration()
+        configuration.maxViewers = maxViewers
+        configuration.reconnectGrace = reconnectGrace
+        var logger = Logger(label: "test.whep")
+        logger.logLevel = .warning
+        let service = WHEPEgressService(transport: transport, hub: hub, configuration: configuration, logger: logger)
+        let publication = try publishCam(hub)
+        return Fixture(service: service, hub: hub, transport: transport, publication: publication)
+    }
+
+    /// Publishes `cam`: constrained baseline video and Opus audio.
+    static func publishCam(_ hub: StreamHub) throws -> Publication {
+        let publication = try hub.publish(key: key, origin: "test")
+        publication.update(
+            description: StreamDescription(
+                video: try VideoParameters(avcDecoderConfiguration: WHEPTrackSenderTests.avcC),
+                audio: AudioParameters(
+                    codec: .opus,
+                    decoderConfiguration: opusHead,
+                    sampleRate: 48_000,
+                    channels: 2,
+                    samplesPerFrame: 960,
+                    codecString: "opus"
+                )
+            )
+        )
+        return publication
+    }
+
+    /// Polls `condition` for up to two seconds.
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<200 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test func constrainedBaselineSourcePassesThroughUnderTheOfferedPayloadType() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        let created = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        #expect(created.videoSource == "passthrough")
+        let answer = try SessionDescription(parsing: created.answer)
+        #expect(answer.media.map(\.formats) == [["101"], ["96"]])
+        #expect(f.service.viewerCount == 1)
+        let reports = f.service.viewerReports()
+        #expect(reports.map(\.session) == [created.sessionID])
+        #expect(reports.first?.phase == "connecting" && reports.first?.video == "passthrough")
+    }
+
+    @Test func nackIsAnsweredFromTheStreamsSharedHistory() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
+        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
+        f.publication.send(idr)
+        #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != nil })
+        let last = try #require(feed.state.withLock { $0.video.lastSequenceNumber })
+        let nack = RTCPPacket.genericNACK(
+            RTCPGenericNACK(senderSSRC: 1, mediaSSRC: feed.videoSSRC, lost: [last, last &- 1, last &- 500])
+        )
+        try f.service.received(rtcp: RTCPPacket.serializeCompound([nack]), from: viewer, feed: feed)
+        // Two of the three are in history (the IDR made four packets); the third was never sent.
+        #expect(viewer.counters.nackedPackets == 3)
+        #expect(viewer.counters.retransmittedPackets == 2)
+    }
+
+    @Test func malformedRTCPIsRefusedWithAReason() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
+        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        #expect(throws: WebRTCWireError.self) {
+            try f.service.received(rtcp: [0x81, 0xC9, 0x00, 0x07, 0, 0], from: viewer, feed: feed)
+        }
+    }
+
+    @Test func refusesWithTheStatusTheDraftAsksFor() async throws {
+        let f = try await Self.fixture(maxViewers: 1)
+        defer { Task { await f.transport.shutdown() } }
+        await #expect(throws: WHEPEgressError.self) {
+            try await f.service.createSession(streamKey: "nobody", offer: WHEPOffers.aiortc)
+        }
+        do {
+            _ = try await f.service.createSession(streamKey: "nobody", offer: WHEPOffers.aiortc)
+        } catch {
+            #expect(error.httpStatus == 404)
+        }
+        do {
+            _ = try await f.service.createSession(streamKey: "cam", offer: "v=0\r\nnot sdp")
+        } catch {
+            #expect(error.httpStatus == 400)
+        }
+        let vp8Only = WHEPOffers.aiortc.replacingOccurrences(of: " H264/90000", with: " VP9/90000")
+        do {
+            _ = try await f.service.createSession(streamKey: "cam", offer: vp8Only)
+        } catch {
+            #expect(error.httpStatus == 422)
+        }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        do {
+            _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+            Issue.record("a second viewer over max_viewers=1 was accepted")
+        } catch {
+            #expect(error.httpStatus == 503)
+            #expect(error.retryAfterSeconds == 5)
+        }
+    }
+
+    @Test func concurrentOffersNeverOvershootTheViewerLimit() async throws {
+        let f = try await Self.fixture(maxViewers: 2)
+        defer { Task { await f.transport.shutdown() } }
+        let service = f.service
+        let accepted = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 {
+                group.addTask { (try? await service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)) != nil }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(accepted == 2 && service.viewerCount == 2)
+    }
+
+    @Test func deleteAndStreamEndRemoveViewersAndTheirFeed() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        let first = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.chromium)
+        // Both receive constrained baseline: one feed, packetized once, for both viewers.
+        #expect(f.service.state.withLock { $0.feeds.count } == 1)
+        try f.service.endSession(id: first.sessionID, key: "cam")
+        #expect(await Self.eventually { f.service.viewerCount == 1 })
+        #expect(throws: WHEPEgressError.self) { try f.service.endSession(id: first.sessionID) }
+        f.publication.end()
+        #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
+    }
+
+    @Test func aPublisherThatComesBackWithinTheGraceKeepsItsViewersOnTheSameRTPStream() async throws {
+        let f = try await Self.fixture(reconnectGrace: .seconds(5))
+        defer { Task { await f.transport.shutdown() } }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
+        let idr = WHEPTrackSenderTests.frame([[0x65, 1, 2, 3]], keyframe: true, pts: 90_000)
+        f.publication.send(idr)
+        #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != nil })
+        let before = try #require(feed.state.withLock { $0.video.lastSequenceNumber })
+        f.publication.end()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(f.service.viewerCount == 1)
+        let again = try Self.publishCam(f.hub)
+        // The new session's clock starts at 0 again; the viewer must not see that.
+        let next = WHEPTrackSenderTests.frame([[0x65, 4, 5, 6]], keyframe: true, pts: 0)
+        #expect(
+            await Self.eventually {
+                again.send(next)
+                return feed.state.withLock { $0.video.lastSequenceNumber } != before
+            }
+        )
+        let after = try #require(feed.state.withLock { $0.video.lastSequenceNumber })
+        #expect(after &- before >= 1 && after &- before < 100)
+        #expect(f.service.viewerCount == 1 && f.service.state.withLock { $0.feeds.count } == 1)
+        again.end()
+    }
+}
+
+/// The per-viewer queue bound and the shared keyframe request.
+@Suite("WHEP viewer and feed")
+struct WHEPViewerTests {
+    @Test func slowViewerDropsUntilTheNextKeyframeInsteadOfBlocking() async throws {
+        var configuration = WebRTCTransportConfiguration()
+        configuration.port = 0
+        let transport = WebRTCTransportService(configuration: configuration, certificate: try DTLSCertificate())
+        try await transport.start()
+        defer { Task { await transport.shutdown() } }
+        let session = try await transport.openSession(
+            WebRTCSessionParameters(
+                local: .random(),
+                remote: .random(),
+                remoteFingerprint: DTLSFingerprint(algorithm: "sha-256", digest: Array(repeating: 1, count: 32))
+            )
+        )
+        let viewer = WHEPViewer(
+            id: "v",
+            key: StreamKey("cam")!,
+            session: session,
+            videoPayloadType: 101,
+            audioPayloadType: 96,
+            queueLimit: 8
+        )
+        let packet: [UInt8] = [0x80, 96, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x41]
+        #expect(!viewer.deliver(video: [packet], keyframe: true))
+        #expect(viewer.phase == .connecting && viewer.counters.videoPacketsSent == 0)
+        viewer.connected()
+        #expect(viewer.deliver(video: [packet], keyframe: false))
+        #expect(!viewer.deliver(video: Array(repeating: packet, count: 3), keyframe: true))
+        #expect(viewer.phase == .playing)
+        // More than the queue holds: this viewer alone drops, and waits for a keyframe to resync.
+        #expect(viewer.deliver(video: Array(repeating: packet, count: 9), keyframe: false))
+        #expect(viewer.phase == .waitingForKeyframe)
+        #expect(viewer.deliver(video: [packet], keyframe: false))
+        #expect(!viewer.deliver(video: Array(repeating: packet, count: 2), keyframe: true))
+        #expect(viewer.counters.videoPacketsSent == 5 && viewer.counters.videoPacketsDropped == 9)
+    }
+
+    @Test func keyframeRequestsAreSharedAndRateLimitedAndOnlyTheRungTakesThem() {
+        func feed(_ source: WHEPVideoSource) -> WHEPStreamFeed {
+            WHEPStreamFeed(
+                key: StreamKey("cam")!,
+                videoSource: source,
+                hub: StreamHub(),
+                configuration: WHEPEgressConfiguration(),
+                telemetry: nil,
+                logger: Logger(label: "test")
+            ) { _ in }
+        }
+        let rung = feed(.webRTCRung)
+        let start = ContinuousClock.now
+        rung.requestKeyframe(now: start)
+        rung.requestKeyframe(now: start + .milliseconds(100))
+        rung.requestKeyframe(now: start + .milliseconds(499))
+        #expect(rung.keyframesForced == 1)
+        let wanted = rung.keyframeWanted.exchange(false, ordering: .relaxed)
+        #expect(wanted)
+        rung.requestKeyframe(now: start + .milliseconds(600))
+        #expect(rung.keyframesForced == 2)
+        let passthrough = feed(.rendition(StreamKey("cam")!))
+        passthrough.requestKeyframe(now: start)
+        #expect(passthrough.keyframesForced == 0)
+    }
+
+    @Test func aPassthroughAsksItsSourceWhenTheSourceCanBeAsked() {
+        let key = StreamKey("cam")!
+        let requests = KeyframeRequests()
+        let asked = Atomic<Int>(0)
+        requests.register(key: key) { asked.add(1, ordering: .relaxed) }
+        let feed = WHEPStreamFeed(
+            key: key,
+            videoSource: .rendition(key),
+            hub: StreamHub(),
+            keyframeRequests: requests,
+            configuration: WHEPEgressConfiguration(),
+            telemetry: nil,
+            logger: Logger(label: "test")
+        ) { _ in }
+        let start = ContinuousClock.now
+        feed.requestKeyframe(now: start)
+        feed.requestKeyframe(now: start + .milliseconds(200))
+        feed.requestKeyframe(now: start + .milliseconds(700))
+        #expect(asked.load(ordering: .relaxed) == 2)
+        let wanted = feed.keyframeWanted.load(ordering: .relaxed)
+        #expect(!wanted)
+    }
+}
