@@ -24,7 +24,9 @@ FPS = 30
 GRACE_S = 2
 
 
-def gateway(workdir, record_dir) -> Gateway:
+def gateway(workdir, record_dir, fresh: bool = True) -> Gateway:
+    if fresh:
+        shutil.rmtree(record_dir, ignore_errors=True)  # the artifact folder outlives a run
     return Gateway(workdir, extra=["--record", str(record_dir)],
                    env={"SLUICE_HLS_RECONNECT_GRACE_S": str(GRACE_S)}).start()
 
@@ -124,7 +126,7 @@ def test_kill_9_loses_only_the_segment_in_flight(workdir):
         gw.proc.wait(10)
     finally:
         pub.stop()
-    again = gateway(workdir, rec)
+    again = gateway(workdir, rec, fresh=False)
     try:
         recs = recordings(again, "rec-crash")
         assert len(recs) == 1 and recs[0]["finished"], recs
@@ -180,6 +182,7 @@ def test_hlsjs_and_chromium_native_play_a_recording_to_its_end(workdir, page_ser
 
 
 def test_retention_removes_the_oldest_recording_while_another_is_written(workdir):
+    shutil.rmtree(workdir / "rec", ignore_errors=True)
     gw = Gateway(workdir, extra=["--record", str(workdir / "rec")],
                  env={"SLUICE_HLS_RECONNECT_GRACE_S": "1", "SLUICE_RECORD_MAX_SIZE_MB": "1"}).start()
     try:

@@ -106,8 +106,10 @@ class LiveKeeper {
     }
     const behind = h.latency - h.targetLatency;
     if (this.rewound) {
-      // Back within a second of the target (the viewer returned to live): keep the edge again.
-      if (behind > 1) return this.rate(1);
+      // Back within a second of the live position (the viewer returned): keep the edge again. hls.js's own
+      // `latency` lags a seek until the next timeupdate, so the distance is measured from the play head.
+      const sync = h.liveSyncPosition;
+      if (sync == null || sync - v.currentTime > 1) return this.rate(1);
       this.rewound = false;
     }
     if (behind > d.targetduration + 0.5 && h.liveSyncPosition != null && now - this.lastJump > 3000) {
