@@ -5,6 +5,7 @@ import Logging
 import MediaCore
 import PublishAuth
 import RTMPIngest
+import SRTIngest
 import ServiceLifecycle
 import StreamHub
 import Synchronization
@@ -86,6 +87,17 @@ public struct GatewayApp: Sendable {
             .init(service: origin), .init(service: PackagerService(packager: packager)), .init(service: ingest),
             .init(service: WHIPGatewayService(whip: whip, logger: logger)),
         ]
+        if c.srt.port != 0 {
+            let srt = SRTIngestService(
+                host: c.bind,
+                configuration: c.srt,
+                hub: hub,
+                logger: logger,
+                telemetry: telemetry,
+                authorizer: authorizer
+            )
+            services.append(.init(service: srt))
+        }
         if c.transcode {
             // Rung IDRs for a long-GOP source follow the packager's segment target, and its early first cut.
             var ladder = c.ladder

@@ -66,6 +66,7 @@ extension SluiceConfiguration {
                 "idle_timeout_s": .int(Int(rtmp.idleTimeout.components.seconds)),
             ]),
             "webrtc": webrtcTree,
+            "srt": srtTree,
             "http": m([
                 "port": .int(httpPort), "http2": .bool(http2), "drain_delay_s": .double(drainDelay.secondsDouble),
                 "tls": m(["cert": .string(tlsCertificate ?? ""), "key": .string(tlsKey ?? "")]),

@@ -2,6 +2,7 @@ import CodecFormats
 import LLHLSPackager
 import Logging
 import RTMPIngest
+import SRTIngest
 import Transcoder
 import WHIPIngest
 
@@ -23,6 +24,8 @@ public struct SluiceConfiguration: Sendable {
     public var whip = WHIPIngestConfiguration()
     /// RTMP ingest tunables (`rtmp.*`).
     public var rtmp = RTMPIngestConfiguration()
+    /// SRT ingest: port (0 = off), latency window, passphrase (`srt.*`).
+    public var srt = SRTIngestConfiguration()
     /// LL-HLS packaging (`hls.*`).
     public var hls = Self.defaultHLS
 

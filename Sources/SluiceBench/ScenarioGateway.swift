@@ -10,7 +10,9 @@ final class ScenarioGateway: Sendable {
 
     /// Starts the gateway with `configuration`, overriding bind and ports; waits until both listeners are up.
     static func start(_ base: SluiceConfiguration, logger: Logger) async throws(BenchError) -> ScenarioGateway {
-        guard let rtmp = LoopbackPort.free(), let http = LoopbackPort.free(), let udp = LoopbackPort.free() else {
+        guard let rtmp = LoopbackPort.free(), let http = LoopbackPort.free(), let udp = LoopbackPort.free(),
+            let srt = LoopbackPort.free()
+        else {
             throw .gatewayFailed("no free loopback port")
         }
         var c = base
@@ -19,6 +21,7 @@ final class ScenarioGateway: Sendable {
         c.httpPort = http
         // The WebRTC UDP port is exclusive: an embedded gateway never takes a running gateway's 8189.
         c.webrtcPort = udp
+        c.srt.port = srt
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
         let gateway = ScenarioGateway(rtmpPort: rtmp, httpPort: http, task: Task { try await app.run() })
         let up = await LoopbackPort.waitUntilListening(rtmp, timeout: .seconds(10))
