@@ -21,6 +21,8 @@ public struct TSToStream: Sendable {
     private var timeline = TSTimeline()
     private var current = StreamDescription()
     private var announced: StreamDescription?
+    /// Frames that arrived before the description was whole, sent right after it.
+    private var held: [MediaFrame] = []
 
     /// An adapter that has seen nothing.
     public init() {}
@@ -93,8 +95,7 @@ public struct TSToStream: Sendable {
             data: avcc,
             stamps: frameStamps
         )
-        guard let first = announceAtFirstFrame() else { return out }
-        return out + first + [.frame(frame)]
+        return out + release(frame)
     }
 
     private mutating func audio(_ unit: TSAccessUnit, stamps: HopStamps) throws(MPEGTSError) -> [Output] {
@@ -111,8 +112,6 @@ public struct TSToStream: Sendable {
         }
         let start = timeline.time(of: unit.pts.value, discontinuity: unit.followsDiscontinuity)
         let rate = Int64(max(1, first.header.config.sampleRate))
-        guard let announcement = announceAtFirstFrame() else { return out }
-        out += announcement
         // One PES may carry several ADTS frames: each after the first is 1024 samples later than the one before.
         for (i, f) in frames.enumerated() {
             let dts = start + Int64(i) * 1024 * 90_000 / rate
@@ -123,7 +122,7 @@ public struct TSToStream: Sendable {
                 data: Array(f.payload),
                 stamps: stamps
             )
-            out.append(.frame(frame))
+            out += release(frame)
         }
         return out
     }
@@ -141,21 +140,21 @@ public struct TSToStream: Sendable {
         return [.description(current)]
     }
 
-    /// The first announcement waits until every track the PMT lists has parameters, so the description is whole
-    /// (as RTMP waits for onMetaData's tracks); a listed track that never shows up stops holding after a while.
-    /// Returns nil while frames are still to be dropped.
-    private mutating func announceAtFirstFrame() -> [Output]? {
-        guard announced == nil else { return [] }
+    /// Before the first announcement, frames wait until every track the PMT lists has parameters, so the
+    /// description is whole (as RTMP waits for onMetaData's tracks): then it goes out with every held frame. A listed
+    /// track that never shows up stops holding after `maximumHeldFrames`.
+    private mutating func release(_ frame: MediaFrame) -> [Output] {
+        guard announced == nil else { return [.frame(frame)] }
+        held.append(frame)
         let listed = Set(demuxer.streams.map(\.streamType))
-        let whole = (!listed.contains(.h264) || current.video != nil) && (!listed.contains(.aacADTS) || current.audio != nil)
-        guard whole || framesDroppedBeforeParameters >= Self.maximumHeldFrames else {
-            framesDroppedBeforeParameters += 1
-            return nil
-        }
+        let whole =
+            (!listed.contains(.h264) || current.video != nil) && (!listed.contains(.aacADTS) || current.audio != nil)
+        guard whole || held.count >= Self.maximumHeldFrames else { return [] }
         announced = current
-        return [.description(current)]
+        defer { held = [] }
+        return [.description(current)] + held.map { .frame($0) }
     }
 
-    /// Frames dropped waiting for a listed track before the description goes out without it (~5 s of 30 fps + AAC).
+    /// Frames held for a listed track before the description goes out without it (~5 s of 30 fps + AAC).
     static let maximumHeldFrames = 400
 }

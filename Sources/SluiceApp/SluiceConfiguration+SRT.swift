@@ -1,6 +1,13 @@
+import MediaCore
 import SRTIngest
 
 extension SluiceConfiguration {
+    /// SRT ingest UDP port (`srt.port`, `--srt-port`); 0 turns SRT off.
+    public var srtPort: Int {
+        get { srt.port }
+        set { srt.port = newValue }
+    }
+
     /// The `srt` section: listener port, latency window, passphrase, key length, session limit.
     static func readSRT(_ r: inout ConfigReader, into c: inout SluiceConfiguration) throws {
         c.srt.port = try r.int("port", in: 0...65535) ?? c.srt.port

@@ -21,7 +21,7 @@ final class ScenarioGateway: Sendable {
         c.httpPort = http
         // The WebRTC UDP port is exclusive: an embedded gateway never takes a running gateway's 8189.
         c.webrtcPort = udp
-        c.srt.port = srt
+        c.srtPort = srt
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
         let gateway = ScenarioGateway(rtmpPort: rtmp, httpPort: http, task: Task { try await app.run() })
         let up = await LoopbackPort.waitUntilListening(rtmp, timeout: .seconds(10))

@@ -60,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let rtmpPort { c.rtmpPort = rtmpPort }
             if let httpPort { c.httpPort = httpPort }
             if let webrtcPort { c.webrtcPort = webrtcPort }
-            if let srtPort { c.srt.port = srtPort }
+            if let srtPort { c.srtPort = srtPort }
             if let partTargetMs { c.hls.partTarget = .milliseconds(partTargetMs) }
             if let segmentTargetSeconds { c.hls.segmentTarget = .milliseconds(Int64(segmentTargetSeconds * 1000)) }
             if let transcode {

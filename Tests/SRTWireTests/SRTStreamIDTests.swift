@@ -59,7 +59,7 @@ struct StreamIDCase: Sendable, CustomTestStringConvertible {
 
 /// The stream id parser against every form encoders send, and the malformed ones with their reason.
 @Suite struct SRTStreamIDTests {
-    @Test(arguments: StreamIDCase.all) func parsesOrRefusesWithTheReason(_ c: StreamIDCase) {
+    @Test(arguments: StreamIDCase.all) func parsesOrRefusesWithTheReason(_ c: StreamIDCase) throws {
         switch c.expected {
         case .success(let id): #expect(try SRTStreamID(parsing: c.text) == id)
         case .failure(let error): #expect(throws: error) { try SRTStreamID(parsing: c.text) }
