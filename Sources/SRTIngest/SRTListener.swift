@@ -68,6 +68,7 @@ final class SRTListener: Sendable {
 
     /// Runs the accept loop on a new thread until `stop()`.
     func start() {
+        SRTLibraryLog.register(self, logger: logger)
         sessions.threadStarted()
         let thread = Thread { [self] in
             acceptLoop()
@@ -119,14 +120,14 @@ final class SRTListener: Sendable {
         defer {
             _ = srt_epoll_release(eid)
             socket.close()
+            SRTLibraryLog.unregister(self)
         }
         while !stopped.load(ordering: .acquiring) {
             var ready = [SRTSOCKET](repeating: 0, count: 4)
             var count = Int32(ready.count)
             let n = srt_epoll_wait(eid, &ready, &count, nil, nil, 250, nil, nil, nil, nil)
-            if n > 0 {
-                while let caller = socket.accept() { accepted(caller) }
-            }
+            // One accept per ready caller: another would fail, and libsrt would log that as an error.
+            if n > 0, let caller = socket.accept() { accepted(caller) }
             sweep()
         }
     }
@@ -138,6 +139,16 @@ final class SRTListener: Sendable {
             return
         }
         startSession(caller, entry)
+    }
+
+    /// libsrt refused a caller after the callback admitted it (its encryption check): true when it was ours.
+    func handshakeRejected(_ ns: SRTSOCKET, reason: String) -> Bool {
+        guard let entry = admitted.withLock({ $0.removeValue(forKey: ns) }) else { return false }
+        logger.warning(
+            "SRT caller refused",
+            metadata: ["peer": "\(entry.peer)", "stream": "\(entry.id.key)", "reason": "\(reason)"]
+        )
+        return true
     }
 
     /// A caller the callback admitted that never reaches accept failed later in the handshake: with a passphrase
