@@ -46,7 +46,7 @@ public struct MPEGTSDemuxer: Sendable {
             let packet = try TSPacket(parsing: pending[offset..<offset + TSPacket.size])
             offset += TSPacket.size
             packetsRead += 1
-            if let unit = read(packet) { units.append(unit) }
+            units += read(packet)
         }
         return units
     }
@@ -67,27 +67,27 @@ public struct MPEGTSDemuxer: Sendable {
         return units + demuxer.flush()
     }
 
-    private mutating func read(_ packet: TSPacket) -> TSAccessUnit? {
+    private mutating func read(_ packet: TSPacket) -> [TSAccessUnit] {
         if packet.pid == 0 {
             if packet.payloadUnitStart, let pid = ProgramTables.programMapPID(packet.payload) { pmtPID = pid }
-            return nil
+            return []
         }
         if packet.pid == pmtPID {
             if packet.payloadUnitStart, let found = ProgramTables.elementaryStreams(packet.payload), found != streams {
                 streams = found
             }
-            return nil
+            return []
         }
-        guard let stream = streams.first(where: { $0.pid == packet.pid }), packet.hasPayload else { return nil }
+        guard let stream = streams.first(where: { $0.pid == packet.pid }), packet.hasPayload else { return [] }
         let continuity = continuity(packet)
-        guard continuity != .duplicate else { return nil }
+        guard continuity != .duplicate else { return [] }
         let lost = continuity == .gap
-        var finished: TSAccessUnit?
+        var finished: [TSAccessUnit] = []
         if packet.payloadUnitStart {
             if var previous = assemblies[packet.pid] {
                 // The lost packets may have been the previous PES's tail.
                 if lost { previous.intact = false }
-                finished = finish(previous, stream: stream)
+                if let unit = finish(previous, stream: stream) { finished.append(unit) }
             }
             var next = Assembly(bytes: Array(packet.payload))
             next.afterDiscontinuity = lost || packet.discontinuity
@@ -98,6 +98,14 @@ public struct MPEGTSDemuxer: Sendable {
             assemblies[packet.pid] = a
         }
         // A continuation without a start (joined mid-PES) has nothing to join: dropped.
+        // A PES with PES_packet_length set (audio) is whole once that many bytes are in: no wait for the next one.
+        if let a = assemblies[packet.pid], a.intact, a.bytes.count >= 6 {
+            let declared = Int(a.bytes[4]) << 8 | Int(a.bytes[5])
+            if declared > 0, a.bytes.count >= 6 + declared {
+                assemblies[packet.pid] = nil
+                if let unit = finish(a, stream: stream) { finished.append(unit) }
+            }
+        }
         return finished
     }
 

@@ -44,7 +44,8 @@ def test_wrong_passphrase_is_refused_while_another_stream_carries_on(workdir, pu
         log = gw.log()
         refused = [l for l in log.splitlines() if "SRT caller refused" in l and "srt-bad" in l]
         assert refused and "passphrase" in refused[0], f"no refusal naming the passphrase:\n{log[-3000:]}"
-        assert requests.get(gw.hls_url("srt-bad"), timeout=5).status_code == 404
+        # The origin waits hls.start_wait_s (8 s) for a stream that may still start before it answers 404.
+        assert requests.get(gw.hls_url("srt-bad"), timeout=15).status_code == 404
         assert "srt-bad" not in requests.get(f"http://127.0.0.1:{gw.http_port}/api/streams", timeout=5).text
 
         # The good stream kept going through all of it.
