@@ -45,6 +45,13 @@ public struct TSToStream: Sendable {
         return out
     }
 
+    /// Ends the stream: the PES still open (a video PES ends only at the next one) becomes frames too.
+    public mutating func flush(stamps: HopStamps) throws(MPEGTSError) -> [Output] {
+        var out: [Output] = []
+        for unit in demuxer.flush() { out += try convert(unit, stamps: stamps) }
+        return out
+    }
+
     private mutating func convert(_ unit: TSAccessUnit, stamps: HopStamps) throws(MPEGTSError) -> [Output] {
         switch unit.stream.streamType {
         case .h264: return try video(unit, stamps: stamps)

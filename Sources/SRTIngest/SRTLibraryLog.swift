@@ -28,7 +28,11 @@ enum SRTLibraryLog {
         }
         guard install else { return }
         // Severity, time, thread name and end of line are ours to add.
-        srt_setlogflags(Int32(SRT_LOGF_DISABLE_TIME | SRT_LOGF_DISABLE_THREADNAME | SRT_LOGF_DISABLE_SEVERITY | SRT_LOGF_DISABLE_EOL))
+        srt_setlogflags(
+            Int32(
+                SRT_LOGF_DISABLE_TIME | SRT_LOGF_DISABLE_THREADNAME | SRT_LOGF_DISABLE_SEVERITY | SRT_LOGF_DISABLE_EOL
+            )
+        )
         srt_setloglevel(LOG_WARNING)
         srt_setloghandler(nil, srtLogHandler)
     }

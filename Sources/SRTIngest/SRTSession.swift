@@ -54,7 +54,7 @@ struct SRTSession: Sendable {
         let outcome = receive(into: publication, adapter: &adapter)
         publication.end()
         telemetry?.srtSessionEnded(stream: publication.key)
-        let stats = socket.stats() ?? SRTLinkStats()
+        let stats = telemetry?.srt(stream: publication.key) ?? SRTLinkStats()
         var end = metadata.merging(
             [
                 "reason": "\(outcome)", "frames": "\(publication.framesIn)",
@@ -106,7 +106,9 @@ struct SRTSession: Sendable {
     }
 
     private func publish() throws(SRTIngestError) -> Publication {
-        do { return try hub.publish(key: admitted.id.key, origin: "srt://\(admitted.peer)") } catch { throw .hub(error) }
+        do { return try hub.publish(key: admitted.id.key, origin: "srt://\(admitted.peer)") } catch {
+            throw .hub(error)
+        }
     }
 
     /// Reads until the peer leaves, shutdown, or bad input; returns why it stopped.
@@ -122,26 +124,35 @@ struct SRTSession: Sendable {
             }
             switch socket.receive(into: buffer) {
             case .timeout: continue
-            case .ended(let reason): return .connectionEnded(reason)
+            case .ended(let reason):
+                // Final counters, while libsrt still has the socket's statistics.
+                if let stats = socket.stats() { telemetry?.recordSRT(stream: publication.key, stats) }
+                // The last video PES ends only with the stream: flushed so no frame is lost at the end.
+                let stamps = HopStamps(firstByte: .now, ingestWall: WallTime.now())
+                if let last = try? adapter.flush(stamps: stamps) { deliver(last, to: publication) }
+                return .connectionEnded(reason)
             case .message(let count, let age):
                 let arrival = ContinuousClock.now
                 // The sender's send instant, when libsrt knows it: the ingest hop then includes the latency window.
                 let firstByte = age.map { arrival - $0 } ?? arrival
                 let stamps = HopStamps(firstByte: firstByte, ingestWall: WallTime.now())
-                do {
-                    for output in try adapter.feed(buffer.prefix(count), stamps: stamps) {
-                        switch output {
-                        case .description(let d): publication.update(description: d)
-                        case .frame(var frame):
-                            frame.stamps.ingested = .now
-                            publication.send(frame)
-                        }
-                    }
-                } catch {
+                do { deliver(try adapter.feed(buffer.prefix(count), stamps: stamps), to: publication) } catch {
                     return .transportStream(error)
                 }
             }
         }
         return .connectionEnded("gateway shutting down")
+    }
+
+    /// Hands the adapter's outputs to the hub, stamping each frame as it enters.
+    private func deliver(_ outputs: [TSToStream.Output], to publication: Publication) {
+        for output in outputs {
+            switch output {
+            case .description(let d): publication.update(description: d)
+            case .frame(var frame):
+                frame.stamps.ingested = .now
+                publication.send(frame)
+            }
+        }
     }
 }

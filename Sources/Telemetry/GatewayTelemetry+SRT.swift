@@ -44,8 +44,14 @@ extension GatewayTelemetry {
                 ("sluice_srt_receive_bits_per_second", "SRT receiving rate", stats.receiveBitsPerSecond),
             ]
             let counters: [(String, String, Int64)] = [
-                ("sluice_srt_packets_received_total", "SRT data packets received", stats.packetsReceived - last.packetsReceived),
-                ("sluice_srt_packets_lost_total", "SRT packets detected lost (then asked again)", stats.packetsLost - last.packetsLost),
+                (
+                    "sluice_srt_packets_received_total", "SRT data packets received",
+                    stats.packetsReceived - last.packetsReceived
+                ),
+                (
+                    "sluice_srt_packets_lost_total", "SRT packets detected lost (then asked again)",
+                    stats.packetsLost - last.packetsLost
+                ),
                 (
                     "sluice_srt_packets_retransmitted_total", "SRT retransmitted packets received",
                     stats.packetsRetransmitted - last.packetsRetransmitted

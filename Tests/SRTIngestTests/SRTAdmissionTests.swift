@@ -47,7 +47,10 @@ import Testing
     }
 
     @Test func aMalformedStreamIDIsABadRequest() {
-        #expect(Self.decide(Self.admission(), "#!::r=live/cam1,,m=publish") == .reject(code: 1400, reason: "stream id item '' is not key=value"))
+        #expect(
+            Self.decide(Self.admission(), "#!::r=live/cam1,,m=publish")
+                == .reject(code: 1400, reason: "stream id item '' is not key=value")
+        )
     }
 
     @Test func aKeyAlreadyLiveIsAConflict() {

@@ -9,7 +9,10 @@ struct StreamIDCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { text.isEmpty ? "(empty)" : text }
 
     static func ok(_ text: String, _ key: String, credential: String? = nil, user: String? = nil) -> StreamIDCase {
-        StreamIDCase(text: text, expected: .success(SRTStreamID(key: StreamKey(key)!, credential: credential, user: user)))
+        StreamIDCase(
+            text: text,
+            expected: .success(SRTStreamID(key: StreamKey(key)!, credential: credential, user: user))
+        )
     }
 
     static func bad(_ text: String, _ error: SRTWireError) -> StreamIDCase {

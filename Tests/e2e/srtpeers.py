@@ -39,7 +39,7 @@ class LossyRelay:
         self.upstream = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.upstream.connect(self.target)
         self.caller: Optional[tuple[str, int]] = None
-        self.forwarded = self.dropped = 0
+        self.forwarded = self.dropped = self.data_packets = 0
         self._stop = threading.Event()
         self._threads = [threading.Thread(target=self._from_caller, daemon=True),
                          threading.Thread(target=self._from_gateway, daemon=True)]
@@ -60,9 +60,11 @@ class LossyRelay:
                 return
             self.caller = addr
             # draft-sharabayko-srt §3: the first bit is 0 for a data packet, 1 for control.
-            if data and not data[0] & 0x80 and self.rng.random() < self.loss:
-                self.dropped += 1
-                continue
+            if data and not data[0] & 0x80:
+                self.data_packets += 1
+                if self.rng.random() < self.loss:
+                    self.dropped += 1
+                    continue
             self.forwarded += 1
             try:
                 self.upstream.send(data)
