@@ -43,7 +43,12 @@ public struct GatewayApp: Sendable {
         let hub = StreamHub(maxStreams: c.security.maxStreams, onIngest: { telemetry.recordIngest($1, stream: $0) })
         let packager = LLHLSPackager(hub: hub, configuration: c.effectiveHLS, logger: logger, telemetry: telemetry)
         let readiness = OriginReadiness()
-        let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
+        let ports = BoundPorts(
+            bind: c.bind,
+            demoKey: demo ? c.demoKey : nil,
+            scheme: c.usesTLS ? "https" : "http",
+            srtPort: c.srt.port == 0 ? nil : c.srt.port
+        ) {
             readiness.markReady()
         }
         // One publish authorizer for every ingest protocol.
@@ -152,12 +157,20 @@ final class BoundPorts: Sendable {
     let bind: String
     let demoKey: String?
     let scheme: String
+    let srtPort: Int?
     let onReady: @Sendable () -> Void
 
-    init(bind: String, demoKey: String?, scheme: String = "http", onReady: @escaping @Sendable () -> Void = {}) {
+    init(
+        bind: String,
+        demoKey: String?,
+        scheme: String = "http",
+        srtPort: Int? = nil,
+        onReady: @escaping @Sendable () -> Void = {}
+    ) {
         self.bind = bind
         self.demoKey = demoKey
         self.scheme = scheme
+        self.srtPort = srtPort
         self.onReady = onReady
     }
 
@@ -180,6 +193,12 @@ final class BoundPorts: Sendable {
             "  Watch (LL-HLS):       \(scheme)://\(host):\(h)/live/<stream key>/index.m3u8",
             "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /publish, /dashboard",
         ]
+        if let srtPort {
+            lines.insert(
+                "  SRT (OBS, encoders):  srt://\(host):\(srtPort)?streamid=#!::r=live/<stream key>,m=publish",
+                at: 3
+            )
+        }
         if let k = demoKey {
             lines.append(
                 "  Demo stream:          \(scheme)://\(host):\(h)/watch/\(k)  (\(scheme)://\(host):\(h)/live/\(k)/index.m3u8)"

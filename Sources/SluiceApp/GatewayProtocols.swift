@@ -2,11 +2,11 @@
 /// can drift from the product again.
 public enum GatewayProtocols {
     /// Ingest protocols, as users name them.
-    public static let ingest = ["RTMP(S)", "WebRTC (WHIP)"]
+    public static let ingest = ["RTMP(S)", "WebRTC (WHIP)", "SRT"]
     /// Egress protocols.
     public static let egress = ["LL-HLS"]
 
-    /// `RTMP(S) and WebRTC (WHIP) in, LL-HLS out`.
+    /// `RTMP(S), WebRTC (WHIP) and SRT in, LL-HLS out`.
     public static var summary: String { "\(list(ingest)) in, \(list(egress)) out" }
 
     /// `a`, `a and b`, `a, b and c`.
