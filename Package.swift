@@ -116,6 +116,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // The bench's SRT publisher: MPEG-TS over a libsrt caller.
+        .target(
+            name: "SRTPublish",
+            dependencies: [
+                "MediaCore", "MPEGTS", "CSRT", "FFmpegBridge", "MediaSources",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .target(
             name: "WHIPPublish",
             dependencies: [
@@ -190,7 +198,7 @@ let package = Package(
             name: "SluiceBench",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish", "WHIPPublish",
-                "Telemetry", "HTTPClient", "MPEGTS",
+                "Telemetry", "HTTPClient", "MPEGTS", "SRTPublish",
                 // The transcode-only bench runs the ladder's own pieces over a file.
                 "FFmpegBridge", "Transcoder",
                 // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.

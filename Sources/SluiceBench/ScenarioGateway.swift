@@ -5,6 +5,8 @@ import Synchronization
 /// A whole Sluice gateway (GatewayApp) run in this process on free loopback ports, for one scenario.
 final class ScenarioGateway: Sendable {
     let rtmpPort: Int
+    /// The SRT ingest port.
+    let srtPort: Int
     let httpPort: Int
     private let task: Task<Void, any Error>
 
@@ -23,7 +25,7 @@ final class ScenarioGateway: Sendable {
         c.webrtcPort = udp
         c.srtPort = srt
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
-        let gateway = ScenarioGateway(rtmpPort: rtmp, httpPort: http, task: Task { try await app.run() })
+        let gateway = ScenarioGateway(rtmpPort: rtmp, srtPort: srt, httpPort: http, task: Task { try await app.run() })
         let up = await LoopbackPort.waitUntilListening(rtmp, timeout: .seconds(10))
         let httpUp = await LoopbackPort.waitUntilListening(http, timeout: .seconds(10))
         guard up, httpUp else {
@@ -33,8 +35,9 @@ final class ScenarioGateway: Sendable {
         return gateway
     }
 
-    private init(rtmpPort: Int, httpPort: Int, task: Task<Void, any Error>) {
+    private init(rtmpPort: Int, srtPort: Int, httpPort: Int, task: Task<Void, any Error>) {
         self.rtmpPort = rtmpPort
+        self.srtPort = srtPort
         self.httpPort = httpPort
         self.task = task
     }
@@ -44,6 +47,9 @@ final class ScenarioGateway: Sendable {
 
     /// The RTMP application URL (append `/key`).
     var rtmpBase: String { "rtmp://127.0.0.1:\(rtmpPort)/live" }
+
+    /// Where the bench's SRT caller connects.
+    var srtBase: String { "srt://127.0.0.1:\(srtPort)" }
 
     /// Cancels the service group and waits up to `grace` for it: a service that ignores cancellation must not
     /// hang the bench (its ports are private to this scenario and its publisher is gone).
