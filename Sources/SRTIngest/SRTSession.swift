@@ -116,6 +116,8 @@ struct SRTSession: Sendable {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.messageCapacity, alignment: 16)
         defer { buffer.deallocate() }
         var nextStats = ContinuousClock.now
+        // TSBPD delivers a message this long after the sender sent it (plus the first packet's one-way delay).
+        let window = Duration.milliseconds(max(0, negotiatedLatency))
         while !registry.isClosed {
             let now = ContinuousClock.now
             if now >= nextStats {
@@ -131,10 +133,11 @@ struct SRTSession: Sendable {
                 let stamps = HopStamps(firstByte: .now, ingestWall: WallTime.now())
                 if let last = try? adapter.flush(stamps: stamps) { deliver(last, to: publication) }
                 return .connectionEnded(reason)
-            case .message(let count, let age):
+            case .message(let count, let sinceDue):
                 let arrival = ContinuousClock.now
-                // The sender's send instant, when libsrt knows it: the ingest hop then includes the latency window.
-                let firstByte = age.map { arrival - $0 } ?? arrival
+                // The sender's send instant when libsrt tells the delivery time: the ingest hop then includes the
+                // latency window, the price SRT pays for retransmission.
+                let firstByte = sinceDue.map { arrival - $0 - window } ?? arrival
                 let stamps = HopStamps(firstByte: firstByte, ingestWall: WallTime.now())
                 do { deliver(try adapter.feed(buffer.prefix(count), stamps: stamps), to: publication) } catch {
                     return .transportStream(error)

@@ -10,8 +10,9 @@ struct SRTSocket: Sendable, Hashable {
 
     /// What one blocking receive gave.
     enum Received {
-        /// `count` bytes of one message; `sourceAge` is how long ago the sender sent it (SRT_MSGCTRL.srctime).
-        case message(count: Int, sourceAge: Duration?)
+        /// `count` bytes of one message; `sinceDue` is how long ago its TSBPD delivery time passed
+        /// (SRT_MSGCTRL.srctime), nil when libsrt gave none.
+        case message(count: Int, sinceDue: Duration?)
         /// Nothing within SRTO_RCVTIMEO: look at the stop flag and come back.
         case timeout
         /// The connection is over, with libsrt's reason.
@@ -114,10 +115,10 @@ struct SRTSocket: Sendable, Hashable {
         var control = srt_msgctrl_default
         let n = srt_recvmsg2(id, buffer.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(buffer.count), &control)
         if n > 0 {
-            // srctime is the sender's send instant mapped onto our srt_time_now clock (µs): its age covers the
-            // latency window the message waited in.
-            let age = control.srctime > 0 ? srt_time_now() - control.srctime : -1
-            return .message(count: Int(n), sourceAge: (0..<10_000_000).contains(age) ? .microseconds(age) : nil)
+            // On receive, srctime is the message's TSBPD delivery instant on the srt_time_now clock (µs), measured
+            // here: the sender's instant plus the latency window.
+            let late = control.srctime > 0 ? srt_time_now() - control.srctime : -1
+            return .message(count: Int(n), sinceDue: (0..<10_000_000).contains(late) ? .microseconds(late) : nil)
         }
         var errno: Int32 = 0
         let code = srt_getlasterror(&errno)
