@@ -51,7 +51,10 @@ import Testing
         try Data(ts).write(to: URL(fileURLWithPath: path))
         let probe = try ExternalTool.run(
             "ffprobe",
-            ["-v", "error", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0", path]
+            [
+                "-v", "error", "-count_frames", "-show_entries", "stream=codec_name,nb_read_frames", "-of", "csv=p=0",
+                path,
+            ]
         ).output
         let video = frames.filter { $0.kind == .video }.count
         let audio = frames.filter { $0.kind == .audio }.count
