@@ -54,7 +54,10 @@ public struct MPEGTSMuxer: Sendable {
             var payload: [UInt8] = [0, 0, 0, 1, 0x09, 0xF0]  // Access unit delimiter: any primary picture type.
             if frame.isKeyframe { for ps in parameterSets { payload += [0, 0, 0, 1] + ps } }
             do { payload += try H264.annexB(fromAVCC: frame.data) } catch { throw .codec(pid: Self.videoPID, error) }
-            let header = Self.pesHeader(streamID: 0xE0, pts: pts, dts: dts, payloadLength: nil)
+            // A bounded PES (allowed for video, §2.4.3.7) lets a demuxer finish the frame when its last packet is in,
+            // instead of one frame interval later when the next PES starts; too large a frame stays unbounded.
+            let bounded = payload.count + 19 <= 0xFFFF ? payload.count : nil
+            let header = Self.pesHeader(streamID: 0xE0, pts: pts, dts: dts, payloadLength: bounded)
             out += packets(pid: Self.videoPID, pes: header + payload, randomAccess: frame.isKeyframe, pcr: dts - 9_000)
         } else if let audioConfig {
             let adts = ADTS.wrap(frame.data, config: audioConfig)
