@@ -2,14 +2,16 @@
 decodes, with libsrt's link statistics in /metrics: the same checks as the RTMP slice."""
 from __future__ import annotations
 
+import json
 import re
+import subprocess
 
 import pytest
 import requests
 
 from e2ecommon import assert_media_valid, assert_playlists_valid, assert_stream_followed
 from mediacheck import parse_fragments
-from procs import ARTIFACTS, FAST_SEGMENTS
+from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE
 from session import live_run
 from srtpeers import srt_ffmpeg_cmd
 
@@ -26,7 +28,11 @@ def _scrape(gw, pubs):
     # While the publisher still sends: the SRT series exist only for a live session's stream.
     import time
     time.sleep(6)
-    METRICS["text"] = requests.get(f"http://127.0.0.1:{gw.http_port}/metrics", timeout=5).text
+    base = f"http://127.0.0.1:{gw.http_port}"
+    METRICS["text"] = requests.get(f"{base}/metrics", timeout=5).text
+    METRICS["api"] = requests.get(f"{base}/api/streams", timeout=5).text
+    METRICS["stats"] = subprocess.run([str(SLUICE), "stats", base, "--once"], capture_output=True, text=True,
+                                      timeout=30).stdout
 
 
 @pytest.fixture(scope="module")
@@ -77,3 +83,14 @@ def test_srt_link_statistics_are_in_metrics(run):
     assert abs(float(latency.group(1)) - 0.120) < 0.001
     # The hub's ingest hop for the SRT stream: same metric every protocol feeds.
     assert re.search(rf'sluice_hop_latency_seconds_count\{{hop="ingest",stream="{KEY}"', text), "no ingest hop"
+
+
+def test_srt_link_figures_are_in_api_streams_and_sluice_stats(run):
+    streams = json.loads(METRICS["api"])
+    streams = streams.get("streams", streams) if isinstance(streams, dict) else streams
+    mine = [s for s in streams if s.get("key") == KEY]
+    assert mine and mine[0].get("srt"), f"no srt object for {KEY}: {METRICS['api'][:2000]}"
+    srt = mine[0]["srt"]
+    assert srt["sessions"] == 1 and srt["latencyMs"] == 120 and srt["packetsReceived"] > 100
+    line = [l for l in METRICS["stats"].splitlines() if l.strip().startswith("srt:")]
+    assert line and "latency 120 ms" in line[0], METRICS["stats"]
