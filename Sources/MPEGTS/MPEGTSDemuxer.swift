@@ -98,10 +98,12 @@ public struct MPEGTSDemuxer: Sendable {
             assemblies[packet.pid] = a
         }
         // A continuation without a start (joined mid-PES) has nothing to join: dropped.
-        // A PES with PES_packet_length set (audio) is whole once that many bytes are in: no wait for the next one.
-        if let a = assemblies[packet.pid], a.intact, a.bytes.count >= 6 {
+        // A PES with PES_packet_length set (audio) is whole once that many bytes are in, and an unbounded one
+        // (video from FFmpeg, OBS) at its stuffed last packet: no wait for the next PES, a frame interval later.
+        if let a = assemblies[packet.pid], a.bytes.count >= 6 {
             let declared = Int(a.bytes[4]) << 8 | Int(a.bytes[5])
-            if declared > 0, a.bytes.count >= 6 + declared {
+            let whole = declared > 0 ? a.bytes.count >= 6 + declared : packet.endsWithStuffing
+            if whole || (!a.intact && packet.endsWithStuffing) {
                 assemblies[packet.pid] = nil
                 if let unit = finish(a, stream: stream) { finished.append(unit) }
             }

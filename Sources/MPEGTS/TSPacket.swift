@@ -23,6 +23,9 @@ public struct TSPacket: Sendable, Equatable {
     public var randomAccess: Bool
     /// program_clock_reference in 27 MHz ticks, when present.
     public var pcr: Int64?
+    /// The adaptation field ends in stuffing bytes: §2.4.3.5 stuffs a packet only when the PES data runs out, so
+    /// its payload is the end of a PES (false when unknown: private data or an extension make us not guess).
+    public var endsWithStuffing: Bool
     /// The bytes after the header and adaptation field.
     public var payload: ArraySlice<UInt8>
 
@@ -40,6 +43,7 @@ public struct TSPacket: Sendable, Equatable {
         discontinuity = false
         randomAccess = false
         pcr = nil
+        endsWithStuffing = false
         var start = b + 4
         if control & 0x02 != 0 {
             let length = Int(bytes[b + 4])
@@ -49,6 +53,9 @@ public struct TSPacket: Sendable, Equatable {
                 discontinuity = flags & 0x80 != 0
                 randomAccess = flags & 0x40 != 0
                 if flags & 0x10 != 0, length >= 7 { pcr = Self.programClock(bytes[(b + 6)..<(b + 12)]) }
+                // flags, then PCR, OPCR (6 bytes each) and splice_countdown (1) when flagged; the rest is stuffing.
+                let used = 1 + (flags & 0x10 != 0 ? 6 : 0) + (flags & 0x08 != 0 ? 6 : 0) + (flags & 0x04 != 0 ? 1 : 0)
+                endsWithStuffing = flags & 0x03 == 0 && length > used
             }
             start = b + 5 + length
         }

@@ -113,3 +113,33 @@ import Testing
         }
     }
 }
+
+/// When a PES ends: at its declared length, at its stuffed last packet, or (unbounded, unstuffed) at the next one.
+@Suite struct PESEndTests {
+    @Test func anUnboundedPESEndsAtItsStuffedLastPacketNotAtTheNextPES() throws {
+        let au: [UInt8] = [0, 0, 1, 0x41] + [UInt8](repeating: 0x5A, count: 300)
+        let ts = TSBuilder.numbered(
+            TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
+                + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
+                + TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 80 05 21 00 07 D8 61"), data: au)
+        )
+        var demuxer = MPEGTSDemuxer()
+        // Nothing after it: the unit is out before any next PES starts.
+        let units = try demuxer.feed(ts)
+        #expect(units.map(\.data) == [au])
+        #expect(demuxer.flush().isEmpty)
+    }
+
+    @Test func anUnboundedPESThatFillsItsLastPacketWaitsForTheNextOne() throws {
+        // 14-byte header + 354 bytes = 368 = two full packets: no stuffing, so the end is only known at the next PES.
+        let au: [UInt8] = [0, 0, 1, 0x41] + [UInt8](repeating: 0x5A, count: 350)
+        let ts = TSBuilder.numbered(
+            TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
+                + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
+                + TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 80 05 21 00 07 D8 61"), data: au)
+        )
+        var demuxer = MPEGTSDemuxer()
+        #expect(try demuxer.feed(ts).isEmpty)
+        #expect(demuxer.flush().map(\.data) == [au])
+    }
+}
