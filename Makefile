@@ -17,10 +17,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # libav* + librtmp for the Swift targets, OpenSSL/libsrtp2 for WebRTC, ffmpeg/ffprobe and
 # chromium + chromedriver for the e2e suite, nginx as the CDN edge (Config/nginx-edge.conf) and, with
-# libnginx-mod-rtmp, as the outside anchor of `sluice bench` (nginx-rtmp-hls).
+# libnginx-mod-rtmp, as the outside anchor of `sluice bench` (nginx-rtmp-hls); libsrt (GnuTLS build, the one
+# libavformat links) for SRT ingest and srt-live-transmit (srt-tools) as an e2e publisher.
 APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
 	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx \
-	libnginx-mod-rtmp
+	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
 PY_MODULES := pytest requests selenium m3u8 aiortc imageio_ffmpeg
 
@@ -106,7 +107,7 @@ FUZZ_FLAGS ?=
 # release (-O; preconditions, bounds checks and ASan kept) runs the String-heavy FuzzSDP ~2.5x faster than debug.
 FUZZ_CONFIG ?= debug
 FUZZ_TARGETS ?= FuzzRTMPHandshake FuzzChunkStream FuzzAMF0 FuzzFLVTag FuzzRTMPMessage FuzzPlaylistQuery \
-	FuzzH264 FuzzAAC FuzzMP4Box FuzzSEI FuzzSDP FuzzSTUN FuzzRTP FuzzRTCP FuzzH264RTP FuzzWHEP
+	FuzzH264 FuzzAAC FuzzMP4Box FuzzSEI FuzzSDP FuzzSTUN FuzzRTP FuzzRTCP FuzzH264RTP FuzzWHEP FuzzMPEGTS FuzzSRTStreamID
 fuzz:
 	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c $(FUZZ_CONFIG) \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld

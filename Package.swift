@@ -16,7 +16,10 @@ let package = Package(
         // The pure parsers, for the libFuzzer package in Fuzz/ (a path dependency can only use products).
         .library(
             name: "SluiceParsers",
-            targets: ["MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager", "WebRTCWire"]),
+            targets: [
+                "MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager", "WebRTCWire", "MPEGTS",
+                "SRTWire",
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -41,6 +44,8 @@ let package = Package(
         .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
+        // libsrt's GnuTLS build: the one Debian's libavformat links, so one libsrt in the process.
+        .systemLibrary(name: "CSRT", pkgConfig: "srt", providers: [.apt(["libsrt-gnutls-dev"])]),
 
         // L1: pure formats (no sockets, no clocks).
         .target(name: "CodecFormats", dependencies: ["MediaCore"], swiftSettings: strictSettings),
@@ -48,6 +53,9 @@ let package = Package(
         .target(name: "FMP4", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "HLSPlaylist", dependencies: ["MediaCore"], swiftSettings: strictSettings),
         .target(name: "WebRTCWire", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        // MPEG-TS demux (SRT ingest, the bench's classic-HLS viewer) and SRT's stream id.
+        .target(name: "MPEGTS", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
+        .target(name: "SRTWire", dependencies: ["MediaCore"], swiftSettings: strictSettings),
 
         // L2: engines.
         .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
@@ -108,6 +116,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings),
+        // The bench's SRT publisher: MPEG-TS over a libsrt caller.
+        .target(
+            name: "SRTPublish",
+            dependencies: [
+                "MediaCore", "MPEGTS", "CSRT", "FFmpegBridge", "MediaSources",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
         .target(
             name: "WHIPPublish",
             dependencies: [
@@ -150,6 +166,14 @@ let package = Package(
             ], swiftSettings: strictSettings),
 
         .target(
+            name: "SRTIngest",
+            dependencies: [
+                "MediaCore", "CodecFormats", "MPEGTS", "SRTWire", "CSRT", "StreamHub", "PublishAuth", "Telemetry",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], swiftSettings: strictSettings),
+
+        .target(
             name: "Transcoder",
             dependencies: [
                 "MediaCore", "CodecFormats", "StreamHub", "FFmpegBridge", "Telemetry",
@@ -182,7 +206,7 @@ let package = Package(
             dependencies: [
                 "MediaCore", "CodecFormats", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
                 "Transcoder", "Telemetry", "WHIPIngest", "WHEPEgress", "WebRTCTransport", "WebRTCWire", "PublishAuth",
-                "HTTPClient", "Recorder",
+                "HTTPClient", "Recorder", "SRTIngest",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -192,7 +216,7 @@ let package = Package(
             name: "SluiceBench",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish", "WHIPPublish",
-                "Telemetry", "HTTPClient",
+                "Telemetry", "HTTPClient", "MPEGTS", "SRTPublish",
                 // The transcode-only bench runs the ladder's own pieces over a file.
                 "FFmpegBridge", "Transcoder",
                 // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
@@ -276,6 +300,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MPEGTSTests", dependencies: ["MPEGTS", "CodecFormats", "MediaCore", "TestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(name: "SRTWireTests", dependencies: ["SRTWire", "MediaCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "SRTIngestTests",
+            dependencies: [
+                "SRTIngest", "SRTWire", "StreamHub", "PublishAuth", "MediaCore", "Telemetry", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPIngestTests",
             dependencies: [

@@ -48,6 +48,8 @@ public struct StreamSummary: Sendable, Codable {
     public var renditions: [RenditionSummary] = []
     /// RTP receive, loss and repair counts per kind when the publisher came over WebRTC (WHIP); nil otherwise.
     public var webrtc: WebRTCStreamTelemetry?
+    /// libsrt's link figures (RTT, latency window, loss, retransmissions) when the publisher came over SRT; nil otherwise.
+    public var srt: SRTStreamTelemetry?
     /// Why the stream is not packaged as asked, one sentence each (e.g. a keyframe interval above the segment target).
     public var notes: [String] = []
 }
@@ -120,6 +122,7 @@ extension LLHLSStream {
             summary.blockingRequestsWaiting = t?.blockingRequestsWaiting ?? 0
             summary.httpRequests = t?.httpRequests ?? [:]
             summary.webrtc = t?.webrtc
+            summary.srt = t?.srt
             summary.renditions = s.pipelineNames.compactMap { name in
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }

@@ -6,6 +6,7 @@ import MediaCore
 import PublishAuth
 import RTMPIngest
 import Recorder
+import SRTIngest
 import ServiceLifecycle
 import StreamHub
 import Synchronization
@@ -58,7 +59,12 @@ public struct GatewayApp: Sendable {
             onEnd: onEnd
         )
         let readiness = OriginReadiness()
-        let ports = BoundPorts(bind: c.bind, demoKey: demo ? c.demoKey : nil, scheme: c.usesTLS ? "https" : "http") {
+        let ports = BoundPorts(
+            bind: c.bind,
+            demoKey: demo ? c.demoKey : nil,
+            scheme: c.usesTLS ? "https" : "http",
+            srtPort: c.srt.port == 0 ? nil : c.srt.port
+        ) {
             readiness.markReady()
         }
         // One publish authorizer for every ingest protocol.
@@ -125,6 +131,17 @@ public struct GatewayApp: Sendable {
             .init(service: PackagerService(packager: packager)), .init(service: ingest),
             .init(service: WHIPGatewayService(whip: whip, whep: whep, logger: logger)),
         ]
+        if c.srt.port != 0 {
+            let srt = SRTIngestService(
+                host: c.bind,
+                configuration: c.srt,
+                hub: hub,
+                logger: logger,
+                telemetry: telemetry,
+                authorizer: authorizer
+            )
+            services.append(.init(service: srt))
+        }
         if c.transcode {
             // Rung IDRs for a long-GOP source follow the packager's segment target, and its early first cut.
             var ladder = c.ladder
@@ -179,12 +196,20 @@ final class BoundPorts: Sendable {
     let bind: String
     let demoKey: String?
     let scheme: String
+    let srtPort: Int?
     let onReady: @Sendable () -> Void
 
-    init(bind: String, demoKey: String?, scheme: String = "http", onReady: @escaping @Sendable () -> Void = {}) {
+    init(
+        bind: String,
+        demoKey: String?,
+        scheme: String = "http",
+        srtPort: Int? = nil,
+        onReady: @escaping @Sendable () -> Void = {}
+    ) {
         self.bind = bind
         self.demoKey = demoKey
         self.scheme = scheme
+        self.srtPort = srtPort
         self.onReady = onReady
     }
 
@@ -208,6 +233,12 @@ final class BoundPorts: Sendable {
             "  Watch (WebRTC, WHEP): \(scheme)://\(host):\(h)/whep/<stream key>",
             "  Pages:                \(scheme)://\(host):\(h)/  (streams), /watch/<stream key>, /publish, /dashboard",
         ]
+        if let srtPort {
+            lines.insert(
+                "  SRT (OBS, encoders):  srt://\(host):\(srtPort)?streamid=#!::r=live/<stream key>,m=publish",
+                at: 3
+            )
+        }
         if let k = demoKey {
             lines.append(
                 "  Demo stream:          \(scheme)://\(host):\(h)/watch/\(k)  (\(scheme)://\(host):\(h)/live/\(k)/index.m3u8)"

@@ -2,11 +2,11 @@
 /// can drift from the product again.
 public enum GatewayProtocols {
     /// Ingest protocols, as users name them.
-    public static let ingest = ["RTMP(S)", "WebRTC (WHIP)"]
+    public static let ingest = ["RTMP(S)", "WebRTC (WHIP)", "SRT"]
     /// Egress protocols.
     public static let egress = ["LL-HLS", "WebRTC (WHEP)"]
 
-    /// `RTMP(S) and WebRTC (WHIP) in, LL-HLS and WebRTC (WHEP) out`.
+    /// `RTMP(S), WebRTC (WHIP) and SRT in, LL-HLS and WebRTC (WHEP) out`.
     public static var summary: String { "\(list(ingest)) in, \(list(egress)) out" }
 
     /// `a`, `a and b`, `a, b and c`.

@@ -53,6 +53,10 @@ extension SluiceConfiguration {
             try readRTMPSecurity(&rtmp, into: &c)
             try rtmp.finish()
         }
+        if var srt = try r.section("srt") {
+            try readSRT(&srt, into: &c)
+            try srt.finish()
+        }
         if var webrtc = try r.section("webrtc") {
             try readWebRTC(&webrtc, into: &c)
             try webrtc.finish()
@@ -199,6 +203,7 @@ extension SluiceConfiguration {
     public func validate() throws {
         try validateOrigin()
         try validateWebRTC()
+        try validateSRT()
         if hls.partTarget * 3 > hls.segmentTarget {
             throw ConfigurationError(
                 key: "hls.part_target_ms",

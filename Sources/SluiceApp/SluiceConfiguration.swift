@@ -3,6 +3,7 @@ import LLHLSPackager
 import Logging
 import RTMPIngest
 import Recorder
+import SRTIngest
 import Transcoder
 import WHEPEgress
 import WHIPIngest
@@ -27,6 +28,8 @@ public struct SluiceConfiguration: Sendable {
     public var whep = WHEPEgressConfiguration()
     /// RTMP ingest tunables (`rtmp.*`).
     public var rtmp = RTMPIngestConfiguration()
+    /// SRT ingest: port (0 = off), latency window, passphrase (`srt.*`).
+    public var srt = SRTIngestConfiguration()
     /// LL-HLS packaging (`hls.*`).
     public var hls = Self.defaultHLS
 

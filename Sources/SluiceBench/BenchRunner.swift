@@ -5,6 +5,7 @@ import Logging
 import MediaCore
 import MediaSources
 import RTMPPublish
+import SRTPublish
 import SluiceApp
 import Synchronization
 import Transcoder
@@ -132,23 +133,27 @@ public struct BenchRunner: Sendable {
             var result = try await measure(scenario, watch, tag: tag, publishURL: anchor.rtmpURL(key: key))
             result.rendition = player == .model ? "\(key).m3u8" : watch.entry
             return result
-        case .sluice(_, _, let named), .whip(_, let named):
+        case .sluice(_, _, let named), .whip(_, let named), .srt(_, let named):
             // The model follows the top transcoded rung: 480p for a 720p source, 360p for an 854x480 one.
             let rendition = named == "video" ? named : Self.topRung(below: options.sourceHeight) ?? named
             var lowLatency = true
             var transcode = false
             var overWHIP = false
+            var overSRT = false
             switch scenario.path {
             case .sluice(let ll, let t, _): (lowLatency, transcode) = (ll, t)
             case .whip(let t, _): (transcode, overWHIP) = (t, true)
+            case .srt(let t, _): (transcode, overSRT) = (t, true)
             case .nginxRTMP: break
             }
             var embedded: ScenarioGateway?
             let httpBase: String
             let rtmpBase: String
+            var srtBase = ""
             if let external = options.gateway {
                 httpBase = external.origin
                 rtmpBase = options.rtmp ?? "rtmp://\(external.host):1935/live"
+                srtBase = "srt://\(external.host):8890"
             } else {
                 // SLUICE_* variables tune the embedded gateway as they tune `serve` (no file is read).
                 var c: SluiceConfiguration
@@ -166,6 +171,7 @@ public struct BenchRunner: Sendable {
                 embedded = gateway
                 httpBase = gateway.httpBase
                 rtmpBase = gateway.rtmpBase
+                srtBase = gateway.srtBase
             }
             do {
                 let watch = Watch(
@@ -178,7 +184,10 @@ public struct BenchRunner: Sendable {
                     scenario,
                     watch,
                     tag: tag,
-                    publishURL: overWHIP ? "\(httpBase)/whip/\(key)" : "\(rtmpBase)/\(key)"
+                    publishURL: overWHIP
+                        ? "\(httpBase)/whip/\(key)"
+                        : overSRT
+                            ? "\(srtBase)?streamid=#!::r=live/\(key),m=publish&latency=120" : "\(rtmpBase)/\(key)"
                 )
                 result.rendition = player == .model ? rendition : watch.entry
                 result.hops = try await gatewayHops(httpBase: httpBase, key: key, rendition: rendition)
@@ -318,6 +327,14 @@ public struct BenchRunner: Sendable {
         duration: Duration,
         logger: Logger
     ) async -> Result<Void, BenchPublishFailure> {
+        if url.hasPrefix("srt://") {
+            do throws(SRTPublishError) {
+                _ = try await publishSRT(input: source, to: url, duration: duration)
+                return .success(())
+            } catch {
+                return .failure(BenchPublishFailure(reason: "\(error)"))
+            }
+        }
         if url.hasPrefix("http://") {
             do throws(WHIPPublishError) {
                 var quiet = logger

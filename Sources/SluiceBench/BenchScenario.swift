@@ -10,6 +10,9 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         /// WHIP (our own publisher: H.264 + Opus over WebRTC) into the embedded (or `--gateway`) Sluice; the viewer
         /// follows `rendition`.
         case whip(transcode: Bool, rendition: String)
+        /// SRT (our libsrt caller: the test pattern in MPEG-TS, capture clock in SEI) into the embedded (or
+        /// `--gateway`) Sluice; the viewer follows `rendition`.
+        case srt(transcode: Bool, rendition: String)
     }
 
     /// Command-line name.
@@ -25,6 +28,7 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     public var lowLatencyViewer: Bool {
         if case .sluice(let ll, _, _) = path { return ll }
         if case .whip = path { return true }
+        if case .srt = path { return true }
         return false
     }
 
@@ -39,6 +43,16 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
             id: "rtmp-llhls-ladder",
             title: "RTMP -> LL-HLS, ladder (model: top transcoded rung; real players: multivariant, ABR)",
             path: .sluice(lowLatency: true, transcode: true, rendition: "480p")
+        ),
+        BenchScenario(
+            id: "srt-llhls",
+            title: "SRT -> LL-HLS, passthrough, 120 ms SRT latency (200 ms parts, 1 s segments)",
+            path: .srt(transcode: false, rendition: "video")
+        ),
+        BenchScenario(
+            id: "srt-llhls-ladder",
+            title: "SRT -> LL-HLS, ladder, 120 ms SRT latency (model: top transcoded rung)",
+            path: .srt(transcode: true, rendition: "480p")
         ),
         BenchScenario(
             id: "rtmp-hls",
@@ -75,7 +89,7 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     public var unavailableReason: String? {
         switch path {
         case .nginxRTMP: NginxRTMPInstall.unavailableReason()
-        case .sluice, .whip: nil
+        case .sluice, .whip, .srt: nil
         }
     }
 }

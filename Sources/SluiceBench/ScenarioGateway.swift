@@ -5,12 +5,16 @@ import Synchronization
 /// A whole Sluice gateway (GatewayApp) run in this process on free loopback ports, for one scenario.
 final class ScenarioGateway: Sendable {
     let rtmpPort: Int
+    /// The SRT ingest port.
+    let srtPort: Int
     let httpPort: Int
     private let task: Task<Void, any Error>
 
     /// Starts the gateway with `configuration`, overriding bind and ports; waits until both listeners are up.
     static func start(_ base: SluiceConfiguration, logger: Logger) async throws(BenchError) -> ScenarioGateway {
-        guard let rtmp = LoopbackPort.free(), let http = LoopbackPort.free(), let udp = LoopbackPort.free() else {
+        guard let rtmp = LoopbackPort.free(), let http = LoopbackPort.free(), let udp = LoopbackPort.free(),
+            let srt = LoopbackPort.free()
+        else {
             throw .gatewayFailed("no free loopback port")
         }
         var c = base
@@ -19,8 +23,9 @@ final class ScenarioGateway: Sendable {
         c.httpPort = http
         // The WebRTC UDP port is exclusive: an embedded gateway never takes a running gateway's 8189.
         c.webrtcPort = udp
+        c.srtPort = srt
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
-        let gateway = ScenarioGateway(rtmpPort: rtmp, httpPort: http, task: Task { try await app.run() })
+        let gateway = ScenarioGateway(rtmpPort: rtmp, srtPort: srt, httpPort: http, task: Task { try await app.run() })
         let up = await LoopbackPort.waitUntilListening(rtmp, timeout: .seconds(10))
         let httpUp = await LoopbackPort.waitUntilListening(http, timeout: .seconds(10))
         guard up, httpUp else {
@@ -30,8 +35,9 @@ final class ScenarioGateway: Sendable {
         return gateway
     }
 
-    private init(rtmpPort: Int, httpPort: Int, task: Task<Void, any Error>) {
+    private init(rtmpPort: Int, srtPort: Int, httpPort: Int, task: Task<Void, any Error>) {
         self.rtmpPort = rtmpPort
+        self.srtPort = srtPort
         self.httpPort = httpPort
         self.task = task
     }
@@ -41,6 +47,9 @@ final class ScenarioGateway: Sendable {
 
     /// The RTMP application URL (append `/key`).
     var rtmpBase: String { "rtmp://127.0.0.1:\(rtmpPort)/live" }
+
+    /// Where the bench's SRT caller connects.
+    var srtBase: String { "srt://127.0.0.1:\(srtPort)" }
 
     /// Cancels the service group and waits up to `grace` for it: a service that ignores cancellation must not
     /// hang the bench (its ports are private to this scenario and its publisher is gone).

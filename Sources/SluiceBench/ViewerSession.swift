@@ -1,6 +1,7 @@
 import CodecFormats
 import HTTPClient
 import Logging
+import MPEGTS
 import MediaCore
 import NIOCore
 
@@ -210,7 +211,7 @@ actor ViewerSession {
             return []
         }
         guard let result = await get(url, media: true) else { return [] }
-        let units = MPEGTSDemuxer.accessUnits(in: result.body)
+        let units = MPEGTSDemuxer.accessUnits(in: result.body).filter { $0.stream.streamType == .h264 }
         if units.isEmpty { recorder.error("\(url): no H.264 access unit in the transport stream") }
         let frames = units.map { (pts: $0.pts, capture: CaptureTimeSEI.captureTime(inAnnexB: $0.data)) }
         return record(frames, discontinuity: segment.discontinuity, name: name, kind: "segment", result: result)

@@ -23,6 +23,7 @@ extension GatewayTelemetry {
             out.blockingRequestsWaiting = s.waiting
             out.httpRequests = Dictionary(uniqueKeysWithValues: s.http.map { ($0.key.rawValue, $0.value) })
             if s.webrtc.sessionsGauge != nil || !s.webrtc.counters.isEmpty { out.webrtc = s.webrtc.snapshot }
+            if s.srt.sessionsGauge != nil { out.srt = SRTStreamTelemetry(sessions: s.srt.sessions, stats: s.srt.last) }
             return out
         }
     }

@@ -134,6 +134,8 @@ struct StreamState: Sendable {
     var viewersGauge: Prometheus.Gauge?
     /// WHIP sessions and RTP receive counters (GatewayTelemetry+WebRTC.swift).
     var webrtc = WebRTCState()
+    /// SRT sessions and libsrt link statistics (GatewayTelemetry+SRT.swift).
+    var srt = SRTState()
     /// The ladder's shed rungs (GatewayTelemetry+LoadShedding.swift).
     var loadShedding = LoadSheddingState()
 

@@ -68,6 +68,8 @@ public struct StreamTelemetry: Sendable, Codable, Equatable {
     public var httpRequests: [String: Int] = [:]
     /// WHIP sessions and RTP loss/repair counters; nil for a stream never published over WebRTC.
     public var webrtc: WebRTCStreamTelemetry?
+    /// SRT sessions and libsrt link figures; nil for a stream never published over SRT.
+    public var srt: SRTStreamTelemetry?
 
     /// Empty telemetry for a stream.
     public init(stream: String) { self.stream = stream }

@@ -29,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "WebRTC (WHIP) UDP port shared by every session (default 8189).")
     var webrtcPort: Int?
 
+    @Option(help: "SRT ingest UDP port (default 8890; 0 turns SRT off).")
+    var srtPort: Int?
+
     @Option(help: "LL-HLS part target in milliseconds (default 200).")
     var partTargetMs: Int?
 
@@ -61,6 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
             if let rtmpPort { c.rtmpPort = rtmpPort }
             if let httpPort { c.httpPort = httpPort }
             if let webrtcPort { c.webrtcPort = webrtcPort }
+            if let srtPort { c.srtPort = srtPort }
             if let partTargetMs { c.hls.partTarget = .milliseconds(partTargetMs) }
             if let segmentTargetSeconds { c.hls.segmentTarget = .milliseconds(Int64(segmentTargetSeconds * 1000)) }
             if let record {

@@ -70,7 +70,20 @@ struct StatsStream: Decodable {
     var framesDropped: Int?
     var renditions: [StatsRendition]?
     var webrtc: StatsWebRTC?
+    var srt: StatsSRT?
     var notes: [String]?
+}
+
+/// An SRT publisher's link figures (`/api/streams` `srt`), as libsrt reports them.
+struct StatsSRT: Decodable {
+    var sessions: Int
+    var rttMs: Double
+    var latencyMs: Int
+    var receiveBitsPerSecond: Double
+    var packetsReceived: Int
+    var packetsLost: Int
+    var packetsRetransmitted: Int
+    var packetsDropped: Int
 }
 
 /// A WHIP publisher's RTP receive counters (`/api/streams` `webrtc`), per media kind.
@@ -179,6 +192,14 @@ enum StatsScreen {
                             + "pli \(v.keyframeRequests)  dropped \(v.packetsDropped)"
                     )
                 }
+            }
+            if let t = s.srt {
+                // SRT's repair work inside its latency window: lost, retransmitted, and given up (media lost).
+                lines.append(
+                    "  srt: \(t.sessions) session(s)  rtt \(fixed(t.rttMs, 1)) ms  latency \(t.latencyMs) ms  "
+                        + "rx \(t.packetsReceived) lost \(t.packetsLost) rtx \(t.packetsRetransmitted) "
+                        + "dropped \(t.packetsDropped)  \(fixed(t.receiveBitsPerSecond / 1e6, 2)) Mb/s"
+                )
             }
             for note in s.notes ?? [] { lines.append("  note: \(note)") }
             lines.append("  hops: p50/p99 ms")

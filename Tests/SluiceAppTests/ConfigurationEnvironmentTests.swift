@@ -21,6 +21,9 @@ struct ConfigurationEnvironmentTests {
         case ("transcode.source_rendition", _): return ("transcode", .string("transcode"))
         case ("transcode.shed.preset", _): return ("none", .string("none"))
         case ("bind", _): return ("127.0.0.2", .string("127.0.0.2"))
+        case ("srt.key_length", _): return ("32", .int(32))
+        // A passphrase is printed as "(set)", never itself.
+        case ("srt.passphrase", _): return ("0123456789ab", .string("(set)"))
         case ("pages.hlsjs_url", _): return ("http://127.0.0.1:9/hls.mjs", .string("http://127.0.0.1:9/hls.mjs"))
         case ("auth.publish.webhook_url", _): return ("http://127.0.0.1:9/hook", .string("http://127.0.0.1:9/hook"))
         case ("auth.publish.anonymous", _): return ("any", .string("any"))

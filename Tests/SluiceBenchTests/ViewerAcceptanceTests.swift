@@ -32,6 +32,7 @@ import Testing
         c.httpPort = ExternalTool.freePort()
         // The WebRTC UDP port is exclusive: a test gateway never takes a running gateway's 8189.
         c.webrtcPort = ExternalTool.freePort()
+        c.srtPort = 0
         let app = GatewayApp(configuration: c, demo: false, logger: logger)
         let gateway = Task { try await app.run() }
         defer { gateway.cancel() }

@@ -61,6 +61,7 @@ class Gateway:
         self.env = {**os.environ, **env} if env else None
         self.config = config
         self.rtmp_port, self.http_port = free_port(), free_port()
+        self.srt_port: Optional[int] = None
         self.log_path = workdir / "gateway.log"
         self.extra = extra or []
         self.proc: Optional[subprocess.Popen] = None
@@ -79,6 +80,10 @@ class Gateway:
         if "--webrtc-port" not in self.extra:
             # The WebRTC UDP port is exclusive (8189 by default): each test gateway takes a free one.
             cmd += ["--webrtc-port", str(free_port())]
+        if "--srt-port" not in self.extra:
+            # The SRT UDP port is exclusive too (8890 by default).
+            self.srt_port = free_port()
+            cmd += ["--srt-port", str(self.srt_port)]
         self.cmd = cmd
         self._log = open(self.log_path, "wb")
         cpus = self.cpus
@@ -111,6 +116,10 @@ class Gateway:
 
     def rtmp_url(self, key: str) -> str:
         return f"rtmp://127.0.0.1:{self.rtmp_port}/live/{key}"
+
+    def srt_url(self, streamid: str, **params: str) -> str:
+        query = "".join(f"&{k}={v}" for k, v in params.items())
+        return f"srt://127.0.0.1:{self.srt_port}?streamid={streamid}{query}"
 
     def hls_url(self, key: str) -> str:
         return f"http://127.0.0.1:{self.http_port}/live/{key}/index.m3u8"

@@ -4,7 +4,7 @@ import MediaCore
 import TestSupport
 import Testing
 
-@testable import SluiceBench
+@testable import MPEGTS
 
 /// Builds transport packets by hand (ISO/IEC 13818-1 §2.4.3.2), stuffing with an adaptation field.
 enum TSBuilder {
@@ -26,6 +26,28 @@ enum TSBuilder {
             if stuffing > 1 { p += [0x00] + [UInt8](repeating: 0xFF, count: stuffing - 2) }
         }
         return p + payload
+    }
+
+    /// Numbers each PID's packets that carry a payload 0, 1, 2… (continuity_counter, §2.4.3.3).
+    static func numbered(_ ts: [UInt8]) -> [UInt8] {
+        var out = ts
+        var counters: [Int: UInt8] = [:]
+        var i = 0
+        while i + 188 <= out.count {
+            if out[i] == 0x47, out[i + 3] & 0x10 != 0 {
+                let pid = Int(out[i + 1] & 0x1F) << 8 | Int(out[i + 2])
+                let cc = counters[pid, default: 0]
+                out[i + 3] = out[i + 3] & 0xF0 | cc
+                counters[pid] = (cc + 1) & 0x0F
+            }
+            i += 188
+        }
+        return out
+    }
+
+    /// The H.264 units of a whole buffer.
+    static func video(in bytes: [UInt8]) -> [TSAccessUnit] {
+        MPEGTSDemuxer.accessUnits(in: bytes).filter { $0.stream.streamType == .h264 }
     }
 
     /// A video PES split over as many packets as needed.
@@ -59,7 +81,7 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
 /// The MPEG-TS demuxer against hand-made packets, ffmpeg's muxer and random input.
 @Suite struct MPEGTSDemuxerTests {
     @Test(arguments: TimestampCase.all) func readsThe33BitTimestampLayout(_ c: TimestampCase) {
-        #expect(MPEGTSDemuxer.timestamp(hex(c.bytes)[...]) == c.value)
+        #expect(PESPacket.timestamp(hex(c.bytes)[...]) == c.value)
     }
 
     @Test func followsPATAndPMTToTheH264PIDAndJoinsASplitPES() {
@@ -75,11 +97,12 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         // PTS 126000 + DTS 123000, unbounded length; then a PTS-only PES with PES_packet_length set.
         ts += TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 C0 0A 31 00 07 D8 61 11 00 07 C0 F1"), data: au1)
         ts += TSBuilder.pes(header: hex("00 00 01 E0 00 0E 80 80 05 21 00 07 D8 61"), data: au2)
-        let units = MPEGTSDemuxer.accessUnits(in: ts)
+        let units = TSBuilder.video(in: TSBuilder.numbered(ts))
         #expect(units.count == 2)
         #expect(
             units.first
                 == TSAccessUnit(
+                    stream: TSElementaryStream(pid: 0x101, streamType: .h264),
                     pts: MediaTime(value: 126_000, timescale: 90_000),
                     dts: MediaTime(value: 123_000, timescale: 90_000),
                     data: au1
@@ -89,14 +112,14 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
         #expect(units.last?.dts == units.last?.pts)
     }
 
-    @Test func resynchronisesAfterGarbageBeforeTheSyncByte() {
+    @Test func resynchronisesAfterGarbageBeforeTheSyncByte() throws {
         let au: [UInt8] = [0, 0, 1, 0x65, 0x88]
         let ts =
             TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
             + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt)
             + TSBuilder.pes(header: hex("00 00 01 E0 00 00 80 80 05 21 00 07 D8 61"), data: au)
         var demuxer = MPEGTSDemuxer()
-        let units = demuxer.feed([0x00, 0x13, 0x37] + ts) + demuxer.flush()
+        let units = try demuxer.feed([0x00, 0x13, 0x37] + TSBuilder.numbered(ts)) + demuxer.flush()
         #expect(units.map(\.data) == [au])
         #expect(demuxer.skippedBytes == 3)
     }
@@ -116,7 +139,7 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
                 ]
             ).status == 0
         )
-        let demuxed = MPEGTSDemuxer.accessUnits(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
+        let demuxed = TSBuilder.video(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
         let probe = try ExternalTool.run(
             "ffprobe",
             ["-v", "error", "-select_streams", "v", "-show_entries", "packet=pts,dts,size", "-of", "csv=p=0", ts]
@@ -167,14 +190,14 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
                 ]
             ).status == 0
         )
-        let demuxed = MPEGTSDemuxer.accessUnits(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
+        let demuxed = TSBuilder.video(in: Array(try Data(contentsOf: URL(fileURLWithPath: ts))))
         #expect(demuxed.count == 60)
         #expect(zip(demuxed, demuxed.dropFirst()).allSatisfy { $1.pts.value - $0.pts.value == 3_000 })
         let clocks = demuxed.compactMap { CaptureTimeSEI.captureTime(inAnnexB: $0.data) }
         #expect(clocks == (0..<60).map { WallTime(nanosecondsSince1970: (base + Int64($0) * 33_333) * 1_000) })
     }
 
-    @Test func anySplitOfTheInputGivesTheSameAccessUnits() {
+    @Test func anySplitOfTheInputGivesTheSameAccessUnits() throws {
         var rng = SeededRandom(seed: 0x75_5EED)
         for _ in 0..<50 {
             var ts =
@@ -187,13 +210,14 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
                     data: [0, 0, 1, 0x41, UInt8(i)] + rng.bytes(Int.random(in: 0...600, using: &rng))
                 )
             }
-            let whole = MPEGTSDemuxer.accessUnits(in: ts)
+            ts = TSBuilder.numbered(ts)
+            let whole = TSBuilder.video(in: ts)
             var demuxer = MPEGTSDemuxer()
             var pieces: [TSAccessUnit] = []
             var offset = 0
             while offset < ts.count {
                 let n = min(ts.count - offset, Int.random(in: 1...400, using: &rng))
-                pieces += demuxer.feed(ts[offset..<offset + n])
+                pieces += try demuxer.feed(ts[offset..<offset + n])
                 offset += n
             }
             pieces += demuxer.flush()
@@ -211,13 +235,13 @@ struct TimestampCase: Sendable, CustomTestStringConvertible {
                 data: rng.bytes(500)
             )
         for _ in 0..<2_000 {
-            _ = MPEGTSDemuxer.accessUnits(in: rng.bytes(Int.random(in: 0...800, using: &rng)))
+            _ = TSBuilder.video(in: rng.bytes(Int.random(in: 0...800, using: &rng)))
             var damaged = valid
             for _ in 0..<Int.random(in: 1...8, using: &rng) {
                 damaged[Int.random(in: 0..<damaged.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
             }
             // Packets whose sync byte survived stay aligned; the rest is skipped.
-            _ = MPEGTSDemuxer.accessUnits(in: damaged)
+            _ = TSBuilder.video(in: damaged)
         }
     }
 

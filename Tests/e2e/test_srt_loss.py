@@ -1,0 +1,92 @@
+"""srt-live-transmit (srt-tools) relays a TS file to the gateway through a loopback UDP relay that drops 5 % of the
+data packets; with a 300 ms latency window SRT repairs every loss: the LL-HLS output holds exactly the source's
+frames, and the retransmissions show in /metrics."""
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import time
+from urllib.parse import urljoin
+
+import requests
+
+from follower import wait_for_multivariant
+from procs import FAST_SEGMENTS, Gateway, free_port
+from srtpeers import LossyRelay
+
+KEY = "srt-loss"
+SECONDS = 12
+
+
+def _video_frames(path) -> int:
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-count_frames", "-show_entries",
+                          "stream=nb_read_frames", "-of", "csv=p=0", str(path)], capture_output=True, text=True)
+    return int(out.stdout.split()[0])
+
+
+def _metric(text: str, name: str) -> float:
+    m = re.search(rf'^{name}\{{stream="{KEY}"\}} (\S+)', text, re.M)
+    return float(m.group(1)) if m else -1
+
+
+def test_five_percent_loss_loses_no_frame_within_a_300ms_window(workdir, publishers):
+    source = workdir / "source.ts"
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                    "-t", str(SECONDS), "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "30",
+                    "-c:a", "aac", "-f", "mpegts", str(source)], check=True)
+    source_frames = _video_frames(source)
+    env = {"SLUICE_SRT_LATENCY_MS": "300", "SLUICE_HLS_WINDOW_SEGMENTS": "60", "SLUICE_HLS_RECONNECT_GRACE_S": "0"}
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--transcode", "off"], env=env).start()
+    relay = LossyRelay(gw.srt_port, loss=0.05).start()
+    try:
+        udp = free_port()
+        relayer = publishers(["srt-live-transmit", "-q", f"udp://127.0.0.1:{udp}",
+                    f"srt://127.0.0.1:{relay.port}?streamid=live/{KEY}&latency=300"], "srt-live-transmit")
+        time.sleep(1)
+        feeder = publishers(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re", "-i", str(source),
+                             "-c", "copy", "-f", "mpegts", f"udp://127.0.0.1:{udp}?pkt_size=1316"], "ffmpeg-udp")
+        mv = wait_for_multivariant(gw.hls_url(KEY), 20)
+        assert mv is not None, gw.log()[-3000:]
+        time.sleep(SECONDS / 2)
+        metrics = requests.get(f"http://127.0.0.1:{gw.http_port}/metrics", timeout=5).text
+        assert feeder.wait(SECONDS + 20) == 0, feeder.log()
+        time.sleep(3)  # The relay's last retransmissions; then the SRT caller stops, its session ends.
+        relayer.stop(signal.SIGINT)
+    finally:
+        relay.stop()
+    try:
+        media_uri = next(l for l in mv.text.splitlines() if l and not l.startswith("#"))
+        media_url = urljoin(gw.hls_url(KEY), media_uri)
+        deadline = time.monotonic() + 20
+        text = ""
+        while time.monotonic() < deadline:
+            text = requests.get(media_url, timeout=15).text
+            if "#EXT-X-ENDLIST" in text:
+                break
+            time.sleep(0.5)
+        assert "#EXT-X-ENDLIST" in text, f"playlist did not end:\n{text[-1500:]}\n{gw.log()[-2000:]}"
+        init = re.search(r'#EXT-X-MAP:URI="([^"]+)"', text).group(1)
+        body = requests.get(urljoin(media_url, init), timeout=5).content
+        segments = [l for l in text.splitlines() if l and not l.startswith("#")]
+        # The first MSN is 1 (Chromium's native HLS skips MSN 0): still 1, so no segment left the window.
+        assert "#EXT-X-MEDIA-SEQUENCE:1\n" in text, f"the window dropped early segments:\n{text[:800]}"
+        for uri in segments:
+            body += requests.get(urljoin(media_url, uri), timeout=5).content
+        out = workdir / "output-video.mp4"
+        out.write_bytes(body)
+        output_frames = _video_frames(out)
+        print(f"\nrelay: {relay.data_packets} data packets, {relay.dropped} dropped; source {source_frames} frames, "
+              f"LL-HLS {output_frames} frames; lost {_metric(metrics, 'sluice_srt_packets_lost_total')}, "
+              f"retransmitted {_metric(metrics, 'sluice_srt_packets_retransmitted_total')}, "
+              f"dropped {_metric(metrics, 'sluice_srt_packets_dropped_total')} (at {SECONDS / 2:.0f} s)")
+        assert 0.03 < relay.dropped / relay.data_packets < 0.07, f"{relay.dropped}/{relay.data_packets} dropped"
+        assert output_frames == source_frames, f"source {source_frames} frames, LL-HLS {output_frames}"
+        assert _metric(metrics, "sluice_srt_packets_retransmitted_total") > 0, metrics[:2000]
+        assert _metric(metrics, "sluice_srt_packets_lost_total") > 0
+        ended = [l for l in gw.log().splitlines() if "SRT publish ended" in l and KEY in l]
+        assert ended and "srt_dropped=0" in ended[0] and "continuity_errors=0" in ended[0], gw.log()[-2000:]
+        print(ended[0])
+    finally:
+        gw.stop()
