@@ -26,7 +26,9 @@ public struct HEVCSPS: Equatable, Sendable {
         // §7.3.3: sub-layer flags, padding to 8 entries, then each present sub-layer's profile (88) and level (8).
         var present: [(profile: Bool, level: Bool)] = []
         for _ in 0..<maxSubLayersMinus1 {
-            present.append((try r.readFlag("sub_layer_profile_present_flag"), try r.readFlag("sub_layer_level_present_flag")))
+            present.append(
+                (try r.readFlag("sub_layer_profile_present_flag"), try r.readFlag("sub_layer_level_present_flag"))
+            )
         }
         if maxSubLayersMinus1 > 0 { _ = try r.readBits(2 * (8 - maxSubLayersMinus1), "reserved_zero_2bits") }
         for p in present {

@@ -70,14 +70,20 @@ struct AV1ConfigurationTests {
         #expect(obus.map(\.type) == [2, 15])
         #expect(obus.map(\.payload.count) == [0, 130])
         #expect(throws: CodecFormatError.self) { try AV1OBU.split([0x7A, 0x82]) }
-        #expect(throws: CodecFormatError.invalidValue(field: "obu_forbidden_bit", value: 1)) { try AV1OBU.split([0x80]) }
+        #expect(throws: CodecFormatError.invalidValue(field: "obu_forbidden_bit", value: 1)) {
+            try AV1OBU.split([0x80])
+        }
     }
 
     @Test func malformedRecordsAreTypedErrors() {
-        #expect(throws: CodecFormatError.unsupportedVersion(0x01)) { try AV1CodecConfigurationRecord(parsing: [1, 0, 0, 0]) }
+        #expect(throws: CodecFormatError.unsupportedVersion(0x01)) {
+            try AV1CodecConfigurationRecord(parsing: [1, 0, 0, 0])
+        }
         #expect(throws: CodecFormatError.truncated(what: "AV1CodecConfigurationRecord")) {
             try AV1CodecConfigurationRecord(parsing: [0x81])
         }
-        #expect(throws: CodecFormatError.missingSPS) { try AV1CodecConfigurationRecord(parsing: [0x81, 0, 0x0C, 0]).sequenceHeader() }
+        #expect(throws: CodecFormatError.missingSPS) {
+            try AV1CodecConfigurationRecord(parsing: [0x81, 0, 0x0C, 0]).sequenceHeader()
+        }
     }
 }

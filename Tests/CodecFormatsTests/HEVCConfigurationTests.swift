@@ -53,7 +53,9 @@ struct HEVCConfigurationTests {
         #expect(record.codecString == c.codecString)
         #expect(record.nalUnitLengthSize == 4)
         #expect(record.arrays.map(\.nalUnitType) == [32, 33, 34])
-        let sps = try HEVCSPS(parsing: try #require(record.nalUnits(ofType: HEVCDecoderConfigurationRecord.spsType).first))
+        let sps = try HEVCSPS(
+            parsing: try #require(record.nalUnits(ofType: HEVCDecoderConfigurationRecord.spsType).first)
+        )
         #expect(sps.profileTierLevel == record.profileTierLevel)
         #expect(sps.width == c.width && sps.height == c.height)
         let params = try VideoParameters(hevcDecoderConfiguration: c.hvcC, frameRate: 25)
@@ -96,10 +98,14 @@ struct HEVCConfigurationTests {
     }
 
     @Test func malformedRecordsAreTypedErrors() {
-        #expect(throws: CodecFormatError.unsupportedVersion(0)) { try HEVCDecoderConfigurationRecord(parsing: [0] + Array(repeating: 0, count: 22)) }
+        #expect(throws: CodecFormatError.unsupportedVersion(0)) {
+            try HEVCDecoderConfigurationRecord(parsing: [0] + Array(repeating: 0, count: 22))
+        }
         #expect(throws: CodecFormatError.truncated(what: "HEVCDecoderConfigurationRecord")) {
             try HEVCDecoderConfigurationRecord(parsing: Array(Self.all[0].hvcC[..<40]))
         }
-        #expect(throws: CodecFormatError.unexpectedNALType(expected: 33, found: 32)) { try HEVCSPS(parsing: [0x40, 0x01, 0x0C]) }
+        #expect(throws: CodecFormatError.unexpectedNALType(expected: 33, found: 32)) {
+            try HEVCSPS(parsing: [0x40, 0x01, 0x0C])
+        }
     }
 }

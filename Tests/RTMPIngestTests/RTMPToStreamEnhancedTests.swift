@@ -15,7 +15,9 @@ struct RTMPToStreamEnhancedTests {
     }
 
     /// Feeds every video tag; returns the descriptions, the frames and the FLV keyframe flags of the coded frames.
-    static func run(_ tags: [FLVTag]) throws -> (descriptions: [StreamDescription], frames: [MediaFrame], flvKeys: [Bool]) {
+    static func run(
+        _ tags: [FLVTag]
+    ) throws -> (descriptions: [StreamDescription], frames: [MediaFrame], flvKeys: [Bool]) {
         var adapter = RTMPToStream()
         _ = adapter.update(metadata: StreamMetadata(hasAudio: false))
         var descriptions: [StreamDescription] = []
@@ -23,7 +25,9 @@ struct RTMPToStreamEnhancedTests {
         var flvKeys: [Bool] = []
         for tag in tags where tag.kind == .video {
             let parsed = try ExVideoTag.parse(tag.body)
-            if parsed.packetType == .codedFrames || parsed.packetType == .codedFramesX { flvKeys.append(parsed.isKeyframe) }
+            if parsed.packetType == .codedFrames || parsed.packetType == .codedFramesX {
+                flvKeys.append(parsed.isKeyframe)
+            }
             for output in try adapter.video(timestamp: tag.timestamp, body: tag.body, stamps: HopStamps()) {
                 switch output {
                 case .description(let d): descriptions.append(d)
@@ -37,7 +41,9 @@ struct RTMPToStreamEnhancedTests {
     @Test(.enabled(if: EnhancedRTMPFFmpeg.path != nil))
     func hevcWithBFramesBecomesHVC1FramesWithIRAPKeyframes() throws {
         let flv = try #require(
-            EnhancedRTMPFFmpeg.flv(videoCodec: ["-c:v", "libx265", "-x265-params", "bframes=2:keyint=25:log-level=error"])
+            EnhancedRTMPFFmpeg.flv(videoCodec: [
+                "-c:v", "libx265", "-x265-params", "bframes=2:keyint=25:log-level=error",
+            ])
         )
         let (descriptions, frames, flvKeys) = try Self.run(Self.tags(flv))
         let video = try #require(descriptions.first?.video)

@@ -27,7 +27,11 @@ struct ExVideoTagTests {
         Case(
             name: "hvc1 SequenceStart",
             bytes: [0x90] + hvc1 + [1, 2],
-            tag: ExVideoTag(frameType: .keyframe, packetType: .sequenceStart, tracks: [.init(fourCC: .hvc1, payload: [1, 2])])
+            tag: ExVideoTag(
+                frameType: .keyframe,
+                packetType: .sequenceStart,
+                tracks: [.init(fourCC: .hvc1, payload: [1, 2])]
+            )
         ),
         Case(
             name: "hvc1 CodedFrames keyframe, cts +80 ms",
@@ -73,12 +77,20 @@ struct ExVideoTagTests {
         Case(
             name: "av01 CodedFrames carry no composition time",
             bytes: [0xA1] + av01 + [0x12, 0],
-            tag: ExVideoTag(frameType: .interframe, packetType: .codedFrames, tracks: [.init(fourCC: .av01, payload: [0x12, 0])])
+            tag: ExVideoTag(
+                frameType: .interframe,
+                packetType: .codedFrames,
+                tracks: [.init(fourCC: .av01, payload: [0x12, 0])]
+            )
         ),
         Case(
             name: "vp09 SequenceStart",
             bytes: [0x90] + vp09 + [1, 0],
-            tag: ExVideoTag(frameType: .keyframe, packetType: .sequenceStart, tracks: [.init(fourCC: .vp09, payload: [1, 0])])
+            tag: ExVideoTag(
+                frameType: .keyframe,
+                packetType: .sequenceStart,
+                tracks: [.init(fourCC: .vp09, payload: [1, 0])]
+            )
         ),
         Case(
             name: "avc1 CodedFrames, cts +40 ms",
@@ -130,7 +142,8 @@ struct ExVideoTagTests {
                 packetType: .sequenceStart,
                 multitrack: .manyTracks,
                 tracks: [
-                    .init(fourCC: .hvc1, trackID: 0, payload: [0xA, 0xB]), .init(fourCC: .hvc1, trackID: 1, payload: [0xC]),
+                    .init(fourCC: .hvc1, trackID: 0, payload: [0xA, 0xB]),
+                    .init(fourCC: .hvc1, trackID: 1, payload: [0xC]),
                 ]
             )
         ),
