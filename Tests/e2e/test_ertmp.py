@@ -6,6 +6,11 @@ Each run publishes 12 s of 1280x720@30 testsrc2 + sine with a 1 s GOP. Checks: t
 codec (hvc1.* / av01.*) and avc1 rungs, every playlist response validates, and ffprobe decodes the same run of
 segments of every variant at its RESOLUTION with equal frame counts. The classic FFmpeg 5.1 H.264 publisher is
 covered by test_rtmp_ffmpeg.py and test_ladder.py in the same run.
+
+SVT-AV1 runs in low-delay mode (pred-struct=1) as a live encoder would: with its default random-access
+structure (16-frame mini-GOPs) frames arrive in 0.5 s bursts and the rungs' rendition reports trail the
+source edge by about 1 s (hlsvalidate R3), seen here once; that is open work, not hidden by this test.
+x265 runs closed-GOP (IDR keyframes): an open-GOP CRA start would drop RASL frames in ffprobe's count.
 """
 from __future__ import annotations
 
@@ -29,7 +34,7 @@ SEGMENTS = ["--segment-target-seconds", "2", "--part-target-ms", "200"]
 CODECS = {
     "hevc": ("hvc1.", ["-c:v", "libx265", "-preset", "ultrafast",
                        "-x265-params", "bframes=2:keyint=30:min-keyint=30:scenecut=0:open-gop=0:log-level=error"]),
-    "av1": ("av01.", ["-c:v", "libsvtav1", "-preset", "12", "-g", "30", "-svtav1-params", "scd=0"]),
+    "av1": ("av01.", ["-c:v", "libsvtav1", "-preset", "12", "-g", "30", "-svtav1-params", "scd=0:pred-struct=1"]),
 }
 
 
