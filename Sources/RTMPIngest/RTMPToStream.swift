@@ -83,6 +83,7 @@ public struct RTMPToStream: Sendable {
         body: [UInt8],
         stamps: HopStamps
     ) throws(RTMPIngestError) -> [Output] {
+        if ExAudioTag.isEnhanced(body) { return try enhancedAudio(timestamp: timestamp, body: body, stamps: stamps) }
         let tag: FLVAudioTag
         do { tag = try FLVAudioTag.parse(body) } catch { throw .flv(error) }
         switch tag {

@@ -81,6 +81,29 @@ struct RTMPToStreamEnhancedTests {
         }
     }
 
+    @Test func enhancedAACJoinsTheDescriptionAndOpusIsRefusedByName() throws {
+        var adapter = RTMPToStream()
+        _ = adapter.update(metadata: StreamMetadata(hasVideo: false))
+        let start = ExAudioTag(packetType: .sequenceStart, tracks: [.init(fourCC: .mp4a, payload: [0x11, 0x90])])
+        let announced = try adapter.audio(timestamp: 0, body: start.serialize(), stamps: HopStamps())
+        guard case .description(let description) = try #require(announced.first) else {
+            Issue.record("no description")
+            return
+        }
+        #expect(description.audio?.codecString == "mp4a.40.2" && description.audio?.sampleRate == 48_000)
+        let coded = ExAudioTag(packetType: .codedFrames, tracks: [.init(fourCC: .mp4a, payload: [0x21, 0x10])])
+        let out = try adapter.audio(timestamp: 21, body: coded.serialize(), stamps: HopStamps())
+        guard case .frame(let frame) = try #require(out.last) else {
+            Issue.record("no frame")
+            return
+        }
+        #expect(frame.data == [0x21, 0x10] && frame.dts.value == 21)
+        let opus = ExAudioTag(packetType: .sequenceStart, tracks: [.init(fourCC: .opus, payload: [1])])
+        #expect(throws: RTMPIngestError.unsupportedAudioCodec(.opus)) {
+            try adapter.audio(timestamp: 0, body: opus.serialize(), stamps: HopStamps())
+        }
+    }
+
     @Test func multitrackServesTheFirstTrackAndListsTheOthers() throws {
         let hvcC = try #require(HEVCConfigurationFixture.main)
         var adapter = RTMPToStream()
