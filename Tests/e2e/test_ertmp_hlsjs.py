@@ -1,6 +1,7 @@
-"""Enhanced RTMP (issue 20) in a real player: FFmpeg 9 publishes AV1 over E-RTMP, hls.js 1.6 in headless Chromium
-(the watch page's settings, as test_hlsjs_ladder.py) lists the av01 passthrough and the H.264 rungs as levels, and
-plays the av01 level at 1280x720 when asked, then an H.264 rung, each for 3 s of advancing playback.
+"""Enhanced RTMP (issue 20) in a real player: FFmpeg 9 publishes AV1 or HEVC over E-RTMP, hls.js 1.6 in headless
+Chromium (the watch page's settings, as test_hlsjs_ladder.py) gets the source codec's passthrough and the H.264 rungs.
+AV1: the av01 level is listed and plays at 1280x720 when asked, then an H.264 rung, each for 3 s of advancing
+playback. (For HEVC a build listing hvc1 would be asked to play it the same way.)
 """
 from __future__ import annotations
 
@@ -18,12 +19,16 @@ LEVELS_JS = "return window.hls ? window.hls.levels.map(l => [l.height, l.videoCo
 FRAMES_JS = "return document.getElementById('v').getVideoPlaybackQuality().totalVideoFrames;"
 
 
-def test_hlsjs_plays_av1_passthrough_and_h264_rungs(gateway, publishers, page_server, driver, workdir):  # noqa: F811
+# HEVC is left out: hls.js drops the hvc1 level in Chromium (seen: levels 360p/480p avc1 only), and with a fuzzer
+# running beside it the 720p HEVC decode + two rungs fell behind the source on 2 cores, so the H.264 rung stalled
+# in 2 of 3 runs (1.7 s and 0.8 s of playback in 3 s); that load case is open work, not a player result.
+@pytest.mark.parametrize("codec", ["av1"])
+def test_hlsjs_plays_what_it_can_decode(codec, gateway, publishers, page_server, driver, workdir):  # noqa: F811
     if FFMPEG9 is None:
         pytest.skip("imageio-ffmpeg (FFmpeg 9, the E-RTMP publisher) is not installed")
     chunk = _extract_hlsjs()
     shutil.copyfile(chunk, workdir / "hls-chunk.js")
-    cmd = publisher_cmd(gateway.rtmp_url(KEY), CODECS["av1"][1])
+    cmd = publisher_cmd(gateway.rtmp_url(KEY), CODECS[codec][1])
     cmd[cmd.index("-t") + 1] = "40"
     pub = publishers(cmd)
     url = gateway.hls_url(KEY)
@@ -46,12 +51,16 @@ def test_hlsjs_plays_av1_passthrough_and_h264_rungs(gateway, publishers, page_se
     assert s["t"] > 1.5 and not s["err"], f"hls.js did not start playing\n{context(s)}"
     levels = driver.execute_script(LEVELS_JS)
     print(f"hls.js levels (height, videoCodec): {levels}")
-    av1 = [i for i, (_, codec) in enumerate(levels) if codec.startswith("av01")]
-    h264 = [i for i, (_, codec) in enumerate(levels) if codec.startswith("avc1")]
-    assert av1 and len(h264) >= 2, f"want an av01 level and two avc1 levels, got {levels}"
+    source = [i for i, (_, c) in enumerate(levels) if c.startswith(CODECS[codec][0])]
+    h264 = [i for i, (_, c) in enumerate(levels) if c.startswith("avc1")]
+    assert len(h264) >= 2, f"want two avc1 levels, got {levels}"
+    if codec == "av1":
+        assert source, f"hls.js dropped the av01 level: {levels}"
+    print(f"{codec}: source level listed by hls.js: {bool(source)}")
 
-    for level, height in ((av1[0], 720), (h264[0], levels[h264[0]][0])):
-        driver.execute_script(f"window.hls.currentLevel = {level};")
+    for level, height in [(i, 720) for i in source[:1]] + [(h264[0], levels[h264[0]][0])]:
+        # nextLevel keeps the buffer (the watch page's picker); currentLevel would flush it and can stall.
+        driver.execute_script(f"window.hls.nextLevel = {level};")
         end, s = time.monotonic() + 15, {}
         while time.monotonic() < end:
             s = driver.execute_script(STATE_JS)
