@@ -107,7 +107,8 @@ FUZZ_FLAGS ?=
 # release (-O; preconditions, bounds checks and ASan kept) runs the String-heavy FuzzSDP ~2.5x faster than debug.
 FUZZ_CONFIG ?= debug
 FUZZ_TARGETS ?= FuzzRTMPHandshake FuzzChunkStream FuzzAMF0 FuzzFLVTag FuzzRTMPMessage FuzzPlaylistQuery \
-	FuzzH264 FuzzAAC FuzzMP4Box FuzzSEI FuzzSDP FuzzSTUN FuzzRTP FuzzRTCP FuzzH264RTP FuzzWHEP FuzzMPEGTS FuzzSRTStreamID
+	FuzzH264 FuzzAAC FuzzMP4Box FuzzSEI FuzzSDP FuzzSTUN FuzzRTP FuzzRTCP FuzzH264RTP FuzzWHEP FuzzMPEGTS FuzzSRTStreamID \
+	FuzzExVideoTag FuzzHEVC FuzzAV1
 fuzz:
 	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c $(FUZZ_CONFIG) \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld

@@ -9,6 +9,7 @@ import PackageDescription
 let targets = [
     "FuzzRTMPHandshake", "FuzzChunkStream", "FuzzAMF0", "FuzzFLVTag", "FuzzRTMPMessage",
     "FuzzPlaylistQuery", "FuzzH264", "FuzzAAC", "FuzzMP4Box", "FuzzSEI",
+    "FuzzExVideoTag", "FuzzHEVC", "FuzzAV1",
 ]
 /// WebRTC wire targets.
 let webRTCTargets = ["FuzzSDP", "FuzzSTUN", "FuzzRTP", "FuzzRTCP", "FuzzH264RTP", "FuzzWHEP"]

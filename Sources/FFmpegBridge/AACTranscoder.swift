@@ -14,7 +14,7 @@ public final class AACTranscoder {
 
     /// Opens a decoder for `input` (codec + decoderConfiguration) and the native `aac` encoder.
     public init(input: AudioParameters, bitRate: Int = 128_000) throws(FFmpegError) {
-        if input.codec == .h264 {
+        if input.codec == .h264 || input.codec == .hevc || input.codec == .av1 {
             throw FFmpegError(message: "not an audio codec", context: "AACTranscoder(\(input.codec))")
         }
         let encoder = try CodecContext(encoderNamed: "aac")

@@ -40,7 +40,8 @@ final class AudioReencoder {
         switch input.codec {
         case .aac: codecID = AV_CODEC_ID_AAC
         case .opus: codecID = AV_CODEC_ID_OPUS
-        case .h264: throw FFmpegError(message: "not an audio codec", context: "\(label)(\(input.codec))")
+        case .h264, .hevc, .av1:
+            throw FFmpegError(message: "not an audio codec", context: "\(label)(\(input.codec))")
         }
         inputTimescale = Int32(input.sampleRate)
         decoder = try DecoderContext(

@@ -18,7 +18,7 @@ public final class OpusTranscoder {
 
     /// Opens a decoder for `input` (AAC or Opus) and an Opus encoder at `bitRate`.
     public init(input: AudioParameters, bitRate: Int = 96_000) throws(FFmpegError) {
-        if input.codec == .h264 {
+        if input.codec == .h264 || input.codec == .hevc || input.codec == .av1 {
             throw FFmpegError(message: "not an audio codec", context: "OpusTranscoder(\(input.codec))")
         }
         let (encoder, name) = try Self.openEncoder(bitRate: bitRate)

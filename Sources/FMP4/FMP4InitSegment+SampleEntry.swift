@@ -1,18 +1,29 @@
 import MediaCore
 
-/// ISO/IEC 14496-15 §5.4.2 `avc1` and ISO/IEC 14496-14 §5.6 `mp4a` sample entries.
+/// ISO/IEC 14496-15 §5.4.2 `avc1` / §8.4.1 `hvc1`, AV1 ISOBMFF binding §2.2 `av01`, ISO/IEC 14496-14 §5.6 `mp4a`.
 extension FMP4InitSegment {
     /// Writes the single sample entry of `stsd`.
     static func writeSampleEntry(_ w: inout ByteWriter, media: FMP4Track.Media) {
         switch media {
-        case .video(let video): writeAVC1(&w, video: video)
+        case .video(let video): writeVisual(&w, video: video)
         case .audio(let audio): writeMP4A(&w, audio: audio)
         }
     }
 
-    /// VisualSampleEntry with avcC, colr (nclx BT.709, limited range) and pasp 1:1 as CMAF `cmfc` wants.
-    private static func writeAVC1(_ w: inout ByteWriter, video: VideoParameters) {
-        w.box("avc1") { w in
+    /// The sample entry and configuration box types of a video codec.
+    static func visualBoxes(_ codec: Codec) -> (entry: String, configuration: String) {
+        switch codec {
+        case .hevc: ("hvc1", "hvcC")
+        case .av1: ("av01", "av1C")
+        default: ("avc1", "avcC")
+        }
+    }
+
+    /// VisualSampleEntry with its configuration record, colr (nclx BT.709, limited range) and pasp 1:1 as CMAF
+    /// `cmfc` wants; hvc1 keeps every parameter set in hvcC, never in band.
+    private static func writeVisual(_ w: inout ByteWriter, video: VideoParameters) {
+        let boxes = visualBoxes(video.codec)
+        w.box(boxes.entry) { w in
             w.writeZeros(6)
             w.writeUInt16(1)  // data_reference_index
             w.writeZeros(16)  // pre_defined, reserved, pre_defined[3]
@@ -25,7 +36,7 @@ extension FMP4InitSegment {
             w.writeZeros(32)  // compressorname
             w.writeUInt16(0x0018)  // depth
             w.writeUInt16(0xFFFF)  // pre_defined = -1
-            w.box("avcC") { w in w.write(video.decoderConfiguration) }
+            w.box(boxes.configuration) { w in w.write(video.decoderConfiguration) }
             w.box("colr") { w in
                 w.write(Array("nclx".utf8))
                 w.writeUInt16(1)  // colour_primaries BT.709

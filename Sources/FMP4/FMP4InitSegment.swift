@@ -4,7 +4,14 @@ import MediaCore
 public enum FMP4InitSegment {
     /// Brands: iso6 major and compatible, cmfc, mp41, plus avc1 for H.264 (llhls-checklist §4).
     static func brands(for track: FMP4Track) -> [String] {
-        if case .video = track.media { return ["iso6", "cmfc", "mp41", "avc1"] }
+        if case .video(let video) = track.media {
+            // AV1 ISOBMFF binding §2.1 defines the av01 brand; hvc1 has no CMAF brand a player checks.
+            switch video.codec {
+            case .hevc: return ["iso6", "cmfc", "mp41"]
+            case .av1: return ["iso6", "cmfc", "mp41", "av01"]
+            default: return ["iso6", "cmfc", "mp41", "avc1"]
+            }
+        }
         return ["iso6", "cmfc", "mp41"]
     }
 

@@ -14,7 +14,9 @@ public struct MP4Box: Sendable {
         "moov", "trak", "mdia", "minf", "dinf", "stbl", "mvex", "moof", "traf", "edts", "mfra", "udta", "sinf",
     ]
     /// Types whose children follow a fixed prefix of this many bytes.
-    static let prefixed: [String: Int] = ["stsd": 8, "dref": 8, "avc1": 78, "avc3": 78, "mp4a": 28]
+    static let prefixed: [String: Int] = [
+        "stsd": 8, "dref": 8, "avc1": 78, "avc3": 78, "hvc1": 78, "av01": 78, "mp4a": 28,
+    ]
 
     /// Parses a sequence of sibling boxes filling `bytes`.
     public static func parse(_ bytes: [UInt8]) throws(FMP4Error) -> [MP4Box] {

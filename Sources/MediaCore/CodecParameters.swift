@@ -1,15 +1,19 @@
 /// The codecs Sluice carries.
 public enum Codec: String, Sendable, Hashable {
     case h264
+    /// H.265 from E-RTMP (`hvc1`), length-prefixed NAL units like H.264.
+    case hevc
+    /// AV1 from E-RTMP (`av01`), temporal units of low-overhead OBUs.
+    case av1
     case aac
     case opus
 }
 
 /// What a decoder needs to start a video track.
 public struct VideoParameters: Sendable, Hashable {
-    /// Always `.h264` for now.
+    /// `.h264`, or `.hevc` / `.av1` from E-RTMP; `decoderConfiguration` is then an hvcC / av1C record.
     public var codec: Codec
-    /// The AVCDecoderConfigurationRecord (ISO/IEC 14496-15 §5.3.3.1), as carried in FLV and `avcC`.
+    /// avcC (ISO/IEC 14496-15 §5.3.3.1), hvcC (§8.3.3.1) or av1C, as carried in (E-)FLV and the sample entry.
     public var decoderConfiguration: [UInt8]
     /// Coded picture width in pixels, from the SPS.
     public var width: Int
@@ -39,6 +43,9 @@ public struct VideoParameters: Sendable, Hashable {
         self.codecString = codecString
         self.frameRate = frameRate
     }
+
+    /// True for codecs whose frames are length-prefixed NAL units (H.264, HEVC).
+    public var isNALBased: Bool { codec == .h264 || codec == .hevc }
 }
 
 /// What a decoder needs to start an audio track.

@@ -9,6 +9,10 @@ public enum RTMPIngestError: Error, Equatable, Sendable {
     case flv(FLVError)
     /// A sequence header or NAL stream CodecFormats refused.
     case codec(CodecFormatError)
+    /// An E-RTMP video FourCC the gateway does not carry (it accepts hvc1, av01 and avc1).
+    case unsupportedVideoCodec(FourCC)
+    /// An E-RTMP audio FourCC the gateway does not carry (it accepts mp4a).
+    case unsupportedAudioCodec(FourCC)
     /// The handshake did not finish within the configured timeout.
     case handshakeTimeout(Duration)
     /// Nothing was received for the configured idle timeout.

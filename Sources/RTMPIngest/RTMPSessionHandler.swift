@@ -228,7 +228,11 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         guard let publication else { return }
         logger.info(
             "RTMP publish ended",
-            metadata: metadata(["dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)"])
+            metadata: metadata([
+                "dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)",
+                // E-RTMP multitrack: only the first video track is served; name the rest.
+                "other_video_tracks": "\(adapter.otherVideoTracks.sorted())",
+            ])
         )
         self.publication = nil
         publication.end()

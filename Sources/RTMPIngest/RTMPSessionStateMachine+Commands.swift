@@ -49,7 +49,12 @@ extension RTMPSessionStateMachine {
             .send(.windowAcknowledgementSize(configuration.windowAcknowledgementSize), messageStreamID: 0),
             .send(.setPeerBandwidth(size: configuration.peerBandwidth, limitType: .dynamic), messageStreamID: 0),
             .send(.setChunkSize(UInt32(configuration.chunkSize)), messageStreamID: 0),
-            reply(.connectSuccess(transactionID: c.transactionID)),
+            // A client that lists its codecs (E-RTMP v2) learns ours; a classic one gets the classic reply.
+            reply(
+                c.requestsEnhancedCapabilities
+                    ? .connectSuccess(transactionID: c.transactionID, acceptedVideo: RTMPToStream.acceptedVideoFourCCs)
+                    : .connectSuccess(transactionID: c.transactionID)
+            ),
         ]
     }
 

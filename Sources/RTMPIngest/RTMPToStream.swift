@@ -17,9 +17,13 @@ public struct RTMPToStream: Sendable {
     /// The description last announced, if any.
     public private(set) var announced: StreamDescription?
     /// Coded frames dropped because their track's sequence header had not arrived.
-    public private(set) var framesDroppedBeforeSequenceHeader = 0
-    private var current = StreamDescription()
-    private var nalLengthSize = 4
+    public internal(set) var framesDroppedBeforeSequenceHeader = 0
+    /// Multitrack video track IDs seen besides the one served (E-RTMP v2: the first video track is the stream).
+    public internal(set) var otherVideoTracks: Set<UInt8> = []
+    var current = StreamDescription()
+    var nalLengthSize = 4
+    /// The E-RTMP video track served: the first one announced by a SequenceStart.
+    var servedVideoTrack: UInt8?
 
     /// Creates an adapter with default hints (both tracks expected).
     public init() {}
@@ -36,6 +40,7 @@ public struct RTMPToStream: Sendable {
         body: [UInt8],
         stamps: HopStamps
     ) throws(RTMPIngestError) -> [Output] {
+        if ExVideoTag.isEnhanced(body) { return try enhancedVideo(timestamp: timestamp, body: body, stamps: stamps) }
         let tag: FLVVideoTag
         do { tag = try FLVVideoTag.parse(body) } catch { throw .flv(error) }
         switch tag {
@@ -78,6 +83,7 @@ public struct RTMPToStream: Sendable {
         body: [UInt8],
         stamps: HopStamps
     ) throws(RTMPIngestError) -> [Output] {
+        if ExAudioTag.isEnhanced(body) { return try enhancedAudio(timestamp: timestamp, body: body, stamps: stamps) }
         let tag: FLVAudioTag
         do { tag = try FLVAudioTag.parse(body) } catch { throw .flv(error) }
         switch tag {
@@ -101,7 +107,7 @@ public struct RTMPToStream: Sendable {
     }
 
     /// Before the first announcement: wait for every expected track; after it: re-announce changes.
-    private mutating func announceIfReady() -> [Output] {
+    mutating func announceIfReady() -> [Output] {
         if announced != nil { return announceChange() }
         let videoReady = !metadata.hasVideo || current.video != nil
         let audioReady = !metadata.hasAudio || current.audio != nil
@@ -110,7 +116,7 @@ public struct RTMPToStream: Sendable {
         return [.description(current)]
     }
 
-    private mutating func announceAtFirstFrame() -> [Output] {
+    mutating func announceAtFirstFrame() -> [Output] {
         guard announced == nil else { return [] }
         announced = current
         return [.description(current)]

@@ -101,7 +101,7 @@ final class LadderPipeline: Sendable {
         var gauge = LadderLoadGauge(memory: configuration.shedding.patience)
         var idle = false
         // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
-        var decoder: H264Decoder?
+        var decoder: VideoDecoder?
         var opened = false
         while true {
             switch queue.take() {
@@ -141,8 +141,11 @@ final class LadderPipeline: Sendable {
     }
 
     /// The source decoder, threaded for this source and machine (see `DecoderThreading.choose`).
-    private func openDecoder(firstAccessUnit unit: MediaFrame) -> H264Decoder? {
-        let slices = (try? H264.nalUnits(avcc: unit.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1
+    private func openDecoder(firstAccessUnit unit: MediaFrame) -> VideoDecoder? {
+        // Slices are counted for H.264 only; HEVC/AV1 count as one and get frame threads.
+        let slices =
+            source.codec == .h264
+            ? (try? H264.nalUnits(avcc: unit.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1 : 1
         let threading = DecoderThreading.choose(
             slicesPerPicture: slices,
             width: source.width,
@@ -152,7 +155,7 @@ final class LadderPipeline: Sendable {
             encoders: rungs.count
         )
         do {
-            let decoder = try H264Decoder(avcC: source.decoderConfiguration, threading: threading)
+            let decoder = try VideoDecoder(video: source, threading: threading)
             logger.info("ladder decoder opened", metadata: ["threads": "\(threading)", "slices": "\(slices)"])
             return decoder
         } catch {

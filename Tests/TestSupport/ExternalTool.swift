@@ -14,7 +14,10 @@ public enum ExternalTool {
     }
 
     /// The tool's full path from PATH, else `/usr/bin/<tool>`.
-    public static func path(of tool: String) -> String { find(tool) ?? "/usr/bin/\(tool)" }
+    public static func path(of tool: String) -> String {
+        // An absolute path (FFmpeg 9 inside imageio-ffmpeg) is taken as given.
+        tool.hasPrefix("/") ? tool : find(tool) ?? "/usr/bin/\(tool)"
+    }
 
     /// Runs `tool` to completion; its exit status, stdout and stderr.
     public static func runCapturing(

@@ -740,8 +740,11 @@ def check_multivariant(mv: Multivariant) -> list[Violation]:
         if bw is not None and bw <= 0:
             add("V1", f"BANDWIDTH {bw} must be positive")
         codecs = attrs.get("CODECS", "")
-        if codecs and not re.search(r"\bavc1\.[0-9A-Fa-f]{6}\b", codecs):
-            add("V2", f"CODECS {codecs!r} has no avc1.PPCCLL")
+        # A video codec string: H.264 avc1.PPCCLL, or (E-RTMP sources) HEVC hvc1.P.C.Lxx[.Bx] / AV1 av01.P.LLT.DD.
+        video = (r"\bavc1\.[0-9A-Fa-f]{6}\b", r"\bhvc1\.[ABC]?\d+\.[0-9A-Fa-f]+\.[LH]\d+(\.[0-9A-Fa-f]{1,2})*\b",
+                 r"\bav01\.\d\.\d{2}[MH]\.\d{2}\b")
+        if codecs and not any(re.search(p, codecs) for p in video):
+            add("V2", f"CODECS {codecs!r} has no avc1.PPCCLL, hvc1.P.C.Lxx or av01.P.LLT.DD")
         if codecs and not re.search(r"\bmp4a\.40\.\d+\b", codecs):
             add("V2", f"CODECS {codecs!r} has no mp4a.40.N")
         if "RESOLUTION" in attrs and not re.fullmatch(r"\d+x\d+", attrs["RESOLUTION"]):

@@ -1,8 +1,12 @@
 import CFFmpeg
 import MediaCore
 
-/// Decodes AVCC access units (4-byte NAL lengths) into pictures carrying pts and SEI `user_data_unregistered`.
-public final class H264Decoder {
+/// The H.264-only name the ladder bench and tests use; the decoder itself takes any source codec.
+public typealias H264Decoder = VideoDecoder
+
+/// Decodes source access units (H.264/HEVC with 4-byte NAL lengths, AV1 temporal units) into pictures carrying
+/// pts and, for H.264, SEI `user_data_unregistered`.
+public final class VideoDecoder {
     private let context: DecoderContext
     private let frame: Frame
     private let nopts = swift_AV_NOPTS_VALUE()
@@ -11,11 +15,28 @@ public final class H264Decoder {
     public let threading: DecoderThreading
 
     /// Opens libavcodec's H.264 decoder with an AVCDecoderConfigurationRecord as extradata.
-    public init(avcC: [UInt8], threading: DecoderThreading = .single) throws(FFmpegError) {
+    public convenience init(avcC: [UInt8], threading: DecoderThreading = .single) throws(FFmpegError) {
+        try self.init(codec: .h264, configuration: avcC, threading: threading)
+    }
+
+    /// Opens the decoder for `video.codec` with its avcC / hvcC / av1C as extradata (libavcodec reads all three).
+    public convenience init(video: VideoParameters, threading: DecoderThreading = .single) throws(FFmpegError) {
+        try self.init(codec: video.codec, configuration: video.decoderConfiguration, threading: threading)
+    }
+
+    private init(codec: Codec, configuration: [UInt8], threading: DecoderThreading) throws(FFmpegError) {
+        let codecID: AVCodecID
+        switch codec {
+        case .h264: codecID = AV_CODEC_ID_H264
+        case .hevc: codecID = AV_CODEC_ID_HEVC
+        // libavcodec registers libdav1d ahead of its native AV1 decoder (which needs a hardware accelerator).
+        case .av1: codecID = AV_CODEC_ID_AV1
+        case .aac, .opus: throw FFmpegError(message: "not a video codec", context: "VideoDecoder(\(codec))")
+        }
         self.threading = threading
         context = try DecoderContext(
-            codecID: AV_CODEC_ID_H264,
-            extradata: avcC,
+            codecID: codecID,
+            extradata: configuration,
             packetTimeBase: AVRational(num: 1, den: 90_000)
         ) { ctx in
             switch threading {

@@ -1,0 +1,22 @@
+import CodecFormats
+import FuzzSupport
+import MediaCore
+
+/// HEVC hvcC, SPS and IRAP detection: any bytes parse or throw; a parsed record names a CODECS string.
+@main enum FuzzHEVCEntry {
+    static func main() { FuzzDriver.run(fuzzHEVC) }
+}
+
+/// One libFuzzer input.
+func fuzzHEVC(_ bytes: [UInt8]) {
+    if let record = try? HEVCDecoderConfigurationRecord(parsing: bytes) {
+        precondition(record.codecString.hasPrefix("hvc1."), "CODECS string without its sample entry")
+        if let params = try? VideoParameters(hevcDecoderConfiguration: bytes) {
+            precondition(params.width > 0 && params.height > 0, "non-positive picture size from hvcC")
+        }
+    }
+    if let sps = try? HEVCSPS(parsing: bytes) {
+        precondition(sps.width > 0 && sps.height > 0, "non-positive picture size from SPS")
+    }
+    for lengthSize in [1, 2, 4] { _ = HEVC.containsIRAP(lengthPrefixed: bytes, lengthSize: lengthSize) }
+}

@@ -1,0 +1,38 @@
+import CodecFormats
+import MediaCore
+import RTMPWire
+
+/// E-RTMP v2 audio into the hub: `mp4a` (AAC) the way classic FLV AAC goes; the first track is the stream.
+extension RTMPToStream {
+    mutating func enhancedAudio(
+        timestamp: UInt32,
+        body: [UInt8],
+        stamps: HopStamps
+    ) throws(RTMPIngestError) -> [Output] {
+        let tag: ExAudioTag
+        do { tag = try ExAudioTag.parse(body) } catch { throw .flv(error) }
+        guard let track = tag.tracks.first else { return [] }
+        switch tag.packetType {
+        case .sequenceStart:
+            guard track.fourCC == .mp4a else { throw .unsupportedAudioCodec(track.fourCC) }
+            do { current.audio = try AudioParameters(audioSpecificConfig: track.payload) } catch { throw .codec(error) }
+            return announceIfReady()
+        case .codedFrames:
+            guard current.audio != nil else {
+                framesDroppedBeforeSequenceHeader += 1
+                return []
+            }
+            let frame = MediaFrame(
+                kind: .audio,
+                dts: MediaTime(value: Int64(timestamp), timescale: 1000),
+                isKeyframe: true,
+                data: track.payload,
+                stamps: stamps
+            )
+            return announceAtFirstFrame() + [.frame(frame)]
+        case .sequenceEnd, .multichannelConfig, .multitrack, .modEx:
+            // AAC's channel layout is in its AudioSpecificConfig; the rest changes nothing downstream.
+            return []
+        }
+    }
+}
