@@ -54,5 +54,21 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(ms), 3))Z"
     }
 
+    /// Reads what `iso8601` writes (`2026-11-26T08:15:00.123Z`); nil for anything else.
+    public init?(iso8601 text: some StringProtocol) {
+        let n = text.split(whereSeparator: { "-T:.Z".contains($0) }).compactMap { Int64($0) }
+        guard n.count == 7, text.hasSuffix("Z") else { return nil }
+        var parts = tm()
+        parts.tm_year = Int32(n[0] - 1900)
+        parts.tm_mon = Int32(n[1] - 1)
+        parts.tm_mday = Int32(n[2])
+        parts.tm_hour = Int32(n[3])
+        parts.tm_min = Int32(n[4])
+        parts.tm_sec = Int32(n[5])
+        // timegm is gmtime_r's inverse: the same calendar arithmetic as the writer.
+        let seconds = Int64(timegm(&parts))
+        self.init(millisecondsSince1970: seconds * 1000 + n[6])
+    }
+
     public var description: String { iso8601 }
 }

@@ -64,21 +64,10 @@ extension Recorder {
         return .milliseconds(ms)
     }
 
-    /// The first EXT-X-PROGRAM-DATE-TIME of a playlist written by `VODPlaylist` (UTC, milliseconds).
+    /// The first EXT-X-PROGRAM-DATE-TIME of a playlist written by `VODPlaylist`.
     static func firstProgramDateTime(_ text: String) -> WallTime? {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-PROGRAM-DATE-TIME:") })
         else { return nil }
-        let v = line.dropFirst("#EXT-X-PROGRAM-DATE-TIME:".count)  // 2026-11-26T08:15:00.123Z
-        let n = v.split(whereSeparator: { "-T:.Z".contains($0) }).compactMap { Int64($0) }
-        guard n.count == 7 else { return nil }
-        // Days from civil (Howard Hinnant), the inverse of WallTime.iso8601.
-        let (y0, m, d) = (n[0], n[1], n[2])
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        let days = era * 146_097 + doe - 719_468
-        return WallTime(millisecondsSince1970: ((days * 24 + n[3]) * 60 + n[4]) * 60_000 + n[5] * 1000 + n[6])
+        return WallTime(iso8601: line.dropFirst("#EXT-X-PROGRAM-DATE-TIME:".count))
     }
 }

@@ -18,6 +18,8 @@ struct RecordingWriter: Sendable {
     private(set) var playlists: [String: VODPlaylist] = [:]
     private var initsWritten: Set<String> = []
     private var multivariant: String?
+    /// Media recorded per rendition, kept as segments arrive (the summary reports the longest).
+    private var recorded: [String: Duration] = [:]
     private(set) var summary: RecordingSummary
 
     init(key: String, id: String, started: WallTime) {
@@ -60,8 +62,8 @@ struct RecordingWriter: Sendable {
             out.append(FileWrite(path: "index.m3u8", bytes: Array(text.utf8), atomic: true))
         }
         summary.bytes += segment.data.readableBytes + (out.first { $0.path == initPath }?.bytes.count ?? 0)
-        let recorded = playlists.values.map { $0.entries.reduce(Duration.zero) { $0 + $1.duration.duration } }
-        summary.duration = recorded.max() ?? .zero
+        recorded[name, default: .zero] += segment.duration.duration
+        summary.duration = max(summary.duration, recorded[name] ?? .zero)
         return out
     }
 

@@ -58,3 +58,19 @@ struct MediaCoreTests {
         #expect(w.bytes == [0xDE, 0x00, 0xAB, 0xEF])
     }
 }
+
+/// `WallTime(iso8601:)` reads back what `iso8601` writes (recordings recover their start from their playlists).
+@Suite struct WallTimeISO8601Tests {
+    @Test func readsBackWhatItWrites() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let t = WallTime(millisecondsSince1970: Int64.random(in: 0...4_102_444_800_000, using: &rng))
+            #expect(WallTime(iso8601: t.iso8601) == t, "\(t.iso8601)")
+        }
+    }
+
+    @Test(arguments: ["", "2026-11-26", "2026-11-26T08:15:00.123", "2026-11-26T08:15:00.123+01:00", "x"])
+    func refusesWhatItDoesNotWrite(_ text: String) {
+        #expect(WallTime(iso8601: text) == nil)
+    }
+}
