@@ -148,15 +148,7 @@ public struct WHEPNegotiation: Sendable {
         for (index, media) in sections.enumerated() {
             let track = index == videoIndex ? video : index == audioIndex ? audio : nil
             guard let track else {
-                answered.append(
-                    SDPMediaSection(
-                        kind: media.kind,
-                        port: 0,
-                        proto: media.section.proto,
-                        formats: media.section.formats,
-                        lines: [.attribute("mid", media.mid), .attribute("inactive")]
-                    )
-                )
+                answered.append(SDPAnswerLines.declined(media))
                 continue
             }
             answered.append(Self.acceptedSection(media, track: track, setup: setup, configuration: configuration))
@@ -172,18 +164,18 @@ public struct WHEPNegotiation: Sendable {
     ) -> SDPMediaSection {
         let codec = track.codec
         let first = configuration.candidates.first
-        var lines: [SDPLine] = [
-            SDPLine(type: "c", value: first.map { "IN \($0.isIPv4 ? "IP4" : "IP6") \($0.ipText)" } ?? "IN IP4 0.0.0.0"),
-            .attribute("mid", media.mid), .attribute("sendonly"), .attribute("ice-ufrag", configuration.iceUfrag),
-            .attribute("ice-pwd", configuration.icePwd),
-            .attribute("fingerprint", configuration.fingerprint.description),
-            .attribute("setup", setup.rawValue),
-        ]
+        var lines = SDPAnswerLines.transport(
+            mid: media.mid,
+            direction: "sendonly",
+            iceUfrag: configuration.iceUfrag,
+            icePwd: configuration.icePwd,
+            fingerprint: configuration.fingerprint,
+            setup: setup,
+            candidates: configuration.candidates
+        )
         if media.rtcpMux { lines.append(.attribute("rtcp-mux")) }
         if !media.section.attributes("rtcp-rsize").isEmpty { lines.append(.attribute("rtcp-rsize")) }
-        let channels = codec.channels > 1 ? "/\(codec.channels)" : ""
-        lines.append(.attribute("rtpmap", "\(codec.payloadType) \(codec.name)/\(codec.clockRate)\(channels)"))
-        if !codec.parameters.isEmpty { lines.append(.attribute("fmtp", "\(codec.payloadType) \(codec.fmtpValue)")) }
+        lines += SDPAnswerLines.codec(codec)
         if codec.isH264 {
             // RFC 4585 §4.2: only feedback the offer listed; an offer without any gets all three.
             let offered = Set(codec.feedback)
@@ -196,14 +188,7 @@ public struct WHEPNegotiation: Sendable {
         lines.append(.attribute("msid", "\(configuration.cname) \(trackID)"))
         lines.append(.attribute("ssrc", "\(track.ssrc) cname:\(configuration.cname)"))
         lines.append(.attribute("ssrc", "\(track.ssrc) msid:\(configuration.cname) \(trackID)"))
-        for (index, candidate) in configuration.candidates.enumerated() {
-            // RFC 8445 §5.1.2.1: type preference 126 (host), local preference by list order, component 1.
-            let priority = (126 << 24) | ((65_535 - min(index, 65_535)) << 8) | 255
-            lines.append(
-                .attribute("candidate", "\(index + 1) 1 udp \(priority) \(candidate.ipText) \(candidate.port) typ host")
-            )
-        }
-        lines.append(.attribute("end-of-candidates"))
+        lines += SDPAnswerLines.candidates(configuration.candidates)
         return SDPMediaSection(
             kind: media.kind,
             port: Int(first?.port ?? 9),

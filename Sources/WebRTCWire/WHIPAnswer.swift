@@ -116,14 +116,7 @@ public struct WHIPNegotiation: Sendable {
         for (index, media) in sections.enumerated() {
             let chosen = index == videoPick?.0 ? video : index == audioPick?.0 ? audio : nil
             guard let chosen else {
-                let rejected = SDPMediaSection(
-                    kind: media.kind,
-                    port: 0,
-                    proto: media.section.proto,
-                    formats: media.section.formats,
-                    lines: [.attribute("mid", media.mid), .attribute("inactive")]
-                )
-                answered.append(rejected)
+                answered.append(SDPAnswerLines.declined(media))
                 continue
             }
             answered.append(Self.acceptedSection(media, stream: chosen, setup: setup, configuration: configuration))
@@ -139,17 +132,17 @@ public struct WHIPNegotiation: Sendable {
     ) -> SDPMediaSection {
         let codec = stream.codec
         let first = configuration.candidates.first
-        var lines: [SDPLine] = [
-            SDPLine(type: "c", value: first.map { "IN \($0.isIPv4 ? "IP4" : "IP6") \($0.ipText)" } ?? "IN IP4 0.0.0.0"),
-            .attribute("mid", media.mid), .attribute("recvonly"), .attribute("ice-ufrag", configuration.iceUfrag),
-            .attribute("ice-pwd", configuration.icePwd),
-            .attribute("fingerprint", configuration.fingerprint.description),
-            .attribute("setup", setup.rawValue),
-        ]
+        var lines = SDPAnswerLines.transport(
+            mid: media.mid,
+            direction: "recvonly",
+            iceUfrag: configuration.iceUfrag,
+            icePwd: configuration.icePwd,
+            fingerprint: configuration.fingerprint,
+            setup: setup,
+            candidates: configuration.candidates
+        )
         if media.rtcpMux { lines.append(.attribute("rtcp-mux")) }
-        let channels = codec.channels > 1 ? "/\(codec.channels)" : ""
-        lines.append(.attribute("rtpmap", "\(codec.payloadType) \(codec.name)/\(codec.clockRate)\(channels)"))
-        if !codec.parameters.isEmpty { lines.append(.attribute("fmtp", "\(codec.payloadType) \(codec.fmtpValue)")) }
+        lines += SDPAnswerLines.codec(codec)
         if codec.isH264 {
             // RFC 4585 §4.2: ask only for offered feedback; an offer that lists none (FFmpeg) gets all three.
             let offered = Set(codec.feedback)
@@ -163,14 +156,7 @@ public struct WHIPNegotiation: Sendable {
             lines.append(.attribute("rtpmap", "\(rtx) rtx/\(codec.clockRate)"))
             lines.append(.attribute("fmtp", "\(rtx) apt=\(codec.payloadType)"))
         }
-        for (index, candidate) in configuration.candidates.enumerated() {
-            // RFC 8445 §5.1.2.1: type preference 126 (host), local preference by list order, component 1.
-            let priority = (126 << 24) | ((65_535 - min(index, 65_535)) << 8) | 255
-            lines.append(
-                .attribute("candidate", "\(index + 1) 1 udp \(priority) \(candidate.ipText) \(candidate.port) typ host")
-            )
-        }
-        lines.append(.attribute("end-of-candidates"))
+        lines += SDPAnswerLines.candidates(configuration.candidates)
         return SDPMediaSection(
             kind: media.kind,
             port: Int(first?.port ?? 9),
