@@ -43,6 +43,9 @@ public struct SRTIngestService: Service {
 
     /// Binds, serves until graceful shutdown or cancellation, then closes every session and waits for its thread.
     public func run() async throws {
+        // Cleaned up only once every SRT thread has ended (below, after waitUntilIdle), failure to bind included.
+        SRTSocket.startup()
+        defer { SRTSocket.cleanup() }
         let registry = registry
         let session: @Sendable (SRTSocket, SRTListener.Admitted) -> Void = { [self] socket, admitted in
             let s = SRTSession(

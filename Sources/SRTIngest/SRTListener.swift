@@ -27,7 +27,8 @@ final class SRTListener: Sendable {
     private let admitted = Mutex<[SRTSOCKET: Admitted]>([:])
     private let stopped = Atomic<Bool>(false)
 
-    /// Opens, configures and binds the listener; the listen callback is installed before `srt_listen`.
+    /// Opens, configures and binds the listener (libsrt started by the caller); the listen callback is installed before
+    /// `srt_listen`.
     init(
         host: String,
         configuration: SRTIngestConfiguration,
@@ -37,7 +38,6 @@ final class SRTListener: Sendable {
         sessions: SRTSessionRegistry,
         startSession: @escaping @Sendable (SRTSocket, Admitted) -> Void
     ) throws(SRTIngestError) {
-        SRTSocket.startup()
         let socket = try SRTSocket.make()
         self.socket = socket
         self.configuration = configuration

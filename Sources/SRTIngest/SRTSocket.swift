@@ -19,8 +19,13 @@ struct SRTSocket: Sendable, Hashable {
         case ended(String)
     }
 
-    /// libsrt's process-wide start-up; safe to call again (it counts).
-    static func startup() { _ = srt_startup() }
+    /// libsrt's process-wide start-up; it counts, and each call needs its `cleanup()`. True when this call started
+    /// libsrt (its GC thread) rather than joining a running start-up.
+    @discardableResult static func startup() -> Bool { srt_startup() == 0 }
+
+    /// Undoes one `startup()`. The last one stops libsrt's GC thread: left running, it walks the socket map while
+    /// libsrt's static destructor frees it at process exit (a SIGSEGV in `CUDTUnited::checkBrokenSockets`).
+    static func cleanup() { _ = srt_cleanup() }
 
     /// The last libsrt error of this thread as an `SRTIngestError`.
     static func lastError(_ call: String) -> SRTIngestError {

@@ -50,7 +50,11 @@ public final class SRTCaller: @unchecked Sendable {
 
     private init(socket: SRTSOCKET) { self.socket = socket }
 
-    deinit { _ = srt_close(socket) }
+    // Each caller holds one libsrt start-up: the last cleanup stops the GC thread before the process exits.
+    deinit {
+        _ = srt_close(socket)
+        _ = srt_cleanup()
+    }
 
     /// Connects on a dedicated thread (libsrt's connect blocks up to its 3 s timeout).
     public static func connect(_ target: Target) async throws(SRTPublishError) -> SRTCaller {
@@ -66,7 +70,11 @@ public final class SRTCaller: @unchecked Sendable {
     private static func open(_ target: Target) throws(SRTPublishError) -> SRTCaller {
         _ = srt_startup()
         let s = srt_create_socket()
-        guard s != sluice_srt_invalid_sock() else { throw lastError("srt_create_socket") }
+        guard s != sluice_srt_invalid_sock() else {
+            let error = lastError("srt_create_socket")
+            _ = srt_cleanup()
+            throw error
+        }
         let caller = SRTCaller(socket: s)
         try caller.set(SRTO_LATENCY, target.latencyMilliseconds, "SRTO_LATENCY")
         try caller.set(SRTO_STREAMID, target.streamID, "SRTO_STREAMID")

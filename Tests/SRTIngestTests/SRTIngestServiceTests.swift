@@ -63,6 +63,10 @@ import Testing
         // run() returned: every SRT thread ended, the session's publication with it.
         #expect(p.isEnded)
         #expect(hub.publication(for: key) == nil)
+        // And libsrt is left as found: the next start-up starts it afresh, so no GC thread outlives the service
+        // (one left running crashes at process exit in libsrt's static destructor).
+        #expect(SRTSocket.startup())
+        SRTSocket.cleanup()
     }
 
     @Test func libsrtsRejectionLineNamesTheSocketAndThePassphrase() {
