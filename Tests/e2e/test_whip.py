@@ -44,11 +44,18 @@ def ingest_sample(text: str, metric: str, rendition: str, *labels: str) -> float
     return 0.0
 
 
+def counted(text: str) -> bool:
+    """Video frames, audio bytes and the video ingest hop all counted: audio's first packet may come after video's."""
+    return (ingest_sample(text, "sluice_frames_in_total", "video") > 0
+            and ingest_sample(text, "sluice_bytes_in_total", "audio") > 0
+            and ingest_sample(text, "sluice_hop_latency_seconds_count", "video", 'hop="ingest"') > 0)
+
+
 def metrics_once_ingested(box: list[str]):
-    """While publishing: /metrics as soon as the hub has counted WHIP video frames (up to 15 s)."""
+    """While publishing: /metrics as soon as the hub has counted WHIP video and audio (up to 15 s)."""
     def during(gw, _pubs):
         text, deadline = "", time.time() + 15
-        while time.time() < deadline and ingest_sample(text, "sluice_frames_in_total", "video") == 0:
+        while time.time() < deadline and not counted(text):
             time.sleep(0.2)
             try:
                 text = requests.get(f"http://127.0.0.1:{gw.http_port}/metrics", timeout=5).text
