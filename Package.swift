@@ -217,6 +217,8 @@ let package = Package(
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish", "WHIPPublish",
                 "Telemetry", "HTTPClient", "MPEGTS", "SRTPublish",
+                // The WHEP viewer: our WebRTC transport (DTLS client, SRTP) and RTP depacketizing.
+                "WebRTCTransport", "WebRTCWire",
                 // The transcode-only bench runs the ladder's own pieces over a file.
                 "FFmpegBridge", "Transcoder",
                 // The load generator embeds a gateway (hub, packager, origin) to read part publication instants.
@@ -279,7 +281,7 @@ let package = Package(
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
-                "MediaSources", "RTMPPublish", "HLSPlaylist", "HTTPClient", "TestSupport",
+                "MediaSources", "RTMPPublish", "HLSPlaylist", "HTTPClient", "TestSupport", "WebRTCWire", "WebRTCTransport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

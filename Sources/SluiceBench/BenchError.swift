@@ -24,6 +24,8 @@ public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     case transcodeFailed(path: String, reason: String)
     /// The headless browser of a real-player run could not be started or lost (`reason`).
     case browserFailed(String)
+    /// No bench WHEP viewer of `url` received a frame; `reason` is the first viewer's error.
+    case whepFailed(url: String, reason: String)
     /// hls.js is not where the bench serves it from; `path` is where it was looked for.
     case hlsjsMissing(path: String)
 
@@ -40,6 +42,7 @@ public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .toolFailed(let tool, let status, let output): "\(tool) failed (\(status)): \(output)"
         case .transcodeFailed(let path, let reason): "ladder over \(path) failed: \(reason)"
         case .browserFailed(let reason): "headless browser: \(reason)"
+        case .whepFailed(let url, let reason): "no WHEP viewer of \(url) received a frame: \(reason)"
         case .hlsjsMissing(let path):
             "hls.js not found at \(path); run `make hlsjs` (extracts it from the PyPI wheel gradio==6.31.0) "
                 + "or pass --hlsjs PATH"

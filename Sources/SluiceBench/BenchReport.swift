@@ -58,6 +58,8 @@ public struct ScenarioResult: Sendable, Codable, Equatable {
     public var requests = 0
     /// The first errors, to read.
     public var errors: [String] = []
+    /// WHEP scenarios: the bench WHEP viewers' glass and join with p95, loss, what they were sent, CPU per viewer.
+    public var whep: WHEPFigures?
 
     /// An empty result for `scenario`, watched by `player`.
     public init(scenario: BenchScenario, player: PlayerKind = .model) {

@@ -32,6 +32,11 @@ public struct BenchOptions: Sendable {
     /// Where to write each real-player run's raw trace (`<scenario>-<player>.json`: every presented frame and
     /// event), for checking the figures independently; nil writes nothing.
     public var traceDirectory: String?
+    /// Bench WHEP viewers of the one stream in each WHEP scenario (fan-out load), joining within `joinSpread`.
+    public var whepViewers = 4
+    /// The external gateway's process id, so WHEP scenarios report its CPU per viewer (the embedded gateway's is
+    /// this process's, which also runs the publisher and the viewers).
+    public var gatewayPID: Int32?
     /// Size of the published test pattern.
     public var sourceWidth = 1280
     public var sourceHeight = 720
@@ -82,6 +87,9 @@ public struct BenchRunner: Sendable {
             if let why = scenario.unavailableReason {
                 result.skipped = why
                 progress.finish("\(tag): skipped, \(why)")
+            } else if scenario.isWHEP && player != .model {
+                result.skipped = "WHEP rows are watched by the bench's own WHEP client (--player model)"
+                progress.finish("\(tag): skipped, \(result.skipped ?? "")")
             } else {
                 do {
                     let chunk = try player == .hlsjs ? hlsjs?.get() : nil
@@ -133,7 +141,12 @@ public struct BenchRunner: Sendable {
             var result = try await measure(scenario, watch, tag: tag, publishURL: anchor.rtmpURL(key: key))
             result.rendition = player == .model ? "\(key).m3u8" : watch.entry
             return result
-        case .sluice(_, _, let named), .whip(_, let named), .srt(_, let named):
+        case .sluice, .whip, .srt, .whep:
+            let named =
+                switch scenario.path {
+                case .sluice(_, _, let n), .whip(_, let n), .srt(_, let n): n
+                case .whep, .nginxRTMP: "video"
+                }
             // The model follows the top transcoded rung: 480p for a 720p source, 360p for an 854x480 one.
             let rendition = named == "video" ? named : Self.topRung(below: options.sourceHeight) ?? named
             var lowLatency = true
@@ -144,6 +157,7 @@ public struct BenchRunner: Sendable {
             case .sluice(let ll, let t, _): (lowLatency, transcode) = (ll, t)
             case .whip(let t, _): (transcode, overWHIP) = (t, true)
             case .srt(let t, _): (transcode, overSRT) = (t, true)
+            case .whep(let w, let t, _): (transcode, overWHIP) = (t, w)
             case .nginxRTMP: break
             }
             var embedded: ScenarioGateway?
@@ -184,6 +198,7 @@ public struct BenchRunner: Sendable {
                     scenario,
                     watch,
                     tag: tag,
+                    whep: "\(httpBase)/whep/\(key)",
                     publishURL: overWHIP
                         ? "\(httpBase)/whip/\(key)"
                         : overSRT
@@ -214,6 +229,7 @@ public struct BenchRunner: Sendable {
         _ scenario: BenchScenario,
         _ watch: Watch,
         tag: String,
+        whep: String? = nil,
         publishURL: String
     ) async throws(BenchError) -> ScenarioResult {
         let clock = ContinuousClock()
@@ -273,6 +289,24 @@ public struct BenchRunner: Sendable {
             }
             let publishEnd = Double(publishStart.advanced(by: duration).nanosecondsSince1970) / 1e6
             result.apply(PlayerFigures(trace, publishStart: trace.publishStart ?? 0, publishEnd: publishEnd))
+            return result
+        }
+        if case .whep(_, _, let profiles) = scenario.path, let whep {
+            phase.withLock { $0 = "warming up (gateway CPU without viewers)" }
+            let joinFrom: ContinuousClock.Instant = start + warmUp
+            let publisherEnds: ContinuousClock.Instant = start + duration
+            let (results, figures) = try await watchWithWHEP(
+                endpoint: whep,
+                profiles: profiles,
+                from: joinFrom,
+                until: publisherEnds + Self.tail,
+                publisherEnds: publisherEnds,
+                phase: phase
+            )
+            if case .failure(let e) = await publisher.value {
+                throw .gatewayFailed("publishing to \(publishURL) failed: \(e)")
+            }
+            result.apply(results, figures: figures)
             return result
         }
         if clock.now < start + warmUp {

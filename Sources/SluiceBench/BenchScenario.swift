@@ -13,6 +13,9 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         /// SRT (our libsrt caller: the test pattern in MPEG-TS, capture clock in SEI) into the embedded (or
         /// `--gateway`) Sluice; the viewer follows `rendition`.
         case srt(transcode: Bool, rendition: String)
+        /// RTMP (or our WHIP publisher when `overWHIP`) into the embedded (or `--gateway`) Sluice, watched by the
+        /// bench's own WHEP viewers offering H.264 in `profiles`: the gateway picks what they get.
+        case whep(overWHIP: Bool, transcode: Bool, profiles: [String])
     }
 
     /// Command-line name.
@@ -29,6 +32,13 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         if case .sluice(let ll, _, _) = path { return ll }
         if case .whip = path { return true }
         if case .srt = path { return true }
+        if case .whep = path { return true }
+        return false
+    }
+
+    /// True when WebRTC viewers (the bench's WHEP client) watch instead of HLS players.
+    public var isWHEP: Bool {
+        if case .whep = path { return true }
         return false
     }
 
@@ -79,6 +89,21 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
             title: "WHIP -> LL-HLS, ladder (model: top transcoded rung; real players: multivariant, ABR)",
             path: .whip(transcode: true, rendition: "480p")
         ),
+        BenchScenario(
+            id: "rtmp-whep",
+            title: "RTMP -> WHEP, passthrough (bench WHEP client offers High/Main/Baseline; glass = frame complete)",
+            path: .whep(overWHIP: false, transcode: false, profiles: WHEPViewerOffer.anyProfile)
+        ),
+        BenchScenario(
+            id: "rtmp-whep-ladder",
+            title: "RTMP -> WHEP through a rung (ladder on; client offers constrained baseline 42e01f only, like Chromium)",
+            path: .whep(overWHIP: false, transcode: true, profiles: WHEPViewerOffer.constrainedBaseline)
+        ),
+        BenchScenario(
+            id: "whip-whep",
+            title: "WHIP -> WHEP, passthrough H.264 and Opus (keyframes asked of our WHIP publisher)",
+            path: .whep(overWHIP: true, transcode: false, profiles: WHEPViewerOffer.anyProfile)
+        ),
     ]
 
     /// The scenario with this name.
@@ -89,7 +114,7 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     public var unavailableReason: String? {
         switch path {
         case .nginxRTMP: NginxRTMPInstall.unavailableReason()
-        case .sluice, .whip, .srt: nil
+        case .sluice, .whip, .srt, .whep: nil
         }
     }
 }

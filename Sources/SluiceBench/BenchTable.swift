@@ -67,7 +67,7 @@ public enum BenchTable {
         var out = [line(header)]
         out += rows.map { line($0) }
         out += legend
-        return out.joined(separator: "\n") + "\n"
+        return out.joined(separator: "\n") + "\n" + whepText(report)
     }
 
     /// The same table in Markdown, for docs/BENCHMARKS.md.
@@ -81,6 +81,6 @@ public enum BenchTable {
             if row.count < header.count { row += Array(repeating: "", count: header.count - row.count) }
             out.append("| " + row.joined(separator: " | ") + " |")
         }
-        return out.joined(separator: "\n") + "\n"
+        return out.joined(separator: "\n") + "\n" + whepMarkdown(report)
     }
 }

@@ -1,4 +1,4 @@
-/// p50/p90/p99 of one latency over a run, in milliseconds (nearest rank, like the gateway's HDR histograms).
+/// p50/p90/p99 (and p95 where computed from samples) of one latency over a run, in milliseconds (nearest rank, like the gateway's HDR histograms).
 public struct LatencyPercentiles: Sendable, Codable, Equatable {
     /// Samples behind the percentiles.
     public var count: Int
@@ -8,13 +8,16 @@ public struct LatencyPercentiles: Sendable, Codable, Equatable {
     public var p90Ms: Double
     /// 99th percentile, milliseconds.
     public var p99Ms: Double
+    /// 95th percentile, milliseconds: the WebRTC targets are stated at p95; nil where the source gave none.
+    public var p95Ms: Double?
 
     /// Percentiles as given.
-    public init(count: Int, p50Ms: Double, p90Ms: Double, p99Ms: Double) {
+    public init(count: Int, p50Ms: Double, p90Ms: Double, p99Ms: Double, p95Ms: Double? = nil) {
         self.count = count
         self.p50Ms = p50Ms
         self.p90Ms = p90Ms
         self.p99Ms = p99Ms
+        self.p95Ms = p95Ms
     }
 
     /// Nearest-rank percentiles of `samples`; nil when there are none.
@@ -26,7 +29,7 @@ public struct LatencyPercentiles: Sendable, Codable, Equatable {
             let i = Int((q * Double(sorted.count)).rounded(.up)) - 1
             return (sorted[min(sorted.count - 1, max(0, i))] * 1000).rounded() / 1000
         }
-        self.init(count: sorted.count, p50Ms: rank(0.5), p90Ms: rank(0.9), p99Ms: rank(0.99))
+        self.init(count: sorted.count, p50Ms: rank(0.5), p90Ms: rank(0.9), p99Ms: rank(0.99), p95Ms: rank(0.95))
     }
 }
 

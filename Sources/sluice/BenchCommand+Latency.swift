@@ -42,6 +42,15 @@ struct LatencyBenchOptions: ParsableArguments {
 
     @Option(
         help:
+            "WHEP scenarios (rtmp-whep, rtmp-whep-ladder, whip-whep): bench WHEP viewers of the one stream (fan-out load)."
+    )
+    var whepViewers = 4
+
+    @Option(help: "With --gateway: the gateway's process id, so WHEP scenarios report its CPU per viewer.")
+    var gatewayPid: Int32?
+
+    @Option(
+        help:
             "With --player hlsjs|native: write each run's raw trace (every presented frame and player event) as JSON into this folder."
     )
     var playerTrace: String?
@@ -104,6 +113,9 @@ struct LatencyBenchOptions: ParsableArguments {
         (options.sourceWidth, options.sourceHeight) = (size[0], size[1])
         guard modelViewers > 0 else { throw ValidationError("--model-viewers must be positive") }
         options.modelViewers = modelViewers
+        guard whepViewers > 0 else { throw ValidationError("--whep-viewers must be positive") }
+        options.whepViewers = whepViewers
+        options.gatewayPID = gatewayPid
         options.hlsjsPath = hlsjs
         options.traceDirectory = playerTrace
         var logger = Logger(label: "sluice-bench")

@@ -281,4 +281,200 @@ public enum WHEPOffers {
         a=fingerprint:sha-512 47:CF:37:0E:06:2C:17:99:65:92:33:96:F9:23:90:FF:3E:EE:1E:64:3E:FF:84:FB:93:9F:B5:BF:1F:16:2F:A4:51:23:5E:3A:F1:E4:E8:12:9A:33:94:D4:04:10:E7:01:40:B4:BC:69:50:B9:A3:8B:41:70:59:EB:B9:CF:23:CE
         a=setup:actpass
         """
+
+    /// Firefox's recvonly offer as its SDP is documented and commonly logged (Firefox 13x, `THIS_IS_SDPARTA`):
+    /// HAND-WRITTEN, not captured here (no Firefox on this machine). Fingerprint at session level, ICE credentials
+    /// per section, VP8/VP9 first, H.264 42e01f in packetization-mode 1 (126) and mode 0 (97), RTX and RED/ULPFEC,
+    /// Opus 109 with G.722/PCMU/PCMA.
+    public static let firefox = """
+        v=0
+        o=mozilla...THIS_IS_SDPARTA-132.0 6398214457925471231 0 IN IP4 0.0.0.0
+        s=-
+        t=0 0
+        a=sendrecv
+        a=fingerprint:sha-256 3F:A2:91:0C:5B:E8:77:D4:19:C6:2E:80:4B:F1:6A:93:D2:05:BE:48:7C:E3:10:9A:66:F4:2B:C8:71:0D:E9:55
+        a=group:BUNDLE 0 1
+        a=ice-options:trickle
+        a=msid-semantic:WMS *
+        m=video 9 UDP/TLS/RTP/SAVPF 120 124 121 125 126 127 97 98 123 122 119
+        c=IN IP4 0.0.0.0
+        a=recvonly
+        a=extmap:3 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=extmap:4 http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time
+        a=extmap:5 urn:ietf:params:rtp-hdrext:toffset
+        a=extmap:6/recvonly http://www.webrtc.org/experiments/rtp-hdrext/playout-delay
+        a=extmap:7 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+        a=fmtp:126 profile-level-id=42e01f;level-asymmetry-allowed=1;packetization-mode=1
+        a=fmtp:97 profile-level-id=42e01f;level-asymmetry-allowed=1
+        a=fmtp:120 max-fs=12288;max-fr=60
+        a=fmtp:124 apt=120
+        a=fmtp:121 max-fs=12288;max-fr=60
+        a=fmtp:125 apt=121
+        a=fmtp:127 apt=126
+        a=fmtp:98 apt=97
+        a=fmtp:119 apt=122
+        a=ice-pwd:0c5d6fa3e2b87a4c1d9e0f3b6a7c8d21
+        a=ice-ufrag:4e1b9a7c
+        a=mid:0
+        a=rtcp-fb:120 nack
+        a=rtcp-fb:120 nack pli
+        a=rtcp-fb:120 ccm fir
+        a=rtcp-fb:120 goog-remb
+        a=rtcp-fb:120 transport-cc
+        a=rtcp-fb:121 nack
+        a=rtcp-fb:121 nack pli
+        a=rtcp-fb:121 ccm fir
+        a=rtcp-fb:121 goog-remb
+        a=rtcp-fb:121 transport-cc
+        a=rtcp-fb:126 nack
+        a=rtcp-fb:126 nack pli
+        a=rtcp-fb:126 ccm fir
+        a=rtcp-fb:126 goog-remb
+        a=rtcp-fb:126 transport-cc
+        a=rtcp-fb:97 nack
+        a=rtcp-fb:97 nack pli
+        a=rtcp-fb:97 ccm fir
+        a=rtcp-fb:97 goog-remb
+        a=rtcp-fb:97 transport-cc
+        a=rtcp-fb:123 nack
+        a=rtcp-fb:123 nack pli
+        a=rtcp-fb:123 ccm fir
+        a=rtcp-fb:123 goog-remb
+        a=rtcp-fb:123 transport-cc
+        a=rtcp-mux
+        a=rtcp-rsize
+        a=rtpmap:120 VP8/90000
+        a=rtpmap:124 rtx/90000
+        a=rtpmap:121 VP9/90000
+        a=rtpmap:125 rtx/90000
+        a=rtpmap:126 H264/90000
+        a=rtpmap:127 rtx/90000
+        a=rtpmap:97 H264/90000
+        a=rtpmap:98 rtx/90000
+        a=rtpmap:123 ulpfec/90000
+        a=rtpmap:122 red/90000
+        a=rtpmap:119 rtx/90000
+        a=setup:actpass
+        a=ssrc:3198034541 cname:{6f2b1c3e-8a4d-4e7b-9c21-5d0a7e3f8b64}
+        m=audio 9 UDP/TLS/RTP/SAVPF 109 9 0 8 101
+        c=IN IP4 0.0.0.0
+        a=recvonly
+        a=extmap:1 urn:ietf:params:rtp-hdrext:ssrc-audio-level
+        a=extmap:2/recvonly urn:ietf:params:rtp-hdrext:csrc-audio-level
+        a=extmap:3 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=fmtp:109 maxplaybackrate=48000;stereo=1;useinbandfec=1
+        a=fmtp:101 0-15
+        a=ice-pwd:0c5d6fa3e2b87a4c1d9e0f3b6a7c8d21
+        a=ice-ufrag:4e1b9a7c
+        a=mid:1
+        a=rtcp-mux
+        a=rtpmap:109 opus/48000/2
+        a=rtpmap:9 G722/8000/1
+        a=rtpmap:0 PCMU/8000
+        a=rtpmap:8 PCMA/8000
+        a=rtpmap:101 telephone-event/8000
+        a=setup:actpass
+        a=ssrc:2409815577 cname:{6f2b1c3e-8a4d-4e7b-9c21-5d0a7e3f8b64}
+        """
+
+    /// Safari's recvonly offer as libwebrtc in WebKit writes it (Safari 17/18): HAND-WRITTEN from its documented
+    /// shape, not captured here (no Safari on this machine). H.264 constrained high 640c1f first, then
+    /// 42e01f, H.265, VP8, VP9, each with RTX; Opus 111 with RED.
+    public static let safari = """
+        v=0
+        o=- 8125402399178534126 2 IN IP4 127.0.0.1
+        s=-
+        t=0 0
+        a=group:BUNDLE 0 1
+        a=extmap-allow-mixed
+        a=msid-semantic: WMS
+        m=video 9 UDP/TLS/RTP/SAVPF 96 97 98 99 100 101 102 125 104 124 106 107 108 109 127
+        c=IN IP4 0.0.0.0
+        a=rtcp:9 IN IP4 0.0.0.0
+        a=ice-ufrag:T9rq
+        a=ice-pwd:Xc3kq0Lz8vB1nW7yP2aFh6dM
+        a=ice-options:trickle
+        a=fingerprint:sha-256 8E:14:C7:3A:92:5D:E0:6B:F8:21:4C:B3:07:9E:D5:62:1A:F6:83:2D:C9:40:7B:E5:18:A4:5F:36:CD:92:0B:E7
+        a=setup:actpass
+        a=mid:0
+        a=extmap:1 urn:ietf:params:rtp-hdrext:toffset
+        a=extmap:2 http://www.webrtc.org/experiments/rtp-hdrext/abs-send-time
+        a=extmap:3 urn:3gpp:video-orientation
+        a=extmap:4 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01
+        a=extmap:9 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=recvonly
+        a=rtcp-mux
+        a=rtcp-rsize
+        a=rtpmap:96 H264/90000
+        a=rtcp-fb:96 goog-remb
+        a=rtcp-fb:96 transport-cc
+        a=rtcp-fb:96 ccm fir
+        a=rtcp-fb:96 nack
+        a=rtcp-fb:96 nack pli
+        a=fmtp:96 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=640c1f
+        a=rtpmap:97 rtx/90000
+        a=fmtp:97 apt=96
+        a=rtpmap:98 H264/90000
+        a=rtcp-fb:98 goog-remb
+        a=rtcp-fb:98 transport-cc
+        a=rtcp-fb:98 ccm fir
+        a=rtcp-fb:98 nack
+        a=rtcp-fb:98 nack pli
+        a=fmtp:98 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f
+        a=rtpmap:99 rtx/90000
+        a=fmtp:99 apt=98
+        a=rtpmap:100 H265/90000
+        a=rtcp-fb:100 goog-remb
+        a=rtcp-fb:100 transport-cc
+        a=rtcp-fb:100 ccm fir
+        a=rtcp-fb:100 nack
+        a=rtcp-fb:100 nack pli
+        a=rtpmap:101 rtx/90000
+        a=fmtp:101 apt=100
+        a=rtpmap:102 VP8/90000
+        a=rtcp-fb:102 goog-remb
+        a=rtcp-fb:102 transport-cc
+        a=rtcp-fb:102 ccm fir
+        a=rtcp-fb:102 nack
+        a=rtcp-fb:102 nack pli
+        a=rtpmap:125 rtx/90000
+        a=fmtp:125 apt=102
+        a=rtpmap:104 VP9/90000
+        a=rtcp-fb:104 goog-remb
+        a=rtcp-fb:104 transport-cc
+        a=rtcp-fb:104 ccm fir
+        a=rtcp-fb:104 nack
+        a=rtcp-fb:104 nack pli
+        a=fmtp:104 profile-id=0
+        a=rtpmap:124 rtx/90000
+        a=fmtp:124 apt=104
+        a=rtpmap:106 red/90000
+        a=rtpmap:107 rtx/90000
+        a=fmtp:107 apt=106
+        a=rtpmap:108 ulpfec/90000
+        m=audio 9 UDP/TLS/RTP/SAVPF 111 63 9 0 8 13 110 126
+        c=IN IP4 0.0.0.0
+        a=rtcp:9 IN IP4 0.0.0.0
+        a=ice-ufrag:T9rq
+        a=ice-pwd:Xc3kq0Lz8vB1nW7yP2aFh6dM
+        a=ice-options:trickle
+        a=fingerprint:sha-256 8E:14:C7:3A:92:5D:E0:6B:F8:21:4C:B3:07:9E:D5:62:1A:F6:83:2D:C9:40:7B:E5:18:A4:5F:36:CD:92:0B:E7
+        a=setup:actpass
+        a=mid:1
+        a=extmap:14 urn:ietf:params:rtp-hdrext:ssrc-audio-level
+        a=extmap:9 urn:ietf:params:rtp-hdrext:sdes:mid
+        a=recvonly
+        a=rtcp-mux
+        a=rtpmap:111 opus/48000/2
+        a=rtcp-fb:111 transport-cc
+        a=fmtp:111 minptime=10;useinbandfec=1
+        a=rtpmap:63 red/48000/2
+        a=fmtp:63 111/111
+        a=rtpmap:9 G722/8000
+        a=rtpmap:0 PCMU/8000
+        a=rtpmap:8 PCMA/8000
+        a=rtpmap:13 CN/8000
+        a=rtpmap:110 telephone-event/48000
+        a=rtpmap:126 telephone-event/8000
+        """
 }

@@ -58,6 +58,32 @@ struct WHEPCase: Sendable, CustomTestStringConvertible {
             video: (99, 0),
             audioPT: 96
         ),
+        // Hand-written offers (see WHEPOffers): Firefox's only mode-1 H.264 is 42e01f (97 is mode 0, never chosen).
+        WHEPCase(
+            name: "Firefox, High passthrough refused, rung on its mode-1 H.264",
+            offer: WHEPOffers.firefox,
+            sendable: ["640028", "42e01f"],
+            audio: true,
+            video: (126, 1),
+            audioPT: 109
+        ),
+        // Safari lists constrained high (640c1f): it takes Main, not plain High (which may carry B-frames).
+        WHEPCase(
+            name: "Safari, Main on its constrained-high payload type",
+            offer: WHEPOffers.safari,
+            sendable: ["4d001f", "42e01f"],
+            audio: true,
+            video: (96, 0),
+            audioPT: 111
+        ),
+        WHEPCase(
+            name: "Safari, High passthrough refused, baseline rung matched exactly",
+            offer: WHEPOffers.safari,
+            sendable: ["640028", "42e01f"],
+            audio: false,
+            video: (98, 1),
+            audioPT: nil
+        ),
         WHEPCase(
             name: "aiortc, audio-only stream",
             offer: WHEPOffers.aiortc,

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPClient
+import Synchronization
+import WebRTCTransport
+
+extension BenchRunner {
+    /// How long the CPU of the stream without viewers is read before they join.
+    static let idleCPUWindow: Duration = .seconds(3)
+
+    /// The WHEP viewers of one stream: the CPU without viewers just before `from`, then `whepViewers` bench WHEP
+    /// clients joining within `joinSpread`, the CPU once all watch, and what the gateway chose to send them.
+    func watchWithWHEP(
+        endpoint: String,
+        profiles: [String],
+        from: ContinuousClock.Instant,
+        until deadline: ContinuousClock.Instant,
+        publisherEnds: ContinuousClock.Instant,
+        phase: borrowing Mutex<String>
+    ) async throws(BenchError) -> ([WHEPViewerResult], WHEPFigures) {
+        let url = try HTTPLocation(parsing: endpoint)
+        let certificate: DTLSCertificate
+        do { certificate = try DTLSCertificate(commonName: "sluice-bench-whep") } catch {
+            throw .whepFailed(url: endpoint, reason: "DTLS certificate: \(error)")
+        }
+        let pid = options.gatewayPID.map { String($0) } ?? "self"
+        let clock = ContinuousClock()
+        try? await clock.sleep(until: from - Self.idleCPUWindow)
+        let idleStart = ProcessUsage.read(pid: pid)
+        try? await clock.sleep(until: from)
+        let idleEnd = ProcessUsage.read(pid: pid)
+        let count = max(1, options.whepViewers)
+        phase.withLock { $0 = "\(count) WHEP viewers watching" }
+        let spread = Self.joinSpread.milliseconds
+        let logger = self.logger
+        // Once every viewer joined and settled, until the publisher stops.
+        let cpuFrom = from + Self.joinSpread + .seconds(1)
+        let sampler = Task { () -> (Double?, [String]) in
+            try? await clock.sleep(until: cpuFrom)
+            let a = ProcessUsage.read(pid: pid)
+            let sent = await Self.whepVideoChoices(origin: url)
+            try? await clock.sleep(until: publisherEnds)
+            let b = ProcessUsage.read(pid: pid)
+            return (a.flatMap { a in b.map { ProcessUsage.cpuPercent(from: a, to: $0) } }, sent)
+        }
+        let results = await withTaskGroup(of: WHEPViewerResult.self) { group in
+            for i in 0..<count {
+                // Spread evenly, with jitter, so a fan-out is not one connect storm and joins meet every GOP phase.
+                let offset = spread * (Double(i) + Double.random(in: 0..<1)) / Double(count)
+                let join = from + .milliseconds(offset)
+                group.addTask {
+                    try? await clock.sleep(until: join)
+                    let viewer = WHEPBenchViewer(endpoint: url, profiles: profiles, certificate: certificate, logger: logger)
+                    return await viewer.run(until: deadline)
+                }
+            }
+            var all: [WHEPViewerResult] = []
+            for await r in group { all.append(r) }
+            return all
+        }
+        let (watching, sent) = await sampler.value
+        guard results.contains(where: { $0.firstFrameAt != nil }) else {
+            throw .whepFailed(url: endpoint, reason: results.lazy.flatMap(\.errors).first ?? "no error reported")
+        }
+        var figures = WHEPFigures(results, profiles: profiles)
+        figures.video = sent
+        let idle = idleStart.flatMap { a in idleEnd.map { ProcessUsage.cpuPercent(from: a, to: $0) } }
+        figures.cpu(
+            idle: idle,
+            watching: watching,
+            of: options.gatewayPID.map { "gateway pid \($0)" } ?? "bench process (embedded gateway, publisher, viewers)"
+        )
+        return (results, figures)
+    }
+
+    /// What `/api/whep` says the gateway sends its viewers (`passthrough`, `rung 480p`, `webrtc-rung`), first-seen.
+    static func whepVideoChoices(origin: HTTPLocation) async -> [String] {
+        /// The one field of `WHEPViewerReport` the bench reads.
+        struct Viewer: Decodable { var video: String }
+        let url = HTTPLocation(host: origin.host, port: origin.port, target: "/api/whep")
+        guard let r = try? await HTTPClient(userAgent: "sluice-bench").request("GET", url), r.status == 200,
+            let viewers = try? JSONDecoder().decode([Viewer].self, from: Data(r.body))
+        else { return [] }
+        var seen: [String] = []
+        for v in viewers where !seen.contains(v.video) { seen.append(v.video) }
+        return seen
+    }
+}
