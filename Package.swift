@@ -281,7 +281,8 @@ let package = Package(
         .testTarget(
             name: "SluiceBenchTests",
             dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
-                "MediaSources", "RTMPPublish", "HLSPlaylist", "HTTPClient", "TestSupport", "WebRTCWire", "WebRTCTransport",
+                "MediaSources", "RTMPPublish", "HLSPlaylist", "HTTPClient", "TestSupport", "WebRTCWire",
+                "WebRTCTransport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -49,7 +49,12 @@ extension BenchRunner {
                 let join = from + .milliseconds(offset)
                 group.addTask {
                     try? await clock.sleep(until: join)
-                    let viewer = WHEPBenchViewer(endpoint: url, profiles: profiles, certificate: certificate, logger: logger)
+                    let viewer = WHEPBenchViewer(
+                        endpoint: url,
+                        profiles: profiles,
+                        certificate: certificate,
+                        logger: logger
+                    )
                     return await viewer.run(until: deadline)
                 }
             }
@@ -70,6 +75,42 @@ extension BenchRunner {
             of: options.gatewayPID.map { "gateway pid \($0)" } ?? "bench process (embedded gateway, publisher, viewers)"
         )
         return (results, figures)
+    }
+
+    /// `--whep-watch URL`: the bench's WHEP viewers on a stream someone else publishes, as one `whep-watch` row.
+    func watchExisting(_ url: HTTPLocation, date: String, loadBefore: [Double]) async -> BenchReport {
+        let scenario = BenchScenario(
+            id: "whep-watch",
+            title: "\(options.whepViewers) bench WHEP viewers of \(url)",
+            path: .whep(overWHIP: false, transcode: false, profiles: WHEPViewerOffer.anyProfile)
+        )
+        var result = ScenarioResult(scenario: scenario)
+        result.rendition = url.description
+        let from = ContinuousClock.now + Self.idleCPUWindow
+        let ends = from + options.duration
+        do throws(BenchError) {
+            let (results, figures) = try await watchWithWHEP(
+                endpoint: url.description,
+                profiles: WHEPViewerOffer.anyProfile,
+                from: from,
+                until: ends,
+                publisherEnds: ends,
+                phase: Mutex("")
+            )
+            result.apply(results, figures: figures)
+        } catch {
+            result.skipped = "failed: \(error)"
+        }
+        var report = BenchReport(
+            date: date,
+            machine: BenchReport.describeMachine(),
+            durationSeconds: options.duration.milliseconds / 1000,
+            command: options.command,
+            scenarios: [result]
+        )
+        report.loadBefore = loadBefore
+        report.loadAfter = BenchReport.loadAverage()
+        return report
     }
 
     /// What `/api/whep` says the gateway sends its viewers (`passthrough`, `rung 480p`, `webrtc-rung`), first-seen.

@@ -37,6 +37,9 @@ public struct BenchOptions: Sendable {
     /// The external gateway's process id, so WHEP scenarios report its CPU per viewer (the embedded gateway's is
     /// this process's, which also runs the publisher and the viewers).
     public var gatewayPID: Int32?
+    /// A running stream's WHEP endpoint (`http://HOST:PORT/whep/KEY`) to watch with `whepViewers` bench viewers
+    /// for `duration` instead of running scenarios: fan-out load on any publisher's stream (no capture clock).
+    public var whepWatch: HTTPLocation?
     /// Size of the published test pattern.
     public var sourceWidth = 1280
     public var sourceHeight = 720
@@ -78,6 +81,7 @@ public struct BenchRunner: Sendable {
         let date = WallTime.now().iso8601
         let loadBefore = BenchReport.loadAverage()
         var results: [ScenarioResult] = []
+        if let url = options.whepWatch { return await watchExisting(url, date: date, loadBefore: loadBefore) }
         let runs = options.scenarios.flatMap { s in options.players.map { (s, $0) } }
         var hlsjs: Result<[UInt8], BenchError>?
         if options.players.contains(.hlsjs) { hlsjs = HLSJSChunk.load(options.hlsjsPath) }

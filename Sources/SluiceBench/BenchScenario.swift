@@ -96,7 +96,8 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         ),
         BenchScenario(
             id: "rtmp-whep-ladder",
-            title: "RTMP -> WHEP through a rung (ladder on; client offers constrained baseline 42e01f only, like Chromium)",
+            title:
+                "RTMP -> WHEP through a rung (ladder on; client offers constrained baseline 42e01f only, like Chromium)",
             path: .whep(overWHIP: false, transcode: true, profiles: WHEPViewerOffer.constrainedBaseline)
         ),
         BenchScenario(

@@ -54,7 +54,10 @@ extension BenchTable {
     static func whepMarkdown(_ report: BenchReport) -> String {
         let rows = whepRows(report)
         guard !rows.isEmpty else { return "" }
-        var out = ["", "| " + whepHeadings.joined(separator: " | ") + " |", "|" + whepHeadings.map { _ in "---" }.joined(separator: "|") + "|"]
+        var out = [
+            "", "| " + whepHeadings.joined(separator: " | ") + " |",
+            "|" + whepHeadings.map { _ in "---" }.joined(separator: "|") + "|",
+        ]
         out += rows.map { "| " + $0.joined(separator: " | ") + " |" }
         out += ["", whepLegend(report)]
         return out.joined(separator: "\n") + "\n"

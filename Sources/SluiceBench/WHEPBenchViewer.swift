@@ -60,7 +60,10 @@ struct WHEPViewerRun {
         )
         machine = WHEPClientStateMachine(endpoint: viewer.endpoint, offer: offer.description.text)
         result = WHEPViewerResult(joinedAt: .now())
-        (inputs, feed) = AsyncStream.makeStream(of: WHEPBenchViewer.Input.self, bufferingPolicy: .bufferingNewest(65_536))
+        (inputs, feed) = AsyncStream.makeStream(
+            of: WHEPBenchViewer.Input.self,
+            bufferingPolicy: .bufferingNewest(65_536)
+        )
     }
 
     mutating func run() async -> WHEPViewerResult {
@@ -192,7 +195,11 @@ struct WHEPViewerRun {
         configuration.consentTimeout = .seconds(10)
         var quiet = viewer.logger
         quiet.logLevel = .error
-        let service = WebRTCTransportService(configuration: configuration, certificate: viewer.certificate, logger: quiet)
+        let service = WebRTCTransportService(
+            configuration: configuration,
+            certificate: viewer.certificate,
+            logger: quiet
+        )
         transport = service
         try await service.start()
         let opened = try await service.openSession(

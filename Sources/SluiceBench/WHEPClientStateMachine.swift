@@ -117,7 +117,8 @@ struct WHEPClientStateMachine: Sendable {
                     videoPayloadType: answer.videoPayloadType,
                     videoSSRC: answer.description.sections.first { $0.kind == "video" }?.mediaSSRCs.first ?? 0,
                     audioPayloadType: answer.audioPayloadType
-                ))
+                )
+            )
         ]
     }
 

@@ -46,7 +46,10 @@ struct WHEPViewerOffer: Sendable {
         ]
         return SessionDescription(
             sessionLines: session,
-            media: [section("video", mid: "0", formats: formats, codec: video), section("audio", mid: "1", formats: [String(apt)], codec: audio)]
+            media: [
+                section("video", mid: "0", formats: formats, codec: video),
+                section("audio", mid: "1", formats: [String(apt)], codec: audio),
+            ]
         )
     }
 

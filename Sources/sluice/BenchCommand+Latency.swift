@@ -6,7 +6,8 @@ import SluiceBench
 import Synchronization
 
 /// `sluice bench [--scenarios a,b] [--player model,hlsjs,native] [--duration S] [--json F] [--svg F]
-/// [--gateway URL --rtmp URL]`: the latency scenarios; this parses options, SluiceBench does the work.
+/// [--gateway URL --rtmp URL [--gateway-pid PID]] [--whep-viewers N] [--whep-watch URL]`: the latency scenarios (or
+/// WHEP viewers of a running stream); this parses options, SluiceBench does the work.
 struct LatencyBenchOptions: ParsableArguments {
     @Option(help: "Comma-separated latency scenarios (default: every available one). See --list-scenarios.")
     var scenarios: String?
@@ -46,8 +47,14 @@ struct LatencyBenchOptions: ParsableArguments {
     )
     var whepViewers = 4
 
-    @Option(help: "With --gateway: the gateway's process id, so WHEP scenarios report its CPU per viewer.")
+    @Option(help: "With --gateway (or --whep-watch): the gateway's process id, so WHEP rows report its CPU per viewer.")
     var gatewayPid: Int32?
+
+    @Option(
+        help:
+            "Instead of scenarios: watch this running stream's WHEP endpoint (http://HOST:PORT/whep/KEY) with --whep-viewers bench viewers for --duration."
+    )
+    var whepWatch: String?
 
     @Option(
         help:
@@ -116,6 +123,12 @@ struct LatencyBenchOptions: ParsableArguments {
         guard whepViewers > 0 else { throw ValidationError("--whep-viewers must be positive") }
         options.whepViewers = whepViewers
         options.gatewayPID = gatewayPid
+        if let whepWatch {
+            guard let url = HTTPLocation(whepWatch), url.path.contains("/whep/") else {
+                throw ValidationError("--whep-watch: expected http://HOST:PORT/whep/KEY, got \(whepWatch)")
+            }
+            options.whepWatch = url
+        }
         options.hlsjsPath = hlsjs
         options.traceDirectory = playerTrace
         var logger = Logger(label: "sluice-bench")

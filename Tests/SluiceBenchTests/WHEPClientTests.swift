@@ -14,8 +14,12 @@ struct WHEPClientTests {
     static let endpoint = HTTPLocation(host: "127.0.0.1", port: 8080, target: "/whep/cam")
 
     static func offer(_ profiles: [String]) -> String {
-        WHEPViewerOffer(iceUfrag: "ufrag", icePwd: "password-password-22", fingerprint: fingerprint,
-            profiles: profiles, sessionID: 7
+        WHEPViewerOffer(
+            iceUfrag: "ufrag",
+            icePwd: "password-password-22",
+            fingerprint: fingerprint,
+            profiles: profiles,
+            sessionID: 7
         ).description.text
     }
 
@@ -25,9 +29,14 @@ struct WHEPClientTests {
             offer: try WHIPOffer(parsing: offer),
             sendable: WHEPSendable(video: sendable.compactMap { H264ProfileLevelID(hex: $0) }, audio: true),
             configuration: WHEPAnswerConfiguration(
-                iceUfrag: "srv", icePwd: "server-password-22chars", fingerprint: fingerprint,
-                candidates: [try #require(TransportAddress("127.0.0.1:8189"))], sessionID: 9, cname: "c",
-                videoSSRC: 0x1111, audioSSRC: 0x2222
+                iceUfrag: "srv",
+                icePwd: "server-password-22chars",
+                fingerprint: fingerprint,
+                candidates: [try #require(TransportAddress("127.0.0.1:8189"))],
+                sessionID: 9,
+                cname: "c",
+                videoSSRC: 0x1111,
+                audioSSRC: 0x2222
             )
         )
     }
@@ -39,7 +48,12 @@ struct WHEPClientTests {
         (WHEPViewerOffer.constrainedBaseline, ["640028", "42e01f"], UInt8(102), 1),
         (WHEPViewerOffer.anyProfile, ["42e01f"], UInt8(104), 0),
     ])
-    func offerIsAnsweredWithTheRenditionItCanDecode(profiles: [String], sendable: [String], pt: UInt8, choice: Int)
+    func offerIsAnsweredWithTheRenditionItCanDecode(
+        profiles: [String],
+        sendable: [String],
+        pt: UInt8,
+        choice: Int
+    )
         throws
     {
         let negotiation = try Self.answer(Self.offer(profiles), sendable: sendable)
@@ -55,7 +69,10 @@ struct WHEPClientTests {
         #expect(m.start() == [.postOffer(offer)])
         let answer = try Self.answer(offer, sendable: ["640028"])
         let response = HTTPClientResponse(
-            status: 201, headers: ["location": "/whep/cam/s1"], body: Array(answer.answerText.utf8))
+            status: 201,
+            headers: ["location": "/whep/cam/s1"],
+            body: Array(answer.answerText.utf8)
+        )
         let actions = m.received(response, now: .now)
         guard case .openTransport(let plan) = actions.first, actions.count == 1 else {
             Issue.record("expected openTransport, got \(actions)")

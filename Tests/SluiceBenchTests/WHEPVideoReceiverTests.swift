@@ -65,7 +65,10 @@ struct WHEPVideoReceiverTests {
         let f = try #require(frames.first)
         #expect(f.capture == Self.capture && f.isKeyframe && f.timestamp == 90_000 && f.completed == arrival)
         // SPS, PPS, SEI and the IDR, each with a 4-byte length.
-        #expect(f.bytes == Self.sps.count + Self.pps.count + CaptureTimeSEI.nalUnit(capture: Self.capture).count + idrSize + 16)
+        #expect(
+            f.bytes == Self.sps.count + Self.pps.count + CaptureTimeSEI.nalUnit(capture: Self.capture).count + idrSize
+                + 16
+        )
         #expect(receiver.packetsReceived == packets && receiver.packetsLost == 0)
     }
 
