@@ -67,6 +67,7 @@ public struct WHEPFigures: Sendable, Codable, Equatable {
         idleCPUPercent = idle
         watchingCPUPercent = watching
         cpuOf = who
+        cpuPerViewerPercent = nil
         if let idle, let watching, viewers > 0 { cpuPerViewerPercent = (watching - idle) / Double(viewers) }
     }
 }
