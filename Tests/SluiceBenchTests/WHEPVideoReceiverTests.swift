@@ -1,5 +1,6 @@
 import CodecFormats
 import MediaCore
+import TestSupport
 import Testing
 import WebRTCWire
 
@@ -111,5 +112,39 @@ struct WHEPVideoReceiverTests {
         #expect(receiver.receive(opus.serialized(), arrival: .now(), now: .now).frames.isEmpty)
         #expect(receiver.receive([0x01, 0x02], arrival: .now(), now: .now).frames.isEmpty)
         #expect(receiver.packetsReceived == 0 && receiver.malformed == 1)
+    }
+}
+
+/// Property: whatever arrives (random bytes, packets with random payloads and sequence numbers), the receiver
+/// neither crashes nor emits a frame it could not have reassembled, and counts what it could not parse.
+struct WHEPVideoReceiverPropertyTests {
+    @Test(arguments: [1, 2, 3, 4]) func arbitraryInputNeverCrashesAndOnlyWholeFramesComeOut(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var receiver = WHEPVideoReceiver(payloadType: 102, maxWait: .milliseconds(20))
+        let t0 = ContinuousClock.now
+        var frames: [WHEPVideoReceiver.Frame] = []
+        for i in 0..<3_000 {
+            let now = t0 + .milliseconds(i)
+            let bytes: [UInt8]
+            if random.next() % 3 == 0 {
+                bytes = random.bytes(Int(random.next() % 64))
+            } else {
+                let payload = random.bytes(Int(1 + random.next() % 40))
+                bytes = RTPPacket(
+                    marker: random.next() % 4 == 0,
+                    payloadType: 102,
+                    sequenceNumber: UInt16(truncatingIfNeeded: i + Int(random.next() % 3)),
+                    timestamp: UInt32(i / 4) * 3_000,
+                    ssrc: 5,
+                    payload: payload
+                ).serialized()
+            }
+            frames += receiver.receive(bytes, arrival: .now(), now: now).frames
+            if i % 50 == 0 { frames += receiver.expire(now: now, wall: .now()).frames }
+        }
+        // Every frame out started on an IDR (the depacketizer drops until one) and holds its NAL units.
+        #expect(frames.allSatisfy { $0.bytes > 4 })
+        #expect(frames.first.map(\.isKeyframe) ?? true)
+        #expect(receiver.packetsReceived + receiver.malformed <= 3_000)
     }
 }
