@@ -14,6 +14,8 @@ public struct WHEPFigures: Sendable, Codable, Equatable {
     public var glass: LatencyPercentiles?
     /// POST sent → first complete frame (always a keyframe), one sample per viewer.
     public var joinToFirstFrame: LatencyPercentiles?
+    /// Each viewer's join → first frame in the order they joined (nil: never had a frame), to see which one waited.
+    public var joinsMs: [Double?] = []
     /// POST sent → 201 answer read, and → DTLS connected.
     public var joinToAnswer: LatencyPercentiles?
     public var joinToConnected: LatencyPercentiles?
@@ -48,6 +50,9 @@ public struct WHEPFigures: Sendable, Codable, Equatable {
             LatencyPercentiles(samples: results.compactMap { r in pick(r).map { $0.duration(since: r.joinedAt) } })
         }
         joinToFirstFrame = since(\.firstFrameAt)
+        joinsMs = results.sorted { $0.joinedAt < $1.joinedAt }.map { r in
+            r.firstFrameAt.map { ($0.duration(since: r.joinedAt).milliseconds * 10).rounded() / 10 }
+        }
         joinToAnswer = since(\.answeredAt)
         joinToConnected = since(\.connectedAt)
         videoPacketsReceived = results.map(\.videoPacketsReceived).reduce(0, +)

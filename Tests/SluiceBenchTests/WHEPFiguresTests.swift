@@ -40,6 +40,7 @@ struct WHEPFiguresTests {
         #expect(glass.count == 40 && glass.p50Ms == 40 && glass.p95Ms == 40 && glass.p99Ms == 90)
         let join = try #require(f.joinToFirstFrame)
         #expect(join.count == 2 && join.p50Ms == 100 && join.p95Ms == 900)
+        #expect(f.joinsMs == [100, 900, nil])
         #expect(f.joinToAnswer?.p50Ms == 2 && f.joinToConnected?.p50Ms == 6)
         #expect(f.videoPacketsLost == 3 && f.videoPacketsReceived == 120)
         #expect(abs(f.lossPercent - 3.0 / 123 * 100) < 1e-9)
