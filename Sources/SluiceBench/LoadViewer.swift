@@ -40,8 +40,9 @@ struct LoadViewer: Sendable {
             do {
                 try await (live ? follow(until: deadline) : poll(until: deadline))
             } catch {
-                // A request that failed or timed out: a miss in the percentiles, never dropped.
-                stats.request(ok: false)
+                // A request that failed or timed out: a miss in the percentiles, never dropped. A non-200 answer was
+                // counted as a request when it came; a transport error or timeout is counted here.
+                if case BenchError.httpStatus = error {} else { stats.request(ok: false) }
                 stats.miss(at: .now)
                 try? await Task.sleep(for: .milliseconds(200))
             }
