@@ -1,12 +1,15 @@
-"""Times what an edge adds, per part, for one edge kind: `python3 Tests/e2e/edge_compare.py varnish|nginx|origin N`.
+"""Times what an edge adds, per part: `python3 Tests/e2e/edge_compare.py varnish|nginx|origin N [wrk]`.
 
 Starts `sluice serve` (debug build unless SLUICE points elsewhere), an FFmpeg publisher at 640x360, the edge (the
 shipped Config/varnish-edge.vcl or Config/nginx-edge.conf; `origin` = no edge), N blocking viewers of
 `sluice bench --viewers` through it, and the probe of varnishedge.py; prints the probe's edge − origin percentiles
-and the viewers' report. The figures in docs/SCALING.md come from it and from test_varnish_edge.py.
+and the viewers' report; with `wrk`, then N connections of wrk running Tests/e2e/wrk_llhls.lua against the same
+target, an independent load generator's view of the same delivery. The figures in docs/SCALING.md come from it and
+from test_varnish_edge.py.
 """
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -35,7 +38,7 @@ class Direct:
         pass
 
 
-def main(kind: str, viewers: int) -> None:
+def main(kind: str, viewers: int, cross_check: bool) -> None:
     workdir = ARTIFACTS / f"edge_compare_{kind}"
     workdir.mkdir(parents=True, exist_ok=True)
     gw = Gateway(workdir, FAST_SEGMENTS + ["--transcode", "off"]).start()
@@ -60,6 +63,12 @@ def main(kind: str, viewers: int) -> None:
         else:
             print(f"{kind}: no part probed; failures {r.failures[:5]}")
         print(out)
+        if cross_check and shutil.which("wrk"):
+            # The independent cross-check, right after, with as many connections as viewers.
+            lua = Path(__file__).parent / "wrk_llhls.lua"
+            w = subprocess.run(["wrk", "-t1", f"-c{viewers}", f"-d{SECONDS}s", "--timeout", "10s", "-s", str(lua),
+                                playlist], capture_output=True, text=True, timeout=SECONDS + 60)
+            print("\n".join(line for line in w.stdout.splitlines() if line.startswith("wrk parts")) or w.stdout)
     finally:
         edge.stop()
         pub.stop()
@@ -68,4 +77,4 @@ def main(kind: str, viewers: int) -> None:
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).parent))
-    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 200, "wrk" in sys.argv[3:])
