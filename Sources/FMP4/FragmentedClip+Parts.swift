@@ -17,8 +17,12 @@ extension FragmentedClip {
             var bytes = section
             let boxes = try MP4Box.parse(bytes)
             let what = "init section"
-            guard let ftyp = boxes.first(where: { $0.type == "ftyp" }) else { throw .missingBox(path: "ftyp", in: what) }
-            guard let moov = boxes.first(where: { $0.type == "moov" }) else { throw .missingBox(path: "moov", in: what) }
+            guard let ftyp = boxes.first(where: { $0.type == "ftyp" }) else {
+                throw .missingBox(path: "ftyp", in: what)
+            }
+            guard let moov = boxes.first(where: { $0.type == "moov" }) else {
+                throw .missingBox(path: "moov", in: what)
+            }
             guard let mvhd = moov.child("mvhd") else { throw .missingBox(path: "moov/mvhd", in: what) }
             guard let trak = moov.child("trak") else { throw .missingBox(path: "moov/trak", in: what) }
             guard let tkhd = trak.child("tkhd") else { throw .missingBox(path: "moov/trak/tkhd", in: what) }
@@ -51,7 +55,9 @@ extension FragmentedClip {
             return box.payload.startIndex + at
         }
 
-        static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+        static func be32(_ v: UInt32) -> [UInt8] {
+            [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
 
         static func read(_ bytes: [UInt8], at i: Int, width: Int) -> UInt64 {
             bytes[i..<i + width].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -78,8 +84,15 @@ extension FragmentedClip {
                 guard let mdat = boxes[(i + 1)...].first(where: { $0.type == "mdat" }) else {
                     throw .missingBox(path: "mdat", in: "segment (after a moof)")
                 }
-                out.append(try Fragment(moof: moof, mdatEnd: mdat.payload.endIndex, in: segment, track: track,
-                    defaultDuration: defaultDuration))
+                out.append(
+                    try Fragment(
+                        moof: moof,
+                        mdatEnd: mdat.payload.endIndex,
+                        in: segment,
+                        track: track,
+                        defaultDuration: defaultDuration
+                    )
+                )
             }
             return out
         }

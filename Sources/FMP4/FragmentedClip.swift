@@ -78,7 +78,11 @@ public enum FragmentedClip {
         let duration = UInt64((seconds * Double(movieScale)).rounded(.up))
         var mvhd = ByteWriter(capacity: first.mvhd.count)
         mvhd.write(first.mvhd)
-        mvhd.patchUInt(min(duration, version == 1 ? .max : UInt64(UInt32.max)), width: durationWidth, at: timescaleAt + 4)
+        mvhd.patchUInt(
+            min(duration, version == 1 ? .max : UInt64(UInt32.max)),
+            width: durationWidth,
+            at: timescaleAt + 4
+        )
         mvhd.patchUInt(UInt64(inits.count + 1), width: 4, at: mvhd.count - 4)  // next_track_ID
         out.box("moov") { moov in
             moov.write(mvhd.bytes)

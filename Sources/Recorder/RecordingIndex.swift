@@ -56,8 +56,13 @@ struct RecordingIndex: Sendable {
 
     /// A page of the listing: recordings of `key` (or all) whose start lies in `from...to`, after the recording
     /// `after` (`key/id`, the previous page's last), at most `limit`; and whether more follow.
-    func page(key: String?, from: WallTime?, to: WallTime?, after: Position?, limit: Int?) -> (rows: [String], more: Bool)
-    {
+    func page(
+        key: String?,
+        from: WallTime?,
+        to: WallTime?,
+        after: Position?,
+        limit: Int?
+    ) -> (rows: [String], more: Bool) {
         let source = key.map { orderedByKey[$0] ?? [] } ?? ordered
         var i = 0
         if let from { i = Self.insertionPoint(of: Position(started: from, key: "", id: ""), in: source) }

@@ -47,7 +47,8 @@ extension VODPlaylist {
                 pending = (nil, nil, false)
             }
         }
-        self.init(entries: entries.map { var e = $0; e.independent = independentAll; return e }, finished: finished)
+        for i in entries.indices { entries[i].independent = independentAll }
+        self.init(entries: entries, finished: finished)
     }
 
     /// Where each entry starts, in seconds from the first.

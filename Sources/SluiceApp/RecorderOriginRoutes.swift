@@ -33,7 +33,12 @@ enum RecorderOriginRoutes {
     }
 
     /// `POST /api/streams/{key}/recording`: start or stop recording a live stream; answers the recording id.
-    static func control(_ request: OriginRequest, recorder: Recorder, admin: AdminAccess, isLive: IsLive) async
+    static func control(
+        _ request: OriginRequest,
+        recorder: Recorder,
+        admin: AdminAccess,
+        isLive: IsLive
+    ) async
         -> OriginReply
     {
         let key = request.parameters["key"] ?? ""
@@ -66,7 +71,8 @@ enum RecorderOriginRoutes {
                 command == .start
                 ? try recorder.start(key: key, publishing: live) : try recorder.stop(key: key, publishing: live)
             let state = command == .start ? "recording" : "stopped"
-            let json = #"{"key":"\#(key)","recording":"\#(id)","state":"\#(state)","url":"/vod/\#(key)/\#(id)/index.m3u8"}"#
+            let json =
+                #"{"key":"\#(key)","recording":"\#(id)","state":"\#(state)","url":"/vod/\#(key)/\#(id)/index.m3u8"}"#
             return OriginReply(
                 status: 200,
                 headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],

@@ -38,8 +38,11 @@ import Testing
             """,
             ["video/1.m4s", "video/2.m4s"], ["video/init-0.mp4", "video/init-1.mp4"], [1, 0.96667], [false, true], true
         ),
-        ("growing, CRLF", "#EXTM3U\r\n#EXT-X-MAP:URI=\"a/i.mp4\"\r\n#EXTINF:2,\r\na/0.m4s\r\n", ["a/0.m4s"], ["a/i.mp4"],
-            [2], [false], false),
+        (
+            "growing, CRLF", "#EXTM3U\r\n#EXT-X-MAP:URI=\"a/i.mp4\"\r\n#EXTINF:2,\r\na/0.m4s\r\n", ["a/0.m4s"],
+            ["a/i.mp4"],
+            [2], [false], false
+        ),
         ("not a playlist", "hello\n", nil, [], [], [], false),
         ("segment before EXTINF", "#EXTM3U\n#EXT-X-MAP:URI=\"i.mp4\"\nv/1.m4s\n", nil, [], [], [], false),
         ("segment before EXT-X-MAP", "#EXTM3U\n#EXTINF:1,\nv/1.m4s\n", nil, [], [], [], false),
@@ -107,8 +110,10 @@ import Testing
         ix.put(Self.summary("odd", "r3", at: 3))  // An update keeps one row.
         #expect(ix.count == 5 && ix.totalBytes == 50)
         let ids = { (rows: [String]) in rows.compactMap { Recorder.cursor(ofRow: $0) } }
-        #expect(ids(ix.page(key: nil, from: nil, to: nil, after: nil, limit: nil).rows)
-            == ["odd/r1", "even/r2", "odd/r3", "even/r4", "odd/r5"])
+        #expect(
+            ids(ix.page(key: nil, from: nil, to: nil, after: nil, limit: nil).rows)
+                == ["odd/r1", "even/r2", "odd/r3", "even/r4", "odd/r5"]
+        )
         let first = ix.page(key: nil, from: nil, to: nil, after: nil, limit: 2)
         #expect(ids(first.rows) == ["odd/r1", "even/r2"] && first.more)
         let cursor = ix.position(key: "even", id: "r2")
@@ -127,17 +132,26 @@ import Testing
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("clip-\(UUID().uuidString)")
         let dir = root.appendingPathComponent("cam/r1")
         let video = FMP4InitSegment.serialize(
-            track: FMP4Track(trackID: 1, timescale: 90_000, media: .video(try VideoParameters(avcDecoderConfiguration: avcC)))
+            track: FMP4Track(
+                trackID: 1,
+                timescale: 90_000,
+                media: .video(try VideoParameters(avcDecoderConfiguration: avcC))
+            )
         )
         let audio = FMP4InitSegment.serialize(
-            track: FMP4Track(trackID: 1, timescale: 48_000, media: .audio(try AudioParameters(audioSpecificConfig: [0x11, 0x90])))
+            track: FMP4Track(
+                trackID: 1,
+                timescale: 48_000,
+                media: .audio(try AudioParameters(audioSpecificConfig: [0x11, 0x90]))
+            )
         )
         var w = RecordingWriter(key: "cam", id: "r1", started: t0)
         for msn in 0..<4 {
             for (rendition, initSection) in [("video", video), ("audio", audio)] {
                 let isVideo = rendition == "video"
                 let scale: UInt64 = isVideo ? 90_000 : 48_000
-                let samples = isVideo
+                let samples =
+                    isVideo
                     ? (0..<30).map { FMP4Sample(duration: 3000, isSync: $0 == 0, data: [UInt8(msn), UInt8($0)]) }
                     : (0..<47).map { _ in FMP4Sample(duration: 1021, isSync: true, data: [UInt8(msn)]) }
                 let data = FMP4Fragment.serialize(
@@ -209,7 +223,11 @@ import Testing
             try recorder.clip(key: "cam", id: "r1", start: 4, duration: 1)
         }
         #expect(throws: RecorderError.self) { try recorder.clip(key: "cam", id: "r1", start: -1, duration: 1) }
-        #expect(throws: RecorderError.invalidName("..")) { try recorder.clip(key: "cam", id: "..", start: 0, duration: 1) }
-        #expect(throws: RecorderError.notFound("cam/r2")) { try recorder.clip(key: "cam", id: "r2", start: 0, duration: 1) }
+        #expect(throws: RecorderError.invalidName("..")) {
+            try recorder.clip(key: "cam", id: "..", start: 0, duration: 1)
+        }
+        #expect(throws: RecorderError.notFound("cam/r2")) {
+            try recorder.clip(key: "cam", id: "r2", start: 0, duration: 1)
+        }
     }
 }

@@ -7,7 +7,12 @@ import Testing
 /// aligned across a start and a stop, and the API's refusals.
 @Suite struct RecordingControlTests {
     /// Feeds `msn` of `video` then `audio` (the packager closes video first) and returns where each went.
-    static func feed(_ c: inout RecordingControl, _ msn: Int, epoch: String = "e1", renditions: [String] = ["video", "audio"])
+    static func feed(
+        _ c: inout RecordingControl,
+        _ msn: Int,
+        epoch: String = "e1",
+        renditions: [String] = ["video", "audio"]
+    )
         -> [RecordingControl.Decision]
     {
         renditions.map { c.segment(key: "cam", epoch: epoch, rendition: $0, msn: msn) { "auto-\(epoch)" } }
@@ -121,4 +126,3 @@ import Testing
         }
     }
 }
-

@@ -23,7 +23,11 @@ struct RecordingControlRouteTests {
         let recorder = Recorder(configuration: config, logger: Logger(label: "t"))
         var options = HTTPOriginOptions()
         options.routeGroups = [
-            RecorderOriginRoutes.group(recorder: recorder, admin: AdminAccess(token: token), isLive: { live.contains($0) })
+            RecorderOriginRoutes.group(
+                recorder: recorder,
+                admin: AdminAccess(token: token),
+                isLive: { live.contains($0) }
+            )
         ]
         let packager = LLHLSPackager(hub: StreamHub(), logger: Logger(label: "t"))
         return Application(router: OriginRoutes.router(packager: packager, options: options))
@@ -44,7 +48,8 @@ struct RecordingControlRouteTests {
         try await Self.app(token: "s3cret").test(.router) { client in
             let started = try await Self.post(client, "/api/streams/cam/recording", body: #"{"action":"start"}"#)
             #expect(started.status == .ok)
-            let json = try JSONSerialization.jsonObject(with: Data(String(buffer: started.body).utf8)) as? [String: String]
+            let json =
+                try JSONSerialization.jsonObject(with: Data(String(buffer: started.body).utf8)) as? [String: String]
             let id = try #require(json?["recording"])
             #expect(json?["state"] == "recording" && json?["url"] == "/vod/cam/\(id)/index.m3u8")
             let again = try await Self.post(client, "/api/streams/cam/recording?action=start")
@@ -86,7 +91,9 @@ struct RecordingControlRouteTests {
             #expect(String(buffer: r.body).contains("api.admin_token"))
         }
         let open = AdminAccess(token: nil)
-        #expect(open.decide(authorization: nil, peerIP: "127.0.0.1") == .allowed(by: "loopback peer (no api.admin_token)"))
+        #expect(
+            open.decide(authorization: nil, peerIP: "127.0.0.1") == .allowed(by: "loopback peer (no api.admin_token)")
+        )
         #expect(open.decide(authorization: nil, peerIP: "::1") != open.decide(authorization: nil, peerIP: "10.0.0.2"))
         let guarded = AdminAccess(token: "t")
         #expect(guarded.decide(authorization: "Bearer t", peerIP: "10.0.0.2") == .allowed(by: "api.admin_token"))
@@ -109,7 +116,9 @@ struct RecordingControlRouteTests {
 
     @Test(arguments: 0..<commands.count) func commandsReadFromTheQueryOrTheBody(_ i: Int) {
         let (query, body, want) = Self.commands[i]
-        let got = Result { () throws(RecordingCommand.Problem) in try RecordingCommand(query: query, body: Array(body.utf8)) }
+        let got = Result { () throws(RecordingCommand.Problem) in
+            try RecordingCommand(query: query, body: Array(body.utf8))
+        }
         #expect(got == want, "\(query ?? "-") \(body)")
     }
 
