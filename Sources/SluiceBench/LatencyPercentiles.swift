@@ -1,4 +1,5 @@
-/// p50/p90/p99 (and p95 where computed from samples) of one latency over a run, in milliseconds (nearest rank, like the gateway's HDR histograms).
+/// p50/p90/p99 (and p95 where computed from samples) of one latency over a run, in milliseconds (nearest rank, like
+/// the gateway's HDR histograms).
 public struct LatencyPercentiles: Sendable, Codable, Equatable {
     /// Samples behind the percentiles.
     public var count: Int
