@@ -164,8 +164,8 @@ final class LadderPipeline: Sendable {
         }
     }
 
-    /// `picture` with the source's capture clock as UDU side data when its decoder did not export one (HEVC and AV1
-    /// sources: ingest read the clock from the access unit), so every rung's x264 writes the same SEI H.264 sources get.
+    /// `picture` with the source's capture clock as UDU side data when its decoder did not export one (AV1: libdav1d
+    /// exports no T.35 of ours; ingest read the clock from the metadata OBU), so every rung's x264 writes the SEI.
     static func carryingCaptureClock(_ picture: DecodedPicture, _ capture: WallTime?) -> DecodedPicture {
         guard let capture,
             !picture.userDataUnregistered.contains(where: { CaptureTimeSEI.captureTime(inPayload: $0) != nil })

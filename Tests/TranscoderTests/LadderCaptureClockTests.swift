@@ -7,9 +7,9 @@ import TestSupport
 import Testing
 import Transcoder
 
-/// HEVC and AV1 sources reach the H.264 rungs with the bench's capture clock: ingest reads it from the source's SEI /
-/// metadata OBU into `stamps.capture` (libavcodec's HEVC and AV1 decoders do not hand it over as H.264's does), and
-/// the ladder writes it into every rung picture as UDU side data, which x264 turns into the same SEI.
+/// HEVC and AV1 sources reach the H.264 rungs with the bench's capture clock: libavcodec's HEVC decoder exports the
+/// prefix SEI as UDU side data as H.264's does; for AV1 (libdav1d exports no T.35 of ours) the ladder writes
+/// `stamps.capture`, which ingest read from the metadata OBU, into every rung picture, and x264 makes the same SEI.
 @Suite(.serialized) struct LadderCaptureClockTests {
     static let encoders: [String: [String]] = [
         "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "keyint=30:log-level=error"],
