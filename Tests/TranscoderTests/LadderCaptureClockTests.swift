@@ -12,7 +12,9 @@ import Transcoder
 /// `stamps.capture`, which ingest read from the metadata OBU, into every rung picture, and x264 makes the same SEI.
 @Suite(.serialized) struct LadderCaptureClockTests {
     static let encoders: [String: [String]] = [
-        "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "keyint=30:log-level=error"],
+        "hevc": [
+            "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "keyint=30:log-level=error",
+        ],
         "av1": ["-c:v", "libsvtav1", "-preset", "12", "-g", "30"],
     ]
 
@@ -23,7 +25,10 @@ import Transcoder
         let path = dir.appendingPathComponent("src.mp4").path
         let made = try ExternalTool.run(
             "ffmpeg",
-            ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t", "2"]
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t",
+                "2",
+            ]
                 + (Self.encoders[codec] ?? []) + ["-pix_fmt", "yuv420p", path]
         )
         #expect(made.status == 0)

@@ -2,11 +2,12 @@
 the first one and names the other in its log.
 
 FFmpeg 9's flv muxer writes the first video stream as track 0 (a classic AVC tag for H.264, a plain ExVideoTag for
-HEVC) and each further one as an E-RTMP Multitrack (OneTrack) packet with its track id. Track 0 here is 640x360
-testsrc2, track 1 is 320x180 testsrc, 10 s at 30 fps with a 1 s GOP plus a sine; the ladder is off so only the
-source variant is served. Checks: the only video variant is track 0's size and codec, ffprobe decodes its segments
-at 640x360 with one frame every 1/30 s (a second track mixed in would add frames or break decoding), and the
-gateway logs the other track when the publish ends.
+HEVC) and each further one as an E-RTMP Multitrack (OneTrack) packet with its track id. Track 0 here is 480x270
+testsrc2, track 1 is 160x90 testsrc (small: two x265 encodes must keep real time on a loaded 2-core machine),
+10 s at 30 fps with a 1 s GOP plus a sine; the ladder is off so only the source variant is served. Checks: the
+only video variant is track 0's size and codec, ffprobe decodes its segments at 480x270 with one frame every
+1/30 s (RTMP's millisecond clock: 33 or 34 ms; a second track mixed in would add frames or break decoding), and
+the gateway logs the other track when the publish ends.
 """
 from __future__ import annotations
 
@@ -34,8 +35,8 @@ CODECS = {
 
 def publisher_cmd(url: str, codec_args: list[str]) -> list[str]:
     return [FFMPEG9, "-hide_banner", "-nostdin", "-loglevel", "error", "-re",
-            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
-            "-f", "lavfi", "-i", "testsrc=size=320x180:rate=30",
+            "-f", "lavfi", "-i", "testsrc2=size=480x270:rate=30",
+            "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-t", str(SECONDS), "-map", "0:v", "-map", "1:v", "-map", "2:a", *codec_args, "-pix_fmt", "yuv420p",
             "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
@@ -63,7 +64,7 @@ def test_the_first_track_is_the_only_video_variant(multitrack):
     assert mv is not None, f"no multivariant\n{run.context()}"
     assert len(mv.variants) == 1, f"want one variant (ladder off), got {mv.variants}\n{mv.text}"
     attrs, _ = mv.variants[0]
-    assert attrs.get("RESOLUTION") == "640x360", f"variant {attrs}: not track 0's size\n{mv.text}"
+    assert attrs.get("RESOLUTION") == "480x270", f"variant {attrs}: not track 0's size\n{mv.text}"
     assert attrs.get("CODECS", "").startswith(CODECS[codec][0]), f"variant {attrs}\n{mv.text}"
 
 
@@ -71,12 +72,12 @@ def test_ffprobe_decodes_track_0_alone_at_its_frame_rate(multitrack):
     _, run, rungs, msns, decoded = multitrack
     assert decoded is not None, f"MSNs {msns} of {[r.uri for r in rungs]}\n{run.context()}"
     assert not decoded.error, f"ffprobe said {decoded.error}"
-    assert (decoded.width, decoded.height) == (640, 360)
+    assert (decoded.width, decoded.height) == (480, 270)
     assert len(decoded.frames) == sum(decoded.samples.values()) > 30, (
         f"{len(decoded.frames)} frames decoded, {decoded.samples} samples listed")
     times = sorted(decoded.pts(i) for i in range(len(decoded.frames)))
     steps = {b - a for a, b in zip(times, times[1:])}
-    assert steps == {Fraction(1, 30)}, f"frame spacing {sorted(steps)[:5]}: another track mixed in?"
+    assert steps <= {Fraction(33, 1000), Fraction(34, 1000)}, f"frame spacing {sorted(steps)[:5]}: another track?"
 
 
 def test_the_gateway_names_the_other_track(multitrack):
