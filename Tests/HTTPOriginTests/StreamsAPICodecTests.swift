@@ -44,7 +44,14 @@ struct StreamsAPICodecTests {
                 audio: try AudioParameters(audioSpecificConfig: [0x11, 0x90])
             )
         )
-        try await OriginFixture.eventually { packager.stream(for: key)?.summary().source != nil }
+        // 30 s, not the fixture's 5: with the whole suite in parallel on 2 cores, tests that block the cooperative
+        // pool (ffmpeg runs) can hold the packager's tasks for seconds.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while packager.stream(for: key)?.summary().source == nil {
+            #expect(ContinuousClock.now < deadline, "the packager never described the HEVC stream")
+            if ContinuousClock.now >= deadline { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let source = try await Self.source(of: "hevc", router: OriginRoutes.router(packager: packager))
         #expect(
             source
