@@ -15,13 +15,14 @@ E2E_REQUIREMENTS := Tests/e2e/requirements.txt
 # Only root runs apt-get directly; anyone else goes through sudo.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# libav* + librtmp for the Swift targets, OpenSSL/libsrtp2 for WebRTC, ffmpeg/ffprobe and
-# chromium + chromedriver for the e2e suite, nginx as the CDN edge (Config/nginx-edge.conf) and, with
+# libav* + librtmp for the Swift targets, OpenSSL/libsrtp2 for WebRTC, varnish as the CDN edge (Config/varnish-edge.vcl), ffmpeg/ffprobe and
+# chromium + chromedriver for the e2e suite, nginx as the second-choice edge (Config/nginx-edge.conf) and, with
 # libnginx-mod-rtmp, as the outside anchor of `sluice bench` (nginx-rtmp-hls); libsrt (GnuTLS build, the one
-# libavformat links) for SRT ingest and srt-live-transmit (srt-tools) as an e2e publisher.
+# libavformat links) for SRT ingest and srt-live-transmit (srt-tools) as an e2e publisher; wrk for the
+# independent fan-out cross-check (Tests/e2e/wrk_llhls.lua).
 APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
 	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx \
-	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools
+	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools varnish wrk
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
 PY_MODULES := pytest requests selenium m3u8 aiortc imageio_ffmpeg
 

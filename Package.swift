@@ -152,7 +152,7 @@ let package = Package(
         .target(
             name: "Recorder",
             dependencies: [
-                "MediaCore", "HLSPlaylist", "LLHLSPackager",
+                "MediaCore", "HLSPlaylist", "LLHLSPackager", "FMP4",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
@@ -340,7 +340,7 @@ let package = Package(
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
-                "WHIPIngest", "WebRTCTransport", "TestSupport", "HTTPOrigin", "PublishAuth", "StreamHub",
+                "WHIPIngest", "WebRTCTransport", "TestSupport", "HTTPOrigin", "PublishAuth", "StreamHub", "Recorder",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -361,7 +361,8 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "RecorderTests",
-            dependencies: ["Recorder", "LLHLSPackager", "MediaCore", .product(name: "NIOCore", package: "swift-nio"),
+            dependencies: ["Recorder", "LLHLSPackager", "MediaCore", "FMP4", "CodecFormats", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
         // The `sluice` command's own pieces (the stats screen), through its executable module.

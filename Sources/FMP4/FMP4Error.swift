@@ -8,4 +8,8 @@ public enum FMP4Error: Error, Equatable, Sendable {
     case sizePastEnd(type: String, offset: Int, size: UInt64, available: Int)
     /// A container's fixed fields (e.g. the sample entry prefix) are shorter than `needed`.
     case truncatedFields(type: String, needed: Int, available: Int)
+    /// A box a clip needs is missing (`path`, e.g. `moov/mvhd`) from `what` (an init section, a segment).
+    case missingBox(path: String, in: String)
+    /// A fragment that cannot be moved into another file as is (`reason`, e.g. absolute base data offsets).
+    case unsupportedFragment(reason: String)
 }

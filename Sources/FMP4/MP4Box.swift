@@ -8,6 +8,8 @@ public struct MP4Box: Sendable {
     public var payload: ArraySlice<UInt8>
     /// Child boxes, parsed for container types and sample entries.
     public var children: [MP4Box]
+    /// Offset of the box's first (size) byte in the parsed bytes; `start..<payload.endIndex` is the whole box.
+    public var start: Int = 0
 
     /// Plain containers whose body is nothing but boxes.
     static let containers: Set<String> = [
@@ -82,7 +84,7 @@ public struct MP4Box: Sendable {
                     children = try parse(payload.dropFirst(prefix), depth: depth + 1)
                 }
             }
-            boxes.append(MP4Box(type: type, payload: payload, children: children))
+            boxes.append(MP4Box(type: type, payload: payload, children: children, start: offset))
             offset = end
         }
         return boxes

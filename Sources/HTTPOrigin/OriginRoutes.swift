@@ -84,13 +84,14 @@ public enum OriginRoutes {
             guard stream.hasRendition(rendition) else {
                 return OriginResponse.text(404, "unknown rendition", maxAge: 1)
             }
-            return OriginResponse.make(
-                await stream.media(
-                    epoch: context.parameters.get("name") ?? "",
-                    rendition: rendition,
-                    file: context.parameters.get("file") ?? ""
-                )
+            let file = context.parameters.get("file") ?? ""
+            var response = OriginResponse.make(
+                await stream.media(epoch: context.parameters.get("name") ?? "", rendition: rendition, file: file)
             )
+            if response.status == .ok, let at = Self.partPublished(stream, rendition: rendition, file: file) {
+                response.headers[OriginResponse.published] = OriginResponse.publishedValue(at)
+            }
+            return response
         }
         return router
     }

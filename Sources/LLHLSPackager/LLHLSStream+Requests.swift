@@ -135,11 +135,12 @@ extension LLHLSStream {
                             body: Array(text.utf8)
                         )
                     }
-                    // B6: answer before hls.js gives up (it aborts after max(3 × PT, 0.8 × TD)).
+                    // B6: answer before hls.js gives up (it aborts after max(3 × PT, 0.8 × TD)). Not cacheable: an
+                    // edge keeping it would fail every viewer who asks while the late part arrives.
                     return .error(
                         503,
                         "timed out waiting for \(request.msn.map(String.init) ?? "first segments")",
-                        maxAge: 1
+                        maxAge: 0
                     )
                 }
                 await signal.wait(after: seen, until: limit)

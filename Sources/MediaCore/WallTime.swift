@@ -58,6 +58,10 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     public init?(iso8601 text: some StringProtocol) {
         let n = text.split(whereSeparator: { "-T:.Z".contains($0) }).compactMap { Int64($0) }
         guard n.count == 7, text.hasSuffix("Z") else { return nil }
+        // Out-of-range fields are not a time; nanoseconds in an Int64 reach 1678…2262.
+        guard (1700...2200).contains(n[0]), (1...12).contains(n[1]), (1...31).contains(n[2]), (0...23).contains(n[3]),
+            (0...59).contains(n[4]), (0...60).contains(n[5]), (0...999).contains(n[6])
+        else { return nil }
         var parts = tm()
         parts.tm_year = Int32(n[0] - 1900)
         parts.tm_mon = Int32(n[1] - 1)

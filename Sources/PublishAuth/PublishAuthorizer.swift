@@ -65,7 +65,7 @@ public struct PublishAuthorizer: Sendable {
     }
 
     /// 127.0.0.0/8, ::1 and their IPv4-mapped forms.
-    static func isLoopback(_ ip: String?) -> Bool {
+    public static func isLoopback(_ ip: String?) -> Bool {
         guard var ip else { return false }
         if ip.hasPrefix("::ffff:") { ip = String(ip.dropFirst(7)) }
         return ip == "::1" || ip.hasPrefix("127.")

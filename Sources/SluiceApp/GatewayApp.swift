@@ -43,13 +43,10 @@ public struct GatewayApp: Sendable {
         let telemetry = telemetry
         // Every ingest's frames enter the hub through one publication path: recorded there once.
         let hub = StreamHub(maxStreams: c.security.maxStreams, onIngest: { telemetry.recordIngest($1, stream: $0) })
-        let recorder = c.record.enabled ? Recorder(configuration: c.record, logger: logger) : nil
-        var onSegment: PackagedSegmentSink?
-        var onEnd: PackagedStreamEnd?
-        if let recorder {
-            onSegment = { recorder.accept($0) }
-            onEnd = { recorder.ended(key: $0, epoch: $1) }
-        }
+        // Always there: with record.enabled off, a stream is recorded only when the admin API starts it.
+        let recorder = Recorder(configuration: c.record, logger: logger)
+        let onSegment: PackagedSegmentSink = { recorder.accept($0) }
+        let onEnd: PackagedStreamEnd = { recorder.ended(key: $0, epoch: $1) }
         let packager = LLHLSPackager(
             hub: hub,
             configuration: c.effectiveHLS,
@@ -101,7 +98,13 @@ public struct GatewayApp: Sendable {
         originOptions.routeGroups.append(
             WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) })
         )
-        originOptions.routeGroups.append(RecorderOriginRoutes.group(recorder: recorder))
+        originOptions.routeGroups.append(
+            RecorderOriginRoutes.group(
+                recorder: recorder,
+                admin: AdminAccess(token: c.adminToken),
+                isLive: { key in StreamKey(key).map { hub.publication(for: $0) != nil } ?? false }
+            )
+        )
         originOptions.routeGroups.append(
             WHEPOriginRoutes.group(whep: whep, viewerSecret: c.security.origin.viewerSecret)
         )
@@ -126,7 +129,7 @@ public struct GatewayApp: Sendable {
         )
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: origin)]
-        if let recorder { services.append(.init(service: RecorderService(recorder: recorder))) }
+        services.append(.init(service: RecorderService(recorder: recorder)))
         services += [
             .init(service: PackagerService(packager: packager)), .init(service: ingest),
             .init(service: WHIPGatewayService(whip: whip, whep: whep, logger: logger)),

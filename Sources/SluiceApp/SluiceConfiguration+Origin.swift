@@ -1,5 +1,6 @@
 import Foundation
 import HTTPOrigin
+import LLHLSPackager
 
 extension SluiceConfiguration {
     /// HTTPS and page rules: certificate and key come together and are readable; the hls.js URL is http(s) or a path.
@@ -50,6 +51,8 @@ extension SluiceConfiguration {
         o.access = security.origin
         // The streams page shows OBS the RTMP server URL with the port really listened on.
         o.pageValues["rtmpPort"] = "\(rtmpPort)"
+        // The watch page shows a seek bar when the live playlists keep a DVR window.
+        o.pageValues["dvrWindowS"] = "\(hls.dvrWindow?.components.seconds ?? 0)"
         return o
     }
 }

@@ -102,6 +102,7 @@ extension SluiceConfiguration {
                 ]),
                 "rungs": .list(rungs),
             ]),
+            "api": m(["admin_token": .string(adminToken ?? "")]),
             "log": m(["level": .string(level(logLevel)), "format": .string(logFormat.rawValue)]),
             "pages": m(["hlsjs_url": .string(hlsjsURL)]),
             "demo": m(["key": .string(demoKey)]),

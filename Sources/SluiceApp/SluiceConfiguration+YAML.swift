@@ -179,6 +179,10 @@ extension SluiceConfiguration {
             c.demoKey = try demo.string("key") ?? c.demoKey
             try demo.finish()
         }
+        if var api = try r.section("api") {
+            c.adminToken = try api.string("admin_token").flatMap { $0.isEmpty ? nil : $0 }
+            try api.finish()
+        }
         if var pages = try r.section("pages") {
             c.hlsjsURL = try pages.string("hlsjs_url") ?? c.hlsjsURL
             try pages.finish()

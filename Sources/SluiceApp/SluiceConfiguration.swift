@@ -69,6 +69,8 @@ public struct SluiceConfiguration: Sendable {
     public var ladder = LadderConfiguration()
     /// Recording (`record.*`).
     public var record = RecorderConfiguration()
+    /// Bearer token the admin API requires (`api.admin_token`); nil: admin writes only from loopback peers.
+    public var adminToken: String?
 
     /// Live-stream and origin limits, publish auth and viewer tokens (`limits.*`, `auth.*`).
     public var security = SecurityConfiguration()

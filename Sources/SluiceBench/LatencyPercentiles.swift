@@ -17,10 +17,11 @@ public struct LatencyPercentiles: Sendable, Codable, Equatable {
         self.p99Ms = p99Ms
     }
 
-    /// Nearest-rank percentiles of `samples`; nil when there are none.
-    public init?(samples: [Duration]) {
-        guard !samples.isEmpty else { return nil }
-        let sorted = samples.map { $0.milliseconds }.sorted()
+    /// Nearest-rank percentiles of `samples`, with `misses` ranked after every sample as infinite delays (a failed
+    /// request is as late as it gets); nil when there is nothing.
+    public init?(samples: [Duration], misses: Int = 0) {
+        guard !samples.isEmpty || misses > 0 else { return nil }
+        let sorted = samples.map { $0.milliseconds }.sorted() + Array(repeating: .infinity, count: max(0, misses))
         func rank(_ q: Double) -> Double {
             // Nearest rank: the smallest value with at least q of the samples at or below it.
             let i = Int((q * Double(sorted.count)).rounded(.up)) - 1

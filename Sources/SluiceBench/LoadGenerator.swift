@@ -23,6 +23,8 @@ public struct LoadGeneratorConfiguration: Sendable {
     public var originPID: Int32?
     /// Only `/live/KEY/…` paths: a static anchor (nginx serving copied files) sets this to false and is paced.
     public var live = true
+    /// With a remote `video.m3u8` that has an `audio.m3u8` beside it: each viewer follows both, as players do.
+    public var audio = true
     /// Part target of the embedded gateway.
     public var partTarget: Duration = .milliseconds(200)
 
@@ -40,11 +42,17 @@ public struct LoadGeneratorReport: Sendable, Codable {
     public var requests: Int
     /// Non-200 answers and transport errors.
     public var errors: Int
-    /// Part published → last byte at the viewer.
+    /// Part published → last byte at the viewer, over the parts received.
     public var delay: LatencyPercentiles?
+    /// The same with every miss ranked last (infinite): a percentile that lands on a miss is infinite.
+    public var delayCountingMisses: LatencyPercentiles?
+    /// Failed or timed-out fetches inside the window.
+    public var misses: Int
     public var delayMaxMs: Double?
     /// What "published" means in this run.
     public var publication: String
+    /// Whether each viewer also followed the audio playlist (its parts are in the percentiles too).
+    public var audioFollowed: Bool
     /// Origin process CPU, percent of one core, over the window; and before any viewer (the idle stream).
     public var originCPUPercent: Double?
     public var originIdleCPUPercent: Double?
@@ -90,6 +98,10 @@ public enum LoadGenerator {
             guard ContinuousClock.now < ready else { throw BenchError.httpStatus(url: "\(playlist)", status: 503) }
             try await Task.sleep(for: .milliseconds(250))
         }
+        // A real player follows the audio playlist beside the video one, on a connection of its own.
+        let audio = try playlist.resolved("audio.m3u8")
+        var followAudio = c.audio && c.live && embedded == nil && playlist.path.hasSuffix("/video.m3u8")
+        if followAudio { followAudio = (try? await probe.get(audio.target, timeout: .seconds(15)).status) == 200 }
         await probe.close()
 
         let idleStart = originPID.flatMap(ProcessUsage.read)
@@ -112,6 +124,18 @@ public enum LoadGenerator {
                     pace: c.partTarget
                 )
                 tasks.addTask { await viewer.run(until: deadline) }
+                if followAudio {
+                    let ears = LoadViewer(
+                        playlist: audio,
+                        fetcher: HTTPConnection(origin: audio, userAgent: "sluice-bench", group: group),
+                        clock: clock,
+                        stats: stats,
+                        live: true,
+                        pace: c.partTarget,
+                        id: viewer.id
+                    )
+                    tasks.addTask { await ears.run(until: deadline) }
+                }
                 if c.rampPerSecond > 0 && i % 50 == 49 {
                     try? await Task.sleep(for: .seconds(50.0 / Double(c.rampPerSecond)))
                 }
@@ -132,8 +156,11 @@ public enum LoadGenerator {
             requests: s.requests,
             errors: s.errors,
             delay: LatencyPercentiles(samples: s.delays),
+            delayCountingMisses: LatencyPercentiles(samples: s.delays, misses: s.misses),
+            misses: s.misses,
             delayMaxMs: s.delays.max().map { $0.secondsDouble * 1000 },
             publication: clock.definition(live: c.live),
+            audioFollowed: followAudio,
             seconds: c.duration.secondsDouble
         )
         if let a = before.origin, let b = after.origin {
@@ -153,6 +180,8 @@ public enum LoadGenerator {
 final class LoadStatistics: Sendable {
     struct Snapshot {
         var delays: [Duration] = []
+        /// Failed or timed-out fetches inside the window: each a part some viewer did not get in time.
+        var misses = 0
         var requests = 0
         var errors = 0
         var viewersSeen: Set<Int> = []
@@ -169,6 +198,14 @@ final class LoadStatistics: Sendable {
             guard let w = st.window, receipt >= w, let published else { return }
             st.s.delays.append(receipt - published)
             st.s.viewersSeen.insert(viewer)
+        }
+    }
+
+    /// A viewer's fetch failed at `instant` (counted when inside the window).
+    func miss(at instant: ContinuousClock.Instant) {
+        state.withLock { st in
+            guard let w = st.window, instant >= w else { return }
+            st.s.misses += 1
         }
     }
 

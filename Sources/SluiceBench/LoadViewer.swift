@@ -6,7 +6,7 @@ import Synchronization
 struct LoadViewer: Sendable {
     private static let counter = Atomic<Int>(0)
 
-    let id = LoadViewer.counter.wrappingAdd(1, ordering: .relaxed).oldValue
+    let id: Int
     let playlist: HTTPLocation
     let fetcher: HTTPConnection
     let clock: PublicationClock
@@ -21,8 +21,11 @@ struct LoadViewer: Sendable {
         clock: PublicationClock,
         stats: LoadStatistics,
         live: Bool,
-        pace: Duration
+        pace: Duration,
+        id: Int? = nil
     ) {
+        // A player's audio follower shares its video follower's id: one viewer, two playlists.
+        self.id = id ?? LoadViewer.counter.wrappingAdd(1, ordering: .relaxed).oldValue
         self.playlist = playlist
         self.fetcher = fetcher
         self.clock = clock
@@ -37,7 +40,10 @@ struct LoadViewer: Sendable {
             do {
                 try await (live ? follow(until: deadline) : poll(until: deadline))
             } catch {
-                stats.request(ok: false)
+                // A request that failed or timed out: a miss in the percentiles, never dropped. A non-200 answer was
+                // counted as a request when it came; a transport error or timeout is counted here.
+                if case BenchError.httpStatus = error {} else { stats.request(ok: false) }
+                stats.miss(at: .now)
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
@@ -57,7 +63,8 @@ struct LoadViewer: Sendable {
             for p in listed.parts {
                 let part = try await get(try playlist.resolved(p.uri).target, discardBody: true)
                 guard part.status == 200 else { throw BenchError.httpStatus(url: p.uri, status: part.status) }
-                stats.part(viewer: id, receipt: part.completed, published: clock.published(p.position))
+                let published = clock.stated(by: part) ?? clock.published(p.position)
+                stats.part(viewer: id, receipt: part.completed, published: published)
             }
             if listed.ended { return }
             next =
@@ -91,6 +98,7 @@ struct LoadViewer: Sendable {
 final class PublicationClock: Sendable {
     private let embedded: EmbeddedGateway?
     private let firstSeen = Mutex<[LoadGeneratorPlaylist.Position: ContinuousClock.Instant]>([:])
+    private let sawStated = Atomic<Bool>(false)
 
     init(embedded: EmbeddedGateway?) { self.embedded = embedded }
 
@@ -109,11 +117,24 @@ final class PublicationClock: Sendable {
         return firstSeen.withLock { $0[position] }
     }
 
+    /// The origin's own publication instant (`X-Sluice-Published`, wall clock) on this monotonic clock; nil when the
+    /// response has none (an older origin, a static anchor).
+    func stated(by part: HTTPClientResponse) -> ContinuousClock.Instant? {
+        guard embedded == nil, let text = part.headers["x-sluice-published"], let seconds = Double(text) else {
+            return nil
+        }
+        let stated = Int64((seconds * 1_000_000).rounded()) * 1000
+        let age = Duration.nanoseconds(part.completedWall.nanosecondsSince1970 - stated)
+        sawStated.store(true, ordering: .relaxed)
+        return part.completed - age
+    }
+
     /// The definition this run uses, for the report.
     func definition(live: Bool) -> String {
         guard live else { return "playlist request sent (static anchor: playlist + newest part, no blocking)" }
-        return embedded != nil
-            ? "packager listed the part (in process, same monotonic clock)"
+        if embedded != nil { return "packager listed the part (in process, same monotonic clock)" }
+        return sawStated.load(ordering: .relaxed)
+            ? "the origin listed the part (its X-Sluice-Published header, same host's wall clock)"
             : "first byte of the first playlist response, at any viewer, that listed the part"
     }
 }

@@ -32,6 +32,9 @@ struct ViewerLoadOptions: ParsableArguments {
     @Option(help: "With --viewers: also write the report as JSON to this file.")
     var reportJson: String?
 
+    @Flag(inversion: .prefixedNo, help: "With --viewers: each viewer also follows the audio playlist, as players do.")
+    var viewerAudio = true
+
     /// Runs the load and prints the report.
     func run() throws {
         guard let n = viewers, n > 0 else { throw ValidationError("--viewers needs a positive count") }
@@ -41,6 +44,7 @@ struct ViewerLoadOptions: ParsableArguments {
         c.originPID = originPid
         c.live = !staticAnchor
         c.rampPerSecond = rampPerSecond
+        c.audio = viewerAudio
         if let gateway {
             do { c.gateway = try HTTPLocation(parsing: gateway) } catch { throw ValidationError("--gateway: \(error)") }
         } else if staticAnchor {
@@ -60,6 +64,12 @@ struct ViewerLoadOptions: ParsableArguments {
         if let reportJson {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            // A percentile that lands on a miss is infinite.
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf",
+                negativeInfinity: "-inf",
+                nan: "nan"
+            )
             try encoder.encode(report).write(to: URL(fileURLWithPath: reportJson))
         }
     }
@@ -70,7 +80,8 @@ struct ViewerLoadOptions: ParsableArguments {
             "viewers        \(r.viewers) (\(r.activeViewers) received parts in the window), \(f(r.seconds, 0)) s window",
             "target         \(c.gateway.map { "\($0)" } ?? "embedded gateway, test pattern 720p30, PART-TARGET \(c.partTarget)")",
             "delivery       p50 \(f(r.delay?.p50Ms)) ms  p90 \(f(r.delay?.p90Ms)) ms  p99 \(f(r.delay?.p99Ms)) ms  max \(f(r.delayMaxMs)) ms  (\(r.parts) parts)",
-            "published      \(r.publication)",
+            "with misses    p50 \(f(r.delayCountingMisses?.p50Ms)) ms  p90 \(f(r.delayCountingMisses?.p90Ms)) ms  p99 \(f(r.delayCountingMisses?.p99Ms)) ms  (\(r.misses) failed or timed-out fetches in the window ranked last, as infinite)",
+            "published      \(r.publication)\(r.audioFollowed ? "; each viewer follows video and audio" : "")",
             "requests       \(r.requests), errors \(r.errors)",
         ]
         if r.originCPUPercent != nil || r.originRSSAfterKiB != nil {
@@ -83,7 +94,8 @@ struct ViewerLoadOptions: ParsableArguments {
             )
         }
         if let g = r.generatorCPUPercent { lines.append("load generator CPU \(f(g)) % of a core") }
-        lines.append("p99 <= 50 ms: \((r.delay?.p99Ms ?? .infinity) <= 50 ? "yes" : "no")")
+        let met = (r.delayCountingMisses?.p99Ms ?? .infinity) <= 50
+        lines.append("p99 <= 50 ms (misses counted): \(met ? "yes" : "no")")
         return lines.joined(separator: "\n")
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import MediaCore
 import NIOCore
 import StreamHub
 import Testing
@@ -33,7 +34,7 @@ struct OriginRoutesTests {
     /// CORS headers every resource carries (hls.js#3680).
     static func expectCORS(_ r: TestResponse, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(r.headers[allowOrigin] == "*", sourceLocation: sourceLocation)
-        #expect(r.headers[exposeHeaders] == "Age", sourceLocation: sourceLocation)
+        #expect(r.headers[exposeHeaders] == "Age, X-Sluice-Published", sourceLocation: sourceLocation)
     }
 
     @Test func healthzAnswers200() async throws {
@@ -132,6 +133,26 @@ struct OriginRoutesTests {
             #expect(segment.headers[.cacheControl] == "public, max-age=12, immutable")
             #expect(part.headers[.cacheControl] == "public, max-age=12, immutable")
             #expect(Array(buffer: segment.body).starts(with: Array(buffer: part.body)))
+        }
+    }
+
+    @Test func aPartStatesWhenTheOriginListedIt() async throws {
+        try await Self.withOrigin { fixture, client in
+            let epoch = try await fixture.epoch()
+            let msn = PublishedRendition.firstMSN
+            let stream = try #require(fixture.packager.stream(for: .init("demo")!))
+            let listed = try #require(stream.partPublished(rendition: "video", msn: msn, part: 0))
+            let before = ContinuousClock.now
+            let now = Double(WallTime.now().nanosecondsSince1970) / 1e9
+            let part = try await client.execute(uri: "/live/demo/\(epoch)/video/\(msn).0.m4s", method: .get)
+            let stated = try #require(part.headers[.init("X-Sluice-Published")!].flatMap(Double.init))
+            // The stated instant is the listing instant on the wall clock: as far before now as `listed` was.
+            let (seconds, atto) = (before - listed).components
+            let age = Double(seconds) + Double(atto) / 1e18
+            #expect(abs(now - age - stated) < 0.05, "stated \(stated), expected about \(now - age)")
+            // Segments, playlists and init sections state nothing.
+            let segment = try await client.execute(uri: "/live/demo/\(epoch)/video/\(msn).m4s", method: .get)
+            #expect(segment.headers[.init("X-Sluice-Published")!] == nil)
         }
     }
 

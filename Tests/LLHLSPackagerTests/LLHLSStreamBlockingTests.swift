@@ -88,6 +88,8 @@ struct LLHLSStreamBlockingTests {
         let r = await stream.mediaPlaylist(.video, request: PlaylistRequest(msn: next.msn, part: next.part))
         let waited = ContinuousClock.now - start
         #expect(r.status == 503)
+        // Late, not missing: an edge must not keep it (no-cache) and answer it to the viewers who ask next.
+        #expect(r.maxAge == 0)
         // It waited (3 × PART-TARGET = 0.603 s; BlockDecisionTests pins the hold). No upper bound: on a busy 2-core box
         // the timer itself may fire seconds late.
         #expect(waited >= .milliseconds(550), "waited \(waited)")

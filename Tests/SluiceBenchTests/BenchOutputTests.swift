@@ -22,6 +22,15 @@ struct BenchOutputTests {
         #expect(p.count == c.0.count && p.p50Ms == c.1 && p.p90Ms == c.2 && p.p99Ms == c.3)
     }
 
+    @Test func missesRankAfterEverySampleAsInfinite() throws {
+        let delays: [Duration] = (1...98).map { .milliseconds($0) }
+        let two = try #require(LatencyPercentiles(samples: delays, misses: 2))
+        #expect(two.count == 100 && two.p50Ms == 50 && two.p90Ms == 90 && two.p99Ms == .infinity)
+        let one = try #require(LatencyPercentiles(samples: delays + [.milliseconds(99)], misses: 1))
+        #expect(one.p99Ms == 99)
+        #expect(LatencyPercentiles(samples: [], misses: 1)?.p50Ms == .infinity)
+    }
+
     @Test func noSamplesMeansNoPercentiles() {
         #expect(LatencyPercentiles(samples: []) == nil)
     }

@@ -1,3 +1,5 @@
+import HTTPClient
+import MediaCore
 import TestSupport
 import Testing
 
@@ -114,5 +116,30 @@ struct LoadGeneratorPlaylistTests {
             let full = try ReadPlaylist(parsing: text, url: "http://h/p.m3u8")
             #expect(full.parts.map { P(msn: $0.msn, part: $0.index) }.filter { $0 >= from } == r.parts.map(\.position))
         }
+    }
+}
+
+/// Delivery is measured from the origin's stated publication instant when it gives one.
+@Suite("Load generator publication clock")
+struct PublicationClockTests {
+    @Test func theOriginsStatedInstantBecomesAMonotonicInstantAsFarBack() throws {
+        let clock = PublicationClock(embedded: nil)
+        let completed = ContinuousClock.now
+        let wall = WallTime(nanosecondsSince1970: 1_795_690_022_500_000_000)
+        let part = HTTPClientResponse(
+            status: 200,
+            headers: ["x-sluice-published": "1795690022.457250"],
+            completed: (completed, wall)
+        )
+        #expect(clock.definition(live: true).hasPrefix("first byte"))
+        let published = try #require(clock.stated(by: part))
+        #expect(completed - published == .microseconds(42_750))
+        #expect(clock.definition(live: true).contains("X-Sluice-Published"))
+    }
+
+    @Test func noHeaderOrAGarbledOneStatesNothing() {
+        let clock = PublicationClock(embedded: nil)
+        #expect(clock.stated(by: HTTPClientResponse(status: 200)) == nil)
+        #expect(clock.stated(by: HTTPClientResponse(status: 200, headers: ["x-sluice-published": "soon"])) == nil)
     }
 }

@@ -28,7 +28,18 @@ const Sluice = {
     return r.json();
   },
 
+  /** `/api/recordings/usage`: {recordings, bytes, recordingNow: {key: id}, newest: [row]}; null when it fails. */
+  async recordings() {
+    const r = await fetch('/api/recordings/usage', {cache: 'no-store'});
+    return r.ok ? r.json() : null;
+  },
+  bytes(n) {
+    if (n == null) return '–';
+    return n >= 1e9 ? (n / 1e9).toFixed(2) + ' GB' : n >= 1e6 ? (n / 1e6).toFixed(1) + ' MB' : Math.round(n / 1e3) + ' kB';
+  },
+
   watchURL: key => '/watch/' + encodeURIComponent(key),
+  recordingURL: (key, id) => '/watch/' + encodeURIComponent(key) + '?recording=' + encodeURIComponent(id),
   playlistURL: key => '/live/' + encodeURIComponent(key) + '/index.m3u8',
   dashboardURL: key => '/dashboard?stream=' + encodeURIComponent(key),
 
