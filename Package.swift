@@ -316,7 +316,7 @@ let package = Package(
         .testTarget(
             name: "RTMPIngestTests",
             dependencies: [
-                "RTMPIngest", "RTMPWire", "StreamHub", "MediaCore", "PublishAuth",
+                "RTMPIngest", "RTMPWire", "StreamHub", "MediaCore", "PublishAuth", "CodecFormats", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -360,7 +360,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPPublishTests",
-            dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "TestSupport"],
+            dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "CodecFormats", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "RecorderTests",
@@ -368,6 +368,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSettings),
+        // The `sluice` command's own pieces (the stats screen), through its executable module.
+        .testTarget(name: "SluiceCLITests", dependencies: ["sluice"], swiftSettings: strictSettings),
         .testTarget(
             name: "TranscoderTests",
             dependencies: [

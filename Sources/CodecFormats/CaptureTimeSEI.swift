@@ -40,17 +40,7 @@ public enum CaptureTimeSEI {
     /// The capture time in one SEI NAL unit (with header, escaped), walking every SEI message; nil if absent.
     public static func captureTime(inNALUnit nal: some Collection<UInt8>) -> WallTime? {
         guard let header = nal.first, header & 0x1F == H264NALUnitType.sei.rawValue else { return nil }
-        let rbsp = unescape(nal.dropFirst())
-        var i = 0
-        // more_rbsp_data: stop at the trailing bits (a lone 0x80 as the last byte) or the end.
-        while i < rbsp.count, !(i == rbsp.count - 1 && rbsp[i] == 0x80) {
-            guard let type = readCodedValue(rbsp, at: &i), let size = readCodedValue(rbsp, at: &i),
-                size <= rbsp.count - i
-            else { return nil }
-            if type == Int(payloadType), let time = captureTime(inPayload: rbsp[i..<i + size]) { return time }
-            i += size
-        }
-        return nil
+        return captureTime(inMessages: unescape(nal.dropFirst()))
     }
 
     /// The capture time in an access unit with 4-byte AVCC lengths; nil if none or malformed.
@@ -78,12 +68,12 @@ public enum CaptureTimeSEI {
         for unit in units where captureTime(inNALUnit: unit) == nil {
             // VCL NAL units are types 1...5; SEI must precede the primary coded picture's first slice.
             if !inserted, (1...5).contains(H264.nalType(unit)) {
-                appendAVCC(sei, to: &out)
+                appendLengthPrefixed(sei, to: &out)
                 inserted = true
             }
-            appendAVCC(unit, to: &out)
+            appendLengthPrefixed(unit, to: &out)
         }
-        if !inserted { appendAVCC(sei, to: &out) }
+        if !inserted { appendLengthPrefixed(sei, to: &out) }
         return out
     }
 
@@ -130,15 +120,5 @@ public enum CaptureTimeSEI {
         value += Int(rbsp[i])
         i += 1
         return value
-    }
-
-    /// Appends a NAL unit with a 4-byte big-endian length.
-    private static func appendAVCC(_ nal: some Collection<UInt8>, to out: inout [UInt8]) {
-        let n = nal.count
-        out += [
-            UInt8(truncatingIfNeeded: n >> 24), UInt8(truncatingIfNeeded: n >> 16),
-            UInt8(truncatingIfNeeded: n >> 8), UInt8(truncatingIfNeeded: n),
-        ]
-        out.append(contentsOf: nal)
     }
 }

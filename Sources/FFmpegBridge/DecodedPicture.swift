@@ -56,6 +56,16 @@ public final class DecodedPicture: @unchecked Sendable {
         }
     }
 
+    /// This picture with `payload` added to its UDU SEI payloads: a new reference to the same pixels, so an encoder
+    /// writes the payload back (a capture clock the source decoder does not export, e.g. from an HEVC or AV1 source).
+    public func addingUserData(_ payload: [UInt8]) throws(FFmpegError) -> DecodedPicture {
+        let copy = try Frame()
+        try check(av_frame_ref(copy.pointer, frame.pointer), "av_frame_ref(addingUserData)")
+        let payloads = userDataUnregistered + [payload]
+        try Self.setUserData(payloads, on: copy)
+        return DecodedPicture(frame: copy, pts: pts, userDataUnregistered: payloads)
+    }
+
     /// A flat mid-grey picture (yuv420p), for tests and for priming encoders.
     public static func grey(
         width: Int,

@@ -2,7 +2,8 @@ import CFFmpeg
 import CodecFormats
 import MediaCore
 
-/// Demuxes an FLV or MP4 file holding H.264 and/or AAC into frames (video at 90 kHz, audio at its sample rate).
+/// Demuxes an FLV or MP4 file holding H.264 (or, in MP4, HEVC/AV1) and/or AAC into frames (video at 90 kHz, audio at
+/// its sample rate).
 public final class MediaFileSource: MediaSource {
     /// The file being read.
     public let path: String
@@ -13,6 +14,8 @@ public final class MediaFileSource: MediaSource {
     private let audioIndex: Int32?
     /// How packets of the video stream are framed in the file.
     private let videoIsAnnexB: Bool
+    /// H.264 and HEVC packets are NAL units (rewritten to 4-byte lengths); AV1 packets are passed as they are.
+    private let videoCodec: Codec
     private let videoLengthSize: Int
     private let audioRate: Int32
     private var interleaver: FrameInterleaver
@@ -25,9 +28,9 @@ public final class MediaFileSource: MediaSource {
         packet = try Packet()
         let v = format.bestStream(AVMEDIA_TYPE_VIDEO)
         let a = format.bestStream(AVMEDIA_TYPE_AUDIO)
-        if let v, format.stream(v).codecID != AV_CODEC_ID_H264 {
+        if let v, ![AV_CODEC_ID_H264, AV_CODEC_ID_HEVC, AV_CODEC_ID_AV1].contains(format.stream(v).codecID) {
             throw FFmpegError(
-                message: "unsupported video codec \(format.stream(v).codecName) (only H.264)",
+                message: "unsupported video codec \(format.stream(v).codecName) (H.264, HEVC or AV1)",
                 context: "MediaFileSource(\(path))"
             )
         }
@@ -48,7 +51,9 @@ public final class MediaFileSource: MediaSource {
         var annexB = false
         var lengthSize = 4
         var rate: Int32 = 48_000
-        if let v {
+        if let v, format.stream(v).codecID != AV_CODEC_ID_H264 {
+            (video, lengthSize) = try Self.enhancedVideo(format.stream(v), path: path)
+        } else if let v {
             let stream = format.stream(v)
             let extradata = stream.extradata
             annexB = extradata.isEmpty || H264Packaging.isAnnexB(extradata)
@@ -78,6 +83,7 @@ public final class MediaFileSource: MediaSource {
                 throw FFmpegError(message: "bad AAC AudioSpecificConfig: \(error)", context: "MediaFileSource(\(path))")
             }
         }
+        videoCodec = video?.codec ?? .h264
         videoIsAnnexB = annexB
         videoLengthSize = lengthSize
         audioRate = rate
@@ -130,9 +136,11 @@ public final class MediaFileSource: MediaSource {
             let pts = av_rescale_q(rawPTS, tb, AVRational(num: 1, den: 90_000))
             let bytes = packet.bytes
             let data =
-                videoIsAnnexB || H264Packaging.isAnnexB(bytes)
-                ? H264Packaging.avcc(fromAnnexB: bytes)
-                : try H264Packaging.avcc(from: bytes, lengthSize: videoLengthSize)
+                videoCodec == .av1
+                ? bytes
+                : videoIsAnnexB || H264Packaging.isAnnexB(bytes)
+                    ? H264Packaging.avcc(fromAnnexB: bytes)
+                    : try H264Packaging.avcc(from: bytes, lengthSize: videoLengthSize)
             interleaver.push(
                 MediaFrame(
                     kind: .video,

@@ -7,6 +7,7 @@ import Telemetry
 ///
 /// ```
 /// { "key": "demo", "state": "live|reconnecting|ended", "video": "avc1.64001f 1280x720", "audio": "mp4a.40.2 48000 Hz 2 ch",
+///   "source": { "videoFormat": "h264", "video": "avc1.64001f", "audioFormat": "aac", "audio": "mp4a.40.2" },
 ///   "partTarget": 0.201, "lastMSN": 12, "packageP50Ms": 3.1, "packageP99Ms": 9.8, "packageSamples": 900,
 ///   "viewers": 2, "blockingRequestsWaiting": 1, "framesDropped": 0, "httpRequests": { "part": 40, "playlist-blocking": 41 },
 ///   "renditions": [ { "name": "video", "kind": "video", "codec": "avc1.64001f", "width": 1280, "height": 720,
@@ -26,6 +27,8 @@ public struct StreamSummary: Sendable, Codable {
     public var video: String?
     /// Audio codec and rate, if any.
     public var audio: String?
+    /// The publisher's codecs as ingest received them (HEVC and AV1 from E-RTMP, H.264 otherwise); nil before any.
+    public var source: SourceCodecs?
     /// Advertised PART-TARGET, seconds.
     public var partTarget: Double
     /// Newest MSN.
@@ -52,6 +55,35 @@ public struct StreamSummary: Sendable, Codable {
     public var srt: SRTStreamTelemetry?
     /// Why the stream is not packaged as asked, one sentence each (e.g. a keyframe interval above the segment target).
     public var notes: [String] = []
+}
+
+/// The codecs a publisher sends, by format name and RFC 6381 string (`hevc`, `hvc1.1.6.L93.90`).
+public struct SourceCodecs: Sendable, Codable, Equatable {
+    /// Video format: `h264`, `hevc` or `av1`.
+    public var videoFormat: String?
+    /// The source video's CODECS string, e.g. `hvc1.1.6.L93.90`, `av01.0.05M.08` or `avc1.64001f`.
+    public var video: String?
+    /// Audio format: `aac` or `opus`.
+    public var audioFormat: String?
+    /// The source audio's CODECS string, e.g. `mp4a.40.2`.
+    public var audio: String?
+
+    /// Codecs by name.
+    public init(videoFormat: String?, video: String?, audioFormat: String?, audio: String?) {
+        self.videoFormat = videoFormat
+        self.video = video
+        self.audioFormat = audioFormat
+        self.audio = audio
+    }
+
+    /// The codecs of `description`; nil when it has no track.
+    public init?(_ description: StreamDescription?) {
+        guard let description, description.video != nil || description.audio != nil else { return nil }
+        videoFormat = description.video?.codec.rawValue
+        video = description.video?.codecString
+        audioFormat = description.audio?.codec.rawValue
+        audio = description.audio?.codecString
+    }
 }
 
 /// One rendition of a stream in `/api/streams`.
@@ -118,6 +150,7 @@ extension LLHLSStream {
                 packageP99Ms: package?.p99Ms,
                 packageSamples: package?.count ?? 0
             )
+            summary.source = SourceCodecs(s.description)
             summary.viewers = t?.viewers ?? 0
             summary.blockingRequestsWaiting = t?.blockingRequestsWaiting ?? 0
             summary.httpRequests = t?.httpRequests ?? [:]

@@ -211,9 +211,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             switch output {
             case .description(let d): publication.update(description: d)
             case .frame(var f):
-                // The publisher's capture clock rides in an SEI (bench, CaptureTimeSEI); it feeds the available hop.
+                // The publisher's capture clock rides in an SEI or metadata OBU (bench); it feeds the available hop.
                 if f.kind == .video, f.stamps.capture == nil {
-                    f.stamps.capture = CaptureTimeSEI.captureTime(inAVCC: f.data)
+                    f.stamps.capture = CaptureStamp.read(f.data, codec: publication.description?.video?.codec ?? .h264)
                 }
                 publication.send(f)
             }

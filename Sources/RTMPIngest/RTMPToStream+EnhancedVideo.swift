@@ -42,7 +42,9 @@ extension RTMPToStream {
             current.video = params
             return announceIfReady()
         case .codedFrames, .codedFramesX:
-            guard let track = servedTrack(of: tag), let video = current.video else {
+            // Another multitrack track's frames are listed (otherVideoTracks), not served, and not counted as drops.
+            guard let track = servedTrack(of: tag) else { return [] }
+            guard let video = current.video else {
                 framesDroppedBeforeSequenceHeader += 1
                 return []
             }

@@ -45,6 +45,8 @@ public struct RTMPToStream: Sendable {
         do { tag = try FLVVideoTag.parse(body) } catch { throw .flv(error) }
         switch tag {
         case .sequenceHeader(let config):
+            // A classic tag is track 0: FFmpeg 7+ sends a second video track as E-RTMP Multitrack beside it.
+            if servedVideoTrack == nil { servedVideoTrack = 0 }
             let params: VideoParameters
             do {
                 params = try VideoParameters(avcDecoderConfiguration: config, frameRate: metadata.frameRate)

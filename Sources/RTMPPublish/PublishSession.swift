@@ -59,6 +59,7 @@ public func publish(
 ) async throws(RTMPPublishError) -> PublishReport {
     var report = PublishReport()
     try publisher.send(description: source.streamDescription)
+    let codec = source.streamDescription.video?.codec ?? .h264
     var paced = PacedSource(source: source, loop: loop, duration: duration)
     while !Task.isCancelled {
         let release: PacedSource.Release?
@@ -73,7 +74,7 @@ public func publish(
             report.loops = loops
             logger?.debug("looping source", metadata: ["loop": "\(loops)"])
         case .frame(let frame, let due):
-            try publisher.send(frame: try stampCaptureClock(on: frame))
+            try publisher.send(frame: try stampCaptureClock(on: frame, codec: codec))
             switch frame.kind {
             case .video: report.videoFrames += 1
             case .audio: report.audioFrames += 1
@@ -90,9 +91,9 @@ public func publish(
 
 /// A frame stamped with its capture clock (DESIGN.md "Latency model"): a source that makes its pictures (the test
 /// pattern) stamped each one as it was made, before encoding; for a recording the pacer's release is the capture instant.
-private func stampCaptureClock(on frame: MediaFrame) throws(RTMPPublishError) -> MediaFrame {
+private func stampCaptureClock(on frame: MediaFrame, codec: Codec) throws(RTMPPublishError) -> MediaFrame {
     do {
-        return try CaptureClock.stamp(frame, at: frame.stamps.capture ?? WallTime.now())
+        return try CaptureClock.stamp(frame, at: frame.stamps.capture ?? WallTime.now(), codec: codec)
     } catch {
         throw .malformedVideo(dts: frame.dts, error)
     }

@@ -18,6 +18,8 @@ public final class RTMPPublisher {
     private var isOpen = true
     /// Tags written so far (including metadata and sequence headers).
     public private(set) var tagsWritten = 0
+    /// The video codec of the last description sent: HEVC and AV1 frames go as E-RTMP tags.
+    private var videoCodec: Codec = .h264
 
     /// Connects to `url` (rtmp://host[:port]/app/key) and publishes; throws when either step fails.
     public init(url: String, timeout: Duration = .seconds(10)) throws(RTMPPublishError) {
@@ -56,15 +58,16 @@ public final class RTMPPublisher {
         free(urlBuffer)
     }
 
-    /// Writes onMetaData and the AVC/AAC sequence headers.
+    /// Writes onMetaData and the sequence headers (AVC or E-RTMP hvc1/av01, AAC).
     public func send(description: StreamDescription) throws(RTMPPublishError) {
+        videoCodec = description.video?.codec ?? .h264
         try write(FLVTagMapping.metadata(for: description))
         for tag in FLVTagMapping.sequenceHeaders(for: description) { try write(tag) }
     }
 
     /// Writes one frame as a video or audio tag.
     public func send(frame: MediaFrame) throws(RTMPPublishError) {
-        try write(FLVTagMapping.tag(for: frame))
+        try write(FLVTagMapping.tag(for: frame, codec: videoCodec))
     }
 
     /// Writes one whole FLV tag plus its PreviousTagSize, the unit `RTMP_Write` expects per call.

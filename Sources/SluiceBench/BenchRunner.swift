@@ -94,6 +94,11 @@ public struct BenchRunner: Sendable {
             } else if scenario.isWHEP && player != .model {
                 result.skipped = "WHEP rows are watched by the bench's own WHEP client (--player model)"
                 progress.finish("\(tag): skipped, \(result.skipped ?? "")")
+            } else if scenario.sourceCodec != .h264, player != .model {
+                // The pre-encoded E-RTMP source has no capture clock in its pixels for a real player to read.
+                let why = "a real player reads the clock from the pixels; the \(scenario.sourceCodec) file has none"
+                result.skipped = why
+                progress.finish("\(tag): skipped, \(why)")
             } else {
                 do {
                     let chunk = try player == .hlsjs ? hlsjs?.get() : nil
@@ -239,6 +244,20 @@ public struct BenchRunner: Sendable {
         let clock = ContinuousClock()
         let duration = options.duration
         let phase = Mutex("starting")
+        // The E-RTMP scenarios' file is made (once) before the clock starts: encoding it is not publishing.
+        let source: PublishInput
+        if scenario.sourceCodec == .h264 {
+            source = self.source
+        } else {
+            progress.update("\(tag): encoding the \(scenario.sourceCodec) source file")
+            let path = try BenchSourceFile.path(
+                codec: scenario.sourceCodec,
+                seconds: 10,
+                width: options.sourceWidth,
+                height: options.sourceHeight
+            )
+            source = .file(path: path)
+        }
         var browser: RealPlayerSession?
         if watch.player.isBrowser {
             phase.withLock { $0 = "starting headless Chromium" }
@@ -247,7 +266,6 @@ public struct BenchRunner: Sendable {
         let start = clock.now
         let publishStart = WallTime.now()
         browser?.go()
-        let source = self.source
         let publisher = Task { () -> Result<Void, BenchPublishFailure> in
             await Self.publish(source, to: publishURL, duration: duration, logger: logger)
         }
@@ -385,7 +403,9 @@ public struct BenchRunner: Sendable {
             }
         }
         do throws(RTMPPublishError) {
-            _ = try await RTMPPublish.publish(input: source, to: url, duration: duration)
+            // A file source (the E-RTMP scenarios') is shorter than the run: it loops.
+            let loop = if case .file = source { true } else { false }
+            _ = try await RTMPPublish.publish(input: source, to: url, loop: loop, duration: duration)
             return .success(())
         } catch {
             return .failure(BenchPublishFailure(reason: "\(error)"))

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// One protocol path `sluice bench` measures end to end, named as on the command line (`rtmp-llhls-ladder`).
 public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     /// How media reaches the viewer in this scenario.
@@ -24,6 +26,9 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     public var title: String
     /// What runs.
     public var path: Path
+    /// The publisher's video codec: HEVC and AV1 go as E-RTMP from a pre-encoded file looped in real time
+    /// (BenchSourceFile); H.264 is the live test pattern.
+    public var sourceCodec: Codec = .h264
 
     public var description: String { id }
 
@@ -53,6 +58,19 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
             id: "rtmp-llhls-ladder",
             title: "RTMP -> LL-HLS, ladder (model: top transcoded rung; real players: multivariant, ABR)",
             path: .sluice(lowLatency: true, transcode: true, rendition: "480p")
+        ),
+        BenchScenario(
+            id: "rtmp-hevc-llhls-ladder",
+            title: "E-RTMP HEVC (x265 file, looped) -> LL-HLS, hvc1 passthrough + H.264 ladder (model: top H.264 rung)",
+            path: .sluice(lowLatency: true, transcode: true, rendition: "480p"),
+            sourceCodec: .hevc
+        ),
+        BenchScenario(
+            id: "rtmp-av1-llhls-ladder",
+            title:
+                "E-RTMP AV1 (SVT-AV1 file, looped) -> LL-HLS, av01 passthrough + H.264 ladder (model: top H.264 rung)",
+            path: .sluice(lowLatency: true, transcode: true, rendition: "480p"),
+            sourceCodec: .av1
         ),
         BenchScenario(
             id: "srt-llhls",

@@ -35,7 +35,7 @@ public enum LadderBenchmark {
         let plan = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // Threaded as the live ladder threads it: decoder by the first keyframe's slices, x264 by the rungs' pixels.
-        var decoder: H264Decoder?
+        var decoder: VideoDecoder?
         let workers = try plan.map { rung in
             BenchRung(
                 rung: rung,
@@ -84,13 +84,14 @@ public enum LadderBenchmark {
             guard frame.kind == .video else { continue }
             frames += 1
             if frame.isKeyframe { keyframePTS.insert(frame.pts.converted(to: 90_000).value) }
+            // Slices are counted for H.264 only; an HEVC/AV1 source (E-RTMP) counts as one, as in the live ladder.
             let slices =
-                decoder == nil
+                decoder == nil && video.codec == .h264
                 ? (try? H264.nalUnits(avcc: frame.data).filter { (1...5).contains(H264.nalType($0)) }.count) ?? 1 : 1
             let d =
                 try decoder
-                ?? H264Decoder(
-                    avcC: video.decoderConfiguration,
+                ?? VideoDecoder(
+                    video: video,
                     threading: .choose(
                         slicesPerPicture: slices,
                         width: video.width,

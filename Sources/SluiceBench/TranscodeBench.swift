@@ -6,8 +6,10 @@ import Transcoder
 public enum TranscodeBench {
     /// What to run.
     public struct Options: Sendable {
-        /// H.264 FLV/MP4 source; nil generates a testsrc2 720p30 clip with a 1 s GOP.
+        /// H.264 FLV/MP4 (or HEVC/AV1 MP4) source; nil generates a testsrc2 720p30 clip with a 1 s GOP.
         public var input: String?
+        /// The generated source's codec (`hevc`: the E-RTMP ladder, HEVC decode + H.264 rungs).
+        public var codec: Codec = .h264
         /// Length of the generated source.
         public var seconds = 30
         /// x264 preset for both sides.
@@ -56,7 +58,11 @@ public enum TranscodeBench {
     /// Runs our ladder, then the CLI's, over the same source.
     public static func run(_ options: Options) throws(BenchError) -> Report {
         let source: String
-        if let input = options.input { source = input } else { source = try generateSource(seconds: options.seconds) }
+        if let input = options.input {
+            source = input
+        } else {
+            source = try BenchSourceFile.path(codec: options.codec, seconds: options.seconds)
+        }
         var config = LadderConfiguration()
         config.preset = options.preset
         let ours: LadderBenchmarkResult
@@ -73,20 +79,6 @@ public enum TranscodeBench {
             ffmpegSeconds: theirs.seconds,
             ffmpegPeakRSSKiB: theirs.maxRSSKiB
         )
-    }
-
-    private static func generateSource(seconds: Int) throws(BenchError) -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sluice-bench-\(seconds)s.flv").path
-        if FileManager.default.fileExists(atPath: path) { return path }
-        _ = try runTool(
-            "ffmpeg",
-            [
-                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30", "-t",
-                "\(seconds)", "-c:v", "libx264", "-preset", "veryfast", "-g", "30", "-bf", "0", "-pix_fmt", "yuv420p",
-                path,
-            ]
-        )
-        return path
     }
 
     /// The same ladder through the CLI: one decode, split, scale, libx264 with our exact settings, null output.
@@ -118,7 +110,7 @@ public enum TranscodeBench {
         return (seconds, rss)
     }
 
-    private static func runTool(_ tool: String, _ args: [String]) throws(BenchError) -> String {
+    static func runTool(_ tool: String, _ args: [String]) throws(BenchError) -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = [tool] + args

@@ -164,6 +164,15 @@ final class LadderPipeline: Sendable {
         }
     }
 
+    /// `picture` with the source's capture clock as UDU side data when its decoder did not export one (AV1: libdav1d
+    /// exports no T.35 of ours; ingest read the clock from the metadata OBU), so every rung's x264 writes the SEI.
+    static func carryingCaptureClock(_ picture: DecodedPicture, _ capture: WallTime?) -> DecodedPicture {
+        guard let capture,
+            !picture.userDataUnregistered.contains(where: { CaptureTimeSEI.captureTime(inPayload: $0) != nil })
+        else { return picture }
+        return (try? picture.addingUserData(CaptureTimeSEI.payload(capture: capture))) ?? picture
+    }
+
     /// Hands each picture to every rung that keeps up; a rung that overflowed waits for the next source keyframe.
     private func dispatch(
         _ pictures: [DecodedPicture],
@@ -171,8 +180,9 @@ final class LadderPipeline: Sendable {
         _ fanOut: inout LadderFanOut,
         _ monitor: inout RungLoadMonitor
     ) {
-        for picture in pictures {
-            var (forceIDR, stamps) = fanOut.take(picture.pts.value)
+        for decoded in pictures {
+            var (forceIDR, stamps) = fanOut.take(decoded.pts.value)
+            let picture = Self.carryingCaptureClock(decoded, stamps.capture)
             // Decode hop: the access unit left ingest → its picture left the decoder.
             stamps.decoded = .now
             if let (t, key) = telemetry {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaCore
 import SluiceBench
 
 /// `sluice bench --transcode-only`: our ladder against the `ffmpeg` CLI doing the identical ladder, in one run.
@@ -19,8 +20,11 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "With --decode-only: rounds per threading.")
     var rounds = 5
 
-    @Option(help: "H.264 FLV/MP4 source (default: a generated testsrc2 720p30 with a 1 s GOP).")
+    @Option(help: "H.264 FLV/MP4 or HEVC/AV1 MP4 source (default: a generated testsrc2 720p30 with a 1 s GOP).")
     var input: String?
+
+    @Option(help: "Codec of the generated source for --transcode-only: h264, hevc or av1 (HEVC/AV1 as from E-RTMP).")
+    var sourceCodec = "h264"
 
     @Option(help: "Length of the generated source in seconds.")
     var seconds = 30
@@ -53,6 +57,10 @@ struct BenchCommand: ParsableCommand {
         }
         var options = TranscodeBench.Options()
         options.input = input
+        guard let codec = Codec(rawValue: sourceCodec), [.h264, .hevc, .av1].contains(codec) else {
+            throw ValidationError("--source-codec must be h264, hevc or av1, not \(sourceCodec)")
+        }
+        options.codec = codec
         options.seconds = seconds
         options.preset = preset
         do {

@@ -69,9 +69,25 @@ struct StatsStream: Decodable {
     var blockingRequestsWaiting: Int?
     var framesDropped: Int?
     var renditions: [StatsRendition]?
+    var source: StatsSource?
     var webrtc: StatsWebRTC?
     var srt: StatsSRT?
     var notes: [String]?
+}
+
+/// The publisher's codecs (`/api/streams` `source`): format name and CODECS string per track.
+struct StatsSource: Decodable {
+    var videoFormat: String?
+    var video: String?
+    var audioFormat: String?
+    var audio: String?
+
+    /// `hevc hvc1.1.6.L93.90 + aac mp4a.40.2`: the format names a reader knows, then the exact strings.
+    var line: String {
+        [(videoFormat, video), (audioFormat, audio)].compactMap { format, codec in
+            format.map { f in codec.map { "\(f) \($0)" } ?? f } ?? codec
+        }.joined(separator: " + ")
+    }
 }
 
 /// An SRT publisher's link figures (`/api/streams` `srt`), as libsrt reports them.
@@ -152,14 +168,15 @@ enum StatsScreen {
                 "\(s.key)  \(s.state)  viewers \(s.viewers ?? 0)  waiting \(s.blockingRequestsWaiting ?? 0)  "
                     + "drops \(s.framesDropped ?? 0)  part \(fixed(s.partTarget, 3)) s  msn \(s.lastMSN.map(String.init) ?? "-")"
             )
+            if let codecs = s.source { lines.append("  source: \(codecs.line)") }
             let header =
-                pad("rendition", 10) + pad("codec", 13) + pad("size", 11) + lpad("fps", 6) + lpad("kbps", 7)
+                pad("rendition", 10) + pad("codec", 16) + pad("size", 11) + lpad("fps", 6) + lpad("kbps", 7)
                 + hops.map { lpad($0, 13) }.joined() + lpad("drops", 7)
             lines.append("  " + header)
             for r in s.renditions ?? [] {
                 let size =
                     r.width.flatMap { w in r.height.map { "\(w)x\($0)" } } ?? r.sampleRate.map { "\($0) Hz" } ?? "-"
-                var row = pad(r.name, 10) + pad(r.codec, 13) + pad(size, 11) + lpad(fixed(r.fps, 1), 6)
+                var row = pad(r.name, 10) + pad(r.codec, 16) + pad(size, 11) + lpad(fixed(r.fps, 1), 6)
                 row += lpad("\(r.bitRate / 1000)", 7)
                 row += hops.map { h in lpad(r.hops[h].map { "\(fixed($0.p50Ms, 1))/\(fixed($0.p99Ms, 1))" } ?? "-", 13)
                 }.joined()

@@ -134,6 +134,45 @@ struct RTMPToStreamEnhancedTests {
     }
 }
 
+/// FFmpeg 9 publishing two video tracks: track 0 is the stream (a classic AVC tag or a plain ExVideoTag), track 1's
+/// Multitrack packets are listed and not served.
+struct RTMPToStreamMultitrackTests {
+    static let codecs: [(String, [String])] = [
+        ("h264", ["-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-bf", "0"]),
+        ("hevc", ["-c:v", "libx265", "-preset", "ultrafast", "-x265-params", "keyint=25:bframes=0:log-level=error"]),
+    ]
+
+    @Test(.enabled(if: EnhancedRTMPFFmpeg.path != nil), arguments: codecs.map(\.0))
+    func ffmpeg9MultitrackServesTrackZeroOnly(_ name: String) throws {
+        let args = try #require(Self.codecs.first { $0.0 == name }?.1)
+        let flv = try #require(EnhancedRTMPFFmpeg.multitrackFLV(videoCodec: args))
+        let tags = RTMPToStreamEnhancedTests.tags(flv).filter { $0.kind == .video }
+        // The second track really is there, as Multitrack packets with track id 1.
+        let second = tags.compactMap { try? ExVideoTag.parse($0.body) }.filter { $0.multitrack != nil }
+        #expect(!second.isEmpty && second.allSatisfy { $0.tracks.map(\.trackID) == [1] })
+        var adapter = RTMPToStream()
+        _ = adapter.update(metadata: StreamMetadata(hasAudio: false))
+        var descriptions: [StreamDescription] = []
+        var frames: [MediaFrame] = []
+        for tag in tags {
+            for output in try adapter.video(timestamp: tag.timestamp, body: tag.body, stamps: HopStamps()) {
+                switch output {
+                case .description(let d): descriptions.append(d)
+                case .frame(let f): frames.append(f)
+                }
+            }
+        }
+        #expect(descriptions.count == 1)
+        #expect(descriptions.first?.video?.width == 320 && descriptions.first?.video?.height == 240)
+        #expect(descriptions.first?.video?.codec == (name == "h264" ? .h264 : .hevc))
+        // 2 s at 25 fps of track 0 alone, in decode order without repeats.
+        #expect(frames.count == 50)
+        #expect(Set(frames.map(\.dts.value)).count == frames.count)
+        #expect(adapter.otherVideoTracks == [1])
+        #expect(adapter.framesDroppedBeforeSequenceHeader == 0)
+    }
+}
+
 /// The x265 Main 320x240 hvcC (VPS/SPS/PPS) from an FFmpeg 9 E-RTMP SequenceStart.
 enum HEVCConfigurationFixture {
     static let main: [UInt8]? = hex(

@@ -86,3 +86,54 @@ import Testing
         #expect(try FLVAudioTag.parse(headers[1].body) == .sequenceHeader(audioSpecificConfig: [0x11, 0x90]))
     }
 }
+
+/// HEVC and AV1 go out as E-RTMP v2 ExVideoTags (SequenceStart with the hvcC/av1C, CodedFrames with the composition
+/// time for hvc1), and onMetaData names the FourCC as videocodecid; H.264 keeps the classic tags above.
+@Suite struct FLVTagMappingEnhancedTests {
+    static func description(_ codec: Codec) -> StreamDescription {
+        StreamDescription(
+            video: VideoParameters(
+                codec: codec,
+                decoderConfiguration: [1, 2, 3, 4],
+                width: 1280,
+                height: 720,
+                codecString: codec == .hevc ? "hvc1.1.6.L93.90" : "av01.0.05M.08",
+                frameRate: 30
+            )
+        )
+    }
+
+    @Test(arguments: [(Codec.hevc, FourCC.hvc1), (Codec.av1, FourCC.av01)])
+    func sequenceStartAndMetadataNameTheFourCC(_ codec: Codec, _ fourCC: FourCC) throws {
+        let d = Self.description(codec)
+        let header = try #require(FLVTagMapping.sequenceHeaders(for: d).first)
+        #expect(
+            try ExVideoTag.parse(header.body)
+                == ExVideoTag(
+                    frameType: .keyframe,
+                    packetType: .sequenceStart,
+                    tracks: [.init(fourCC: fourCC, payload: [1, 2, 3, 4])]
+                )
+        )
+        let values = try AMF0Decoder().decodeAll(FLVTagMapping.metadata(for: d).body)
+        #expect(values.last?["videocodecid"] == .number(Double(fourCC.rawValue)))
+    }
+
+    @Test(arguments: [(Codec.hevc, FourCC.hvc1, Int32(67)), (Codec.av1, FourCC.av01, Int32(0))])
+    func codedFramesCarryKeyframeFlagAndCompositionTime(_ codec: Codec, _ fourCC: FourCC, _ cts: Int32) throws {
+        for key in [true, false] {
+            let frame = MediaFrame(
+                kind: .video,
+                dts: MediaTime(value: 90_000, timescale: 90_000),
+                compositionOffset: MediaTime(value: codec == .hevc ? 6_000 : 0, timescale: 90_000),
+                isKeyframe: key,
+                data: [0, 0, 0, 2, 0x26, 0x01]
+            )
+            let tag = FLVTagMapping.tag(for: frame, codec: codec)
+            #expect(tag.timestamp == 1_000)
+            let parsed = try ExVideoTag.parse(tag.body)
+            #expect(parsed.frameType == (key ? .keyframe : .interframe) && parsed.packetType == .codedFrames)
+            #expect(parsed.tracks == [.init(fourCC: fourCC, compositionTime: cts, payload: frame.data)])
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import CodecFormats
 import FFmpegBridge
 import Foundation
 import MediaCore
@@ -48,6 +49,55 @@ import Testing
         #expect((58...60).contains(counts["video"] ?? 0))
     }
 
+    /// Our E-RTMP writer against FFmpeg 9's E-RTMP reader: an HEVC or AV1 MP4 (Debian's libx265 / libsvtav1) published
+    /// with the capture clock, recorded by FFmpeg 9 into MP4, read back by Debian's ffprobe (the ladder's libavcodec).
+    @Test(.enabled(if: EnhancedRTMPFFmpeg.path != nil), arguments: ["hevc", "av1"])
+    func enhancedFileArrivesAtFFmpeg9WithItsCaptureClock(_ codec: String) async throws {
+        let dir = try ExternalTool.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("in.mp4").path
+        let encoder =
+            codec == "hevc"
+            ? [
+                "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
+                "keyint=30:log-level=error",
+            ]
+            : ["-c:v", "libsvtav1", "-preset", "12", "-g", "30"]
+        let made = try ExternalTool.run(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-t",
+                "2",
+            ]
+                + encoder + ["-pix_fmt", "yuv420p", source]
+        )
+        #expect(made.status == 0)
+        let ffmpeg9 = try #require(EnhancedRTMPFFmpeg.path)
+        let server = try FFmpegRTMPRecorder(in: dir, file: "out.mp4", tool: ffmpeg9, format: "mp4")
+        defer { server.stop() }
+        let publisher = try await connect(server.url)
+        let report = try await publish(source: try MediaFileSource(path: source), with: publisher)
+        publisher.close()
+        #expect(report.videoFrames == 60)
+        #expect(try await server.waitForExit())
+        #expect(try ToolRunner.streams(server.output) == ["\(codec),320,240"])
+        #expect(try ToolRunner.packetCounts(server.output)["video"] == 60)
+        // Every frame still carries our clock, as the bench's ingest and ladder read it.
+        let (_, packets) = try ExternalTool.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "packet=data", "-show_data", "-of", "json",
+                server.output,
+            ]
+        )
+        let uuid = CaptureTimeSEI.uuid.map { String(format: "%02x", $0) }.joined()
+        let json = try JSONSerialization.jsonObject(with: Data(packets.utf8)) as? [String: Any]
+        let entries: [[String: Any]] = json?["packets"] as? [[String: Any]] ?? []
+        let dumps: [String] = entries.compactMap { (entry: [String: Any]) -> String? in entry["data"] as? String }
+        #expect(dumps.count == 60)
+        #expect(dumps.allSatisfy { hexDump($0).contains(uuid) })
+    }
+
     @Test func connectingToAClosedPortFails() throws {
         let url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/x"
         #expect(throws: RTMPPublishError.connectFailed(url: url)) {
@@ -66,4 +116,12 @@ import Testing
             try publisher.write(FLVTag(kind: .audio, timestamp: 0, body: [0xAF, 1, 0]))
         }
     }
+}
+
+/// The hex digits of an ffprobe `-show_data` dump, lower-case and joined: each line is an 8-digit offset and ": ",
+/// then 40 columns of hex in groups of four, then the bytes as text.
+private func hexDump(_ dump: String) -> String {
+    dump.split(separator: "\n").map { line in
+        String(line.dropFirst(10).prefix(40).filter { $0 != " " })
+    }.joined().lowercased()
 }

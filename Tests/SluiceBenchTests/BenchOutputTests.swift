@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import MediaCore
 import Testing
 
 @testable import SluiceBench
@@ -167,5 +168,16 @@ struct BenchOutputTests {
         #expect(BenchScenario.named("whip-llhls")?.lowLatencyViewer == true)
         #expect(BenchScenario.named("rtmp-llhls")?.unavailableReason == nil)
         #expect(BenchScenario.named("rtmp-hls")?.lowLatencyViewer == false)
+    }
+
+    @Test func eRTMPScenariosPublishHEVCAndAV1IntoTheLadder() {
+        for (id, codec) in [("rtmp-hevc-llhls-ladder", Codec.hevc), ("rtmp-av1-llhls-ladder", .av1)] {
+            let s = BenchScenario.named(id)
+            #expect(s?.sourceCodec == codec && s?.lowLatencyViewer == true, "\(id)")
+            #expect(s?.path == .sluice(lowLatency: true, transcode: true, rendition: "480p"), "\(id)")
+        }
+        #expect(BenchScenario.named("rtmp-llhls-ladder")?.sourceCodec == .h264)
+        #expect(BenchSourceFile.encoderArguments(.hevc).contains("libx265"))
+        #expect(BenchSourceFile.encoderArguments(.av1).contains("libsvtav1"))
     }
 }

@@ -10,14 +10,22 @@ public struct FFmpegRTMPRecorder {
     /// The ffmpeg process; it exits on its own once the publisher disconnects.
     public let process: Process
 
-    /// Starts ffmpeg listening for `key`, writing `file` into `directory`.
-    public init(in directory: URL, key: String = "x", file: String = "out.flv") throws {
+    /// Starts ffmpeg (`tool`: Debian's, or FFmpeg 9's path for E-RTMP) listening for `key`, writing `file` into
+    /// `directory` in `format`.
+    public init(
+        in directory: URL,
+        key: String = "x",
+        file: String = "out.flv",
+        tool: String = "ffmpeg",
+        format: String = "flv"
+    ) throws {
         url = "rtmp://127.0.0.1:\(ExternalTool.freePort())/live/\(key)"
         output = directory.appendingPathComponent(file).path
         process = try ExternalTool.start(
-            "ffmpeg",
+            tool,
             [
-                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f", "flv",
+                "-hide_banner", "-loglevel", "error", "-listen", "1", "-f", "flv", "-i", url, "-c", "copy", "-f",
+                format,
                 output,
             ]
         )

@@ -14,13 +14,17 @@ x265 runs closed-GOP (IDR keyframes): an open-GOP CRA start would drop RASL fram
 """
 from __future__ import annotations
 
+import json
+import subprocess
+import time
 from dataclasses import dataclass, field
 
 import pytest
+import requests
 
 import laddercheck as lc
 from e2ecommon import assert_playlists_valid
-from procs import ARTIFACTS
+from procs import ARTIFACTS, SLUICE
 from session import LiveRun, live_run
 
 try:
@@ -53,6 +57,8 @@ class ERTMPRun:
     rungs: list[lc.Rung]
     msns: list[int]
     decoded: dict[str, lc.Decoded] = field(default_factory=dict)
+    # /api/streams and `sluice stats --once` while the publisher sends.
+    scraped: dict[str, str] = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module", params=list(CODECS))
@@ -62,11 +68,20 @@ def ertmp(request) -> ERTMPRun:
     codec = request.param
     key = f"e2e-ertmp-{codec}"
     workdir = ARTIFACTS / f"ertmp-{codec}"
+    scraped: dict[str, str] = {}
+
+    def scrape(gw, _pubs):
+        time.sleep(5)
+        base = f"http://127.0.0.1:{gw.http_port}"
+        scraped["api"] = requests.get(f"{base}/api/streams", timeout=5).text
+        scraped["stats"] = subprocess.run([str(SLUICE), "stats", base, "--once"], capture_output=True, text=True,
+                                          timeout=30).stdout
+
     run = live_run(workdir, key, lambda gw: publisher_cmd(gw.rtmp_url(key), CODECS[codec][1]),
-                   follow_seconds=SECONDS - 1, gateway_args=SEGMENTS, min_variants=3)
+                   follow_seconds=SECONDS - 1, gateway_args=SEGMENTS, min_variants=3, during=scrape)
     rungs = lc.video_rungs(run.follow)
     msns = lc.common_msns(rungs)
-    out = ERTMPRun(codec, run, rungs, msns)
+    out = ERTMPRun(codec, run, rungs, msns, scraped=scraped)
     if len(msns) >= 2:
         for rung in rungs:
             out.decoded[rung.label] = lc.decode(rung, msns, workdir / f"rung-{rung.label}.mp4")
@@ -98,3 +113,17 @@ def test_ffprobe_decodes_every_variant_with_equal_frame_counts(ertmp):
         counts[rung.uri] = len(d.frames)
     print(f"{ertmp.codec}: MSNs {ertmp.msns[0]}..{ertmp.msns[-1]} decoded frames {counts}")
     assert len(set(counts.values())) == 1 and min(counts.values()) > 0, f"frame counts differ: {counts}"
+
+
+def test_api_and_stats_name_the_source_codec(ertmp):
+    """`/api/streams` `source` and `sluice stats` carry the publisher's codec, the same string as the top variant."""
+    streams = json.loads(ertmp.scraped.get("api", "[]"))
+    stream = next((s for s in streams if s["key"] == f"e2e-ertmp-{ertmp.codec}"), None)
+    assert stream is not None, f"stream not in /api/streams: {ertmp.scraped.get('api')}"
+    source = stream.get("source") or {}
+    mv = ertmp.run.follow.multivariant
+    top = mv.variants[0][0].get("CODECS", "").split(",")[0] if mv and mv.variants else None
+    assert source.get("videoFormat") == ertmp.codec and source.get("video") == top, (source, top)
+    assert source.get("audioFormat") == "aac" and source.get("audio") == "mp4a.40.2", source
+    line = f"source: {ertmp.codec} {top} + aac mp4a.40.2"
+    assert line in ertmp.scraped.get("stats", ""), f"want {line!r} in:\n{ertmp.scraped.get('stats')}"

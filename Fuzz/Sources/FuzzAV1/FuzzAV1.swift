@@ -2,7 +2,8 @@ import CodecFormats
 import FuzzSupport
 import MediaCore
 
-/// AV1 av1C, sequence header OBU and OBU framing: any bytes parse or throw; split OBUs stay inside the input.
+/// AV1 av1C, sequence header OBU, OBU framing and the capture clock metadata OBU: any bytes parse or throw; split
+/// OBUs stay inside the input.
 @main enum FuzzAV1Entry {
     static func main() { FuzzDriver.run(fuzzAV1) }
 }
@@ -14,6 +15,15 @@ func fuzzAV1(_ bytes: [UInt8]) {
     }
     _ = AV1OBU.containsKeyFrame(temporalUnit: bytes)
     _ = try? AV1SequenceHeader(parsing: bytes)
+    // The capture clock metadata OBU: reading never traps; stamping a walkable unit leaves one readable clock.
+    let time = WallTime(nanosecondsSince1970: 1_763_000_000_123_456_000)
+    _ = CaptureTimeOBU.captureTime(inTemporalUnit: bytes)
+    if let stamped = try? CaptureTimeOBU.inserting(capture: time, intoTemporalUnit: bytes) {
+        precondition(
+            CaptureTimeOBU.captureTime(inTemporalUnit: stamped) == time,
+            "stamped temporal unit lost its clock"
+        )
+    }
     if let record = try? AV1CodecConfigurationRecord(parsing: bytes) {
         precondition(record.codecString.hasPrefix("av01."), "CODECS string without its sample entry")
         _ = try? VideoParameters(av1CodecConfiguration: bytes)

@@ -2,7 +2,8 @@ import CodecFormats
 import FuzzSupport
 import MediaCore
 
-/// HEVC hvcC, SPS and IRAP detection: any bytes parse or throw; a parsed record names a CODECS string.
+/// HEVC hvcC, SPS, IRAP detection and the capture clock SEI: any bytes parse or throw; a parsed record names a
+/// CODECS string.
 @main enum FuzzHEVCEntry {
     static func main() { FuzzDriver.run(fuzzHEVC) }
 }
@@ -19,4 +20,10 @@ func fuzzHEVC(_ bytes: [UInt8]) {
         precondition(sps.width > 0 && sps.height > 0, "non-positive picture size from SPS")
     }
     for lengthSize in [1, 2, 4] { _ = HEVC.containsIRAP(lengthPrefixed: bytes, lengthSize: lengthSize) }
+    // The capture clock SEI: reading never traps, and stamping a walkable access unit leaves one readable clock.
+    _ = CaptureTimeSEI.captureTime(inHEVCNALUnit: bytes)
+    let time = WallTime(nanosecondsSince1970: 1_763_000_000_123_456_000)
+    if let stamped = try? CaptureTimeSEI.inserting(capture: time, intoHEVC: bytes) {
+        precondition(CaptureTimeSEI.captureTime(inHEVC: stamped) == time, "stamped HEVC access unit lost its clock")
+    }
 }

@@ -49,6 +49,13 @@ const Sluice = {
     return bps >= 1e6 ? (bps / 1e6).toFixed(2) + ' Mb/s' : Math.round(bps / 1e3) + ' kb/s';
   },
 
+  /** The publisher's codecs from `source`: "hevc hvc1.1.6.L93.90 + aac mp4a.40.2"; '' before any track. */
+  sourceCodecs(stream) {
+    const c = stream.source || {};
+    return [[c.videoFormat, c.video], [c.audioFormat, c.audio]]
+      .map(([f, s]) => [f, s].filter(x => x).join(' ')).filter(x => x).join(' + ');
+  },
+
   /** One hop of a stream: the rendition where it is worst at p50 (encode differs per rung; the rest sit on the source). */
   hop(stream, hop) {
     let best = null;
