@@ -100,15 +100,14 @@ import Testing
         }
     }
 
-    @Test func aProgramWithoutH264OrAACIsRefusedWithItsStreamTypes() {
-        // PMT: one HEVC stream (0x24) on 0x101.
-        let pmt = hex("00 02 B0 12 00 01 C1 00 00 E1 01 F0 00 24 E1 01 F0 00 DE AD BE EF")
+    @Test func aProgramWithoutH264HEVCOrAACIsRefusedWithItsStreamTypes() {
+        // PMT: one MPEG-2 video stream (0x02) on 0x101.
         let ts = TSBuilder.numbered(
             TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
-                + TSBuilder.packet(pid: 0x100, start: true, payload: pmt)
+                + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt(streams: [(0x02, 0x101)]))
         )
         var adapter = TSToStream()
-        #expect(throws: MPEGTSError.noSupportedStream(streamTypes: [0x24])) {
+        #expect(throws: MPEGTSError.noSupportedStream(streamTypes: [0x02])) {
             try adapter.feed(ts, stamps: HopStamps())
         }
     }
