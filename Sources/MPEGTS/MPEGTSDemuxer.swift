@@ -91,10 +91,10 @@ public struct MPEGTSDemuxer: Sendable {
             var next = Assembly(bytes: Array(packet.payload))
             next.afterDiscontinuity = lost || packet.discontinuity || restarted.remove(packet.pid) != nil
             assemblies[packet.pid] = next
-        } else if var a = assemblies[packet.pid] {
-            if lost { a.intact = false }
-            if a.intact { a.bytes.append(contentsOf: packet.payload) }
-            assemblies[packet.pid] = a
+        } else if assemblies[packet.pid] != nil {
+            // Mutated in place: a copy out of the dictionary would copy the whole PES for every packet.
+            if lost { assemblies[packet.pid]!.intact = false }
+            if assemblies[packet.pid]!.intact { assemblies[packet.pid]!.bytes.append(contentsOf: packet.payload) }
         }
         // A continuation without a start (joined mid-PES) has nothing to join: dropped.
         // A PES with PES_packet_length set (audio) is whole once that many bytes are in, and an unbounded one
