@@ -83,13 +83,17 @@ public struct TSToStream: Sendable {
             if !au.sample.isEmpty { framesDroppedBeforeParameters += 1 }
             return out
         }
-        let dts = timeline.time(of: unit.dts.value, discontinuity: unit.followsDiscontinuity)
+        let exact = timeline.time(of: unit.dts.value, discontinuity: unit.followsDiscontinuity)
+        let dts = Self.onMicrosecondGrid(exact)
         var frameStamps = stamps
         if codec == .h264 { frameStamps.capture = frameStamps.capture ?? CaptureTimeSEI.captureTime(inAVCC: au.sample) }
         let frame = MediaFrame(
             kind: .video,
             dts: MediaTime(value: dts, timescale: 90_000),
-            compositionOffset: MediaTime(value: Self.compositionOffset(unit), timescale: 90_000),
+            compositionOffset: MediaTime(
+                value: Self.onMicrosecondGrid(exact + Self.compositionOffset(unit)) - dts,
+                timescale: 90_000
+            ),
             isKeyframe: au.isKeyframe,
             data: au.sample,
             stamps: frameStamps
@@ -125,6 +129,14 @@ public struct TSToStream: Sendable {
         }
         return out
     }
+
+    /// A video time moved to the nearest multiple of 9 ticks (100 µs), so it is a whole number of microseconds.
+    ///
+    /// Chromium's MSE keeps whole microseconds and truncates: 30 fps frames on the 90 kHz grid (33 333.3 µs) end 1 µs
+    /// short of the next part, and hls.js, finding the buffer end still inside the part it has, asks for the next
+    /// segment's first part a playlist update (one part) late, every segment (docs/BENCHMARKS.md, "SRT vs RTMP with
+    /// hls.js and the model"). RTMP's millisecond timestamps never had this; 100 µs moves no frame measurably.
+    static func onMicrosecondGrid(_ ticks: Int64) -> Int64 { (ticks + 4) / 9 * 9 }
 
     /// PTS − DTS, across a 33-bit wrap between them.
     static func compositionOffset(_ unit: TSAccessUnit) -> Int64 {

@@ -72,9 +72,13 @@ import Testing
         #expect(expected.count == 60)
         #expect(frames.count == expected.count)
         #expect(adapter.framesDroppedBeforeParameters == 0)
-        let base = try #require(frames.first).dts.value - expected[0].dts
-        #expect(frames.map { $0.dts.value - base } == expected.map(\.dts))
-        #expect(frames.map { $0.dts.value - base + $0.compositionOffset.value } == expected.map(\.pts))
+        // The first DTS lands at the timeline's start; every time then sits on the 100 µs grid (TSToStream).
+        let shift = try #require(frames.first).dts.value - expected[0].dts
+        #expect(frames.map(\.dts.value) == expected.map { TSToStream.onMicrosecondGrid($0.dts + shift) })
+        #expect(
+            frames.map { $0.dts.value + $0.compositionOffset.value }
+                == expected.map { TSToStream.onMicrosecondGrid($0.pts + shift) }
+        )
         #expect(frames.map(\.isKeyframe) == expected.map(\.key))
         #expect(frames.contains { $0.compositionOffset.value > 0 })
         // Samples hold length-prefixed NAL units and no parameter sets or delimiters (they live in hvcC).
