@@ -19,8 +19,7 @@ let package = Package(
             targets: [
                 "MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager", "WebRTCWire", "MPEGTS",
                 "SRTWire",
-            ]
-        ),
+            ]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -40,12 +39,8 @@ let package = Package(
         // L0: vocabulary and C shims.
         .target(name: "MediaCore", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         .systemLibrary(
-            name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
-            providers: [
-                .apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])
-            ]
-        ),
+            name: "CFFmpeg", pkgConfig: "libavformat libavcodec libavutil libswscale libswresample",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev"])]),
         .systemLibrary(name: "CRTMP", pkgConfig: "librtmp", providers: [.apt(["librtmp-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSRTP", pkgConfig: "libsrtp2", providers: [.apt(["libsrtp2-dev"])]),
@@ -65,10 +60,8 @@ let package = Package(
         // L2: engines.
         .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
         .target(
-            name: "FFmpegBridge",
-            dependencies: ["MediaCore", "CodecFormats", "CFFmpeg"],
-            swiftSettings: strictSettings
-        ),
+            name: "FFmpegBridge", dependencies: ["MediaCore", "CodecFormats", "CFFmpeg"],
+            swiftSettings: strictSettings),
 
         // The one HTTP/1.1 client stack (and URL parser): WHIP signaling, the publish webhook, `sluice stats`, the bench.
         .target(
@@ -79,9 +72,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         .target(
             name: "Telemetry",
@@ -90,9 +81,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         .target(
             name: "WebRTCTransport",
@@ -101,9 +90,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         // L3: features.
         // Who may publish (key list, signed keys, webhook, anonymous rule), for every ingest protocol.
@@ -117,23 +104,18 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         // Publisher inputs and real-time pacing, shared by every publish protocol (RTMP, WHIP, SRT next).
         .target(
-            name: "MediaSources",
-            dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge"],
-            swiftSettings: strictSettings
-        ),
+            name: "MediaSources", dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge"],
+            swiftSettings: strictSettings),
         .target(
             name: "RTMPPublish",
             dependencies: [
                 "MediaCore", "RTMPWire", "CodecFormats", "FFmpegBridge", "MediaSources", "CRTMP",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
         // The bench's SRT publisher: MPEG-TS over a libsrt caller.
         .target(
             name: "SRTPublish",
@@ -141,28 +123,22 @@ let package = Package(
                 "MediaCore", "MPEGTS", "CSRT", "FFmpegBridge", "MediaSources",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
         .target(
             name: "WHIPPublish",
             dependencies: [
-                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "FFmpegBridge", "MediaSources",
-                "HTTPClient",
+                "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "FFmpegBridge", "MediaSources", "HTTPClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .target(
             name: "LLHLSPackager",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "StreamHub", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         .target(
             name: "WHIPIngest",
@@ -170,9 +146,7 @@ let package = Package(
                 "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "StreamHub", "FFmpegBridge", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         // Keeps what the packager completes as HLS VOD on disk; serves the listing and the files to the origin's routes.
         .target(
@@ -181,9 +155,7 @@ let package = Package(
                 "MediaCore", "HLSPlaylist", "LLHLSPackager",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         // WebRTC playback (draft-ietf-wish-whep): viewers as sending sessions on the shared WebRTC port.
         .target(
@@ -191,9 +163,7 @@ let package = Package(
             dependencies: [
                 "MediaCore", "CodecFormats", "WebRTCWire", "WebRTCTransport", "StreamHub", "FFmpegBridge", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         .target(
             name: "SRTIngest",
@@ -201,18 +171,14 @@ let package = Package(
                 "MediaCore", "CodecFormats", "MPEGTS", "SRTWire", "CSRT", "StreamHub", "PublishAuth", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         .target(
             name: "Transcoder",
             dependencies: [
                 "MediaCore", "CodecFormats", "StreamHub", "FFmpegBridge", "Telemetry",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         // L4: edges.
         .target(
@@ -231,14 +197,10 @@ let package = Package(
             ],
             // The pages are compiled into the binary: no resource bundle to find at run time.
             resources: [
-                .embedInCode("Pages/index.html"), .embedInCode("Pages/watch.html"),
-                .embedInCode("Pages/dashboard.html"),
+                .embedInCode("Pages/index.html"), .embedInCode("Pages/watch.html"), .embedInCode("Pages/dashboard.html"),
                 .embedInCode("Pages/publish.html"),
-                .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"),
-                .embedInCode("Pages/sluice-player.js"),
-            ],
-            swiftSettings: strictSettings
-        ),
+                .embedInCode("Pages/sluice.css"), .embedInCode("Pages/sluice.js"), .embedInCode("Pages/sluice-player.js"),
+            ], swiftSettings: strictSettings),
         .target(
             name: "SluiceApp",
             dependencies: [
@@ -249,14 +211,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .target(
             name: "SluiceBench",
             dependencies: [
-                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish",
-                "WHIPPublish",
+                "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish", "WHIPPublish",
                 "Telemetry", "HTTPClient", "MPEGTS", "SRTPublish",
                 // The transcode-only bench runs the ladder's own pieces over a file.
                 "FFmpegBridge", "Transcoder",
@@ -268,9 +227,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The real-player page (`sluice bench --player hlsjs|native`), compiled into the binary.
-            resources: [.embedInCode("Pages/bench-player.html")],
-            swiftSettings: strictSettings
-        ),
+            resources: [.embedInCode("Pages/bench-player.html")], swiftSettings: strictSettings),
         .executableTarget(
             name: "sluice",
             dependencies: [
@@ -278,101 +235,55 @@ let package = Package(
                 "MediaCore", "LLHLSPackager", "Transcoder", "HTTPClient", "Recorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
 
         // Tests.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         // Media made by the ffmpeg CLI and read back (SEI, Ogg Opus), for the bridge's and the ladder's tests.
         .target(
-            name: "MediaTestSupport",
-            dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge", "TestSupport"],
-            path: "Tests/MediaTestSupport",
-            swiftSettings: strictSettings
-        ),
+            name: "MediaTestSupport", dependencies: ["MediaCore", "CodecFormats", "FFmpegBridge", "TestSupport"],
+            path: "Tests/MediaTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strictSettings),
-        .testTarget(
-            name: "CodecFormatsTests",
-            dependencies: ["CodecFormats", "TestSupport"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "RTMPWireTests",
-            dependencies: ["RTMPWire", "CodecFormats", "MediaCore", "TestSupport"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "FMP4Tests",
-            dependencies: ["FMP4", "CodecFormats", "TestSupport"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "HLSPlaylistTests",
-            dependencies: ["HLSPlaylist", "MediaCore", "TestSupport"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WebRTCWireTests",
-            dependencies: ["WebRTCWire", "MediaCore", "CodecFormats", "TestSupport"],
-            swiftSettings: strictSettings
-        ),
+        .testTarget(name: "CodecFormatsTests", dependencies: ["CodecFormats", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "RTMPWireTests", dependencies: ["RTMPWire", "CodecFormats", "MediaCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "FMP4Tests", dependencies: ["FMP4", "CodecFormats", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "HLSPlaylistTests", dependencies: ["HLSPlaylist", "MediaCore", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "WebRTCWireTests", dependencies: ["WebRTCWire", "MediaCore", "CodecFormats", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "WebRTCTransportTests",
-            dependencies: [
-                "WebRTCTransport", "WebRTCWire", "MediaCore", "TestSupport",
+            dependencies: ["WebRTCTransport", "WebRTCWire", "MediaCore", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "WHIPIngestTests",
-            dependencies: [
-                "WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "Telemetry",
-                "TestSupport",
+            dependencies: ["WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "Telemetry", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "WHEPEgressTests",
-            dependencies: [
-                "WHEPEgress", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "CodecFormats", "Telemetry",
-                "TestSupport",
+            dependencies: ["WHEPEgress", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "CodecFormats", "Telemetry", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "WHIPPublishTests",
-            dependencies: [
-                "WHIPPublish", "WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge",
-                "TestSupport",
+            dependencies: ["WHIPPublish", "WHIPIngest", "WebRTCWire", "WebRTCTransport", "StreamHub", "MediaCore", "FFmpegBridge", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "TelemetryTests",
-            dependencies: [
-                "Telemetry", "MediaCore", "StreamHub", "Transcoder", "FFmpegBridge", "LLHLSPackager", "TestSupport",
+            dependencies: ["Telemetry", "MediaCore", "StreamHub", "Transcoder", "FFmpegBridge", "LLHLSPackager", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "SluiceBenchTests",
-            dependencies: [
-                "SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
+            dependencies: ["SluiceBench", "SluiceApp", "FFmpegBridge", "FMP4", "CodecFormats", "MediaCore",
                 "MediaSources", "RTMPPublish", "HLSPlaylist", "HTTPClient", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "HTTPClientTests",
             dependencies: [
@@ -380,33 +291,25 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "PublishAuthTests",
             dependencies: [
                 "PublishAuth", "MediaCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
         .testTarget(
-            name: "MPEGTSTests",
-            dependencies: ["MPEGTS", "CodecFormats", "MediaCore", "TestSupport"],
-            swiftSettings: strictSettings
-        ),
+            name: "MPEGTSTests", dependencies: ["MPEGTS", "CodecFormats", "MediaCore", "TestSupport"],
+            swiftSettings: strictSettings),
         .testTarget(name: "SRTWireTests", dependencies: ["SRTWire", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(
             name: "SRTIngestTests",
             dependencies: [
                 "SRTIngest", "SRTWire", "StreamHub", "PublishAuth", "MediaCore", "Telemetry", "TestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPIngestTests",
             dependencies: [
@@ -416,19 +319,15 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "LLHLSPackagerTests",
             dependencies: [
-                "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats", "Telemetry",
-                "TestSupport",
+                "LLHLSPackager", "FMP4", "HLSPlaylist", "StreamHub", "MediaCore", "CodecFormats", "Telemetry", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
         .testTarget(
             name: "HTTPOriginTests",
             dependencies: [
@@ -438,13 +337,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            ], swiftSettings: strictSettings),
         .testTarget(
-            name: "SluiceAppTests",
-            dependencies: [
-                "SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
+            name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
                 "WHIPIngest", "WebRTCTransport", "TestSupport", "HTTPOrigin", "PublishAuth", "StreamHub",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -452,38 +347,28 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
         .testTarget(
             name: "FFmpegBridgeTests",
             dependencies: ["FFmpegBridge", "MediaCore", "CodecFormats", "TestSupport", "MediaTestSupport"],
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "MediaSourcesTests",
-            dependencies: ["MediaSources", "MediaCore", "CodecFormats"],
-            swiftSettings: strictSettings
-        ),
+            name: "MediaSourcesTests", dependencies: ["MediaSources", "MediaCore", "CodecFormats"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "RTMPPublishTests",
             dependencies: ["RTMPPublish", "FFmpegBridge", "MediaCore", "RTMPWire", "TestSupport"],
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
         .testTarget(
             name: "RecorderTests",
-            dependencies: [
-                "Recorder", "LLHLSPackager", "MediaCore", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strictSettings
-        ),
+            dependencies: ["Recorder", "LLHLSPackager", "MediaCore", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "TranscoderTests",
             dependencies: [
-                "Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport",
-                "MediaTestSupport",
+                "Transcoder", "FFmpegBridge", "StreamHub", "MediaCore", "CodecFormats", "TestSupport", "MediaTestSupport",
             ],
-            swiftSettings: strictSettings
-        ),
+            swiftSettings: strictSettings),
     ]
 )
