@@ -233,8 +233,8 @@ let package = Package(
         .executableTarget(
             name: "sluice",
             dependencies: [
-                "SluiceApp", "SluiceBench", "MediaSources", "RTMPPublish", "WHIPPublish", "MediaCore", "LLHLSPackager",
-                "Transcoder", "HTTPClient", "Recorder",
+                "SluiceApp", "SluiceBench", "MediaSources", "RTMPPublish", "WHIPPublish", "SRTPublish", "SRTWire",
+                "MediaCore", "LLHLSPackager", "Transcoder", "HTTPClient", "Recorder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),

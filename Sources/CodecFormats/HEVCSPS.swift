@@ -1,5 +1,9 @@
 /// ITU-T H.265 §7.3.2.2 seq_parameter_set_rbsp, up to the bit depths: picture size and profile_tier_level.
 public struct HEVCSPS: Equatable, Sendable {
+    /// sps_max_sub_layers_minus1 + 1: the temporal layers hvcC's numTemporalLayers names.
+    public var temporalLayers: Int
+    /// sps_temporal_id_nesting_flag.
+    public var temporalIDNesting: Bool
     /// The general profile, tier and level.
     public var profileTierLevel: HEVCProfileTierLevel
     /// chroma_format_idc.
@@ -10,6 +14,8 @@ public struct HEVCSPS: Equatable, Sendable {
     public var height: Int
     /// bit_depth_luma_minus8.
     public var bitDepthLumaMinus8: Int
+    /// bit_depth_chroma_minus8.
+    public var bitDepthChromaMinus8: Int
 
     /// Parses an SPS NAL unit including its two-byte NAL header.
     public init(parsing nalUnit: [UInt8]) throws(CodecFormatError) {
@@ -21,7 +27,8 @@ public struct HEVCSPS: Equatable, Sendable {
         var r = BitReader(BitReader.rbsp(fromNAL: nalUnit.dropFirst(2)))
         _ = try r.readBits(4, "sps_video_parameter_set_id")
         let maxSubLayersMinus1 = Int(try r.readBits(3, "sps_max_sub_layers_minus1"))
-        _ = try r.readFlag("sps_temporal_id_nesting_flag")
+        temporalLayers = maxSubLayersMinus1 + 1
+        temporalIDNesting = try r.readFlag("sps_temporal_id_nesting_flag")
         profileTierLevel = try HEVCProfileTierLevel.read(&r)
         // §7.3.3: sub-layer flags, padding to 8 entries, then each present sub-layer's profile (88) and level (8).
         var present: [(profile: Bool, level: Bool)] = []
@@ -55,5 +62,6 @@ public struct HEVCSPS: Equatable, Sendable {
         height = codedHeight - subHeight * (crop.top + crop.bottom)
         guard width > 0, height > 0 else { throw .invalidValue(field: "pic_size", value: min(width, height)) }
         bitDepthLumaMinus8 = Int(try r.readUE("bit_depth_luma_minus8"))
+        bitDepthChromaMinus8 = Int(try r.readUE("bit_depth_chroma_minus8"))
     }
 }

@@ -14,9 +14,13 @@ public struct MPEGTSDemuxer: Sendable {
     }
 
     private var pending: [UInt8] = []
-    private var pmtPID: Int?
+    /// The program followed (the PAT's first) and its PMT PID.
+    private var program: ProgramTables.Program?
+    private var sections: [Int: PSISectionAssembler] = [:]
     private var assemblies: [Int: Assembly] = [:]
     private var lastCounter: [Int: UInt8] = [:]
+    /// PIDs a changed PMT (re)listed: their next PES starts a new timeline, like a flagged discontinuity.
+    private var restarted: Set<Int> = []
     /// The program's elementary streams from the latest PMT (empty before it).
     public private(set) var streams: [TSElementaryStream] = []
     /// Bytes skipped while looking for the sync byte 0x47.
@@ -27,6 +31,10 @@ public struct MPEGTSDemuxer: Sendable {
     public private(set) var continuityErrors = 0
     /// PES packets dropped: damaged by a loss, or without a start code prefix or PTS.
     public private(set) var droppedPES = 0
+    /// PAT/PMT sections dropped: a packet of theirs lost, or a CRC_32 that did not match.
+    public var droppedSections: Int { sections.values.reduce(0) { $0 + $1.dropped } }
+    /// Times the PMT changed the program's elementary streams after the first.
+    public private(set) var programChanges = 0
 
     /// A demuxer with no program yet.
     public init() {}
@@ -68,16 +76,7 @@ public struct MPEGTSDemuxer: Sendable {
     }
 
     private mutating func read(_ packet: TSPacket) -> [TSAccessUnit] {
-        if packet.pid == 0 {
-            if packet.payloadUnitStart, let pid = ProgramTables.programMapPID(packet.payload) { pmtPID = pid }
-            return []
-        }
-        if packet.pid == pmtPID {
-            if packet.payloadUnitStart, let found = ProgramTables.elementaryStreams(packet.payload), found != streams {
-                streams = found
-            }
-            return []
-        }
+        if packet.pid == 0 || packet.pid == program?.pmtPID { return readTables(packet) }
         guard let stream = streams.first(where: { $0.pid == packet.pid }), packet.hasPayload else { return [] }
         let continuity = continuity(packet)
         guard continuity != .duplicate else { return [] }
@@ -90,12 +89,12 @@ public struct MPEGTSDemuxer: Sendable {
                 if let unit = finish(previous, stream: stream) { finished.append(unit) }
             }
             var next = Assembly(bytes: Array(packet.payload))
-            next.afterDiscontinuity = lost || packet.discontinuity
+            next.afterDiscontinuity = lost || packet.discontinuity || restarted.remove(packet.pid) != nil
             assemblies[packet.pid] = next
-        } else if var a = assemblies[packet.pid] {
-            if lost { a.intact = false }
-            if a.intact { a.bytes.append(contentsOf: packet.payload) }
-            assemblies[packet.pid] = a
+        } else if assemblies[packet.pid] != nil {
+            // Mutated in place: a copy out of the dictionary would copy the whole PES for every packet.
+            if lost { assemblies[packet.pid]!.intact = false }
+            if assemblies[packet.pid]!.intact { assemblies[packet.pid]!.bytes.append(contentsOf: packet.payload) }
         }
         // A continuation without a start (joined mid-PES) has nothing to join: dropped.
         // A PES with PES_packet_length set (audio) is whole once that many bytes are in, and an unbounded one
@@ -109,6 +108,52 @@ public struct MPEGTSDemuxer: Sendable {
             }
         }
         return finished
+    }
+
+    /// PAT and PMT packets: sections gathered across packets (§2.4.4.1), the program and its streams followed as
+    /// they change.
+    private mutating func readTables(_ packet: TSPacket) -> [TSAccessUnit] {
+        guard packet.hasPayload else { return [] }
+        let continuity = continuity(packet)
+        guard continuity != .duplicate else { return [] }
+        var assembler = sections[packet.pid] ?? PSISectionAssembler()
+        let whole = assembler.feed(packet.payload, unitStart: packet.payloadUnitStart, lost: continuity == .gap)
+        sections[packet.pid] = assembler
+        var units: [TSAccessUnit] = []
+        for section in whole {
+            if packet.pid == 0 {
+                guard let found = ProgramTables.program(section), found != program else { continue }
+                // A new PMT PID: its PMT is awaited; the streams listed so far stay until it comes.
+                if let old = program?.pmtPID, old != found.pmtPID { sections[old] = nil }
+                program = found
+            } else if let program, let found = ProgramTables.elementaryStreams(section, program: program.number) {
+                units += update(streams: found)
+            }
+        }
+        return units
+    }
+
+    /// A PMT's streams. A PID gone or given another stream_type ends what it was gathering: an unbounded PES is
+    /// whole (a muxer writes new tables between PES packets, as at an encoder restart); a bounded one still short
+    /// of its length is dropped.
+    private mutating func update(streams found: [TSElementaryStream]) -> [TSAccessUnit] {
+        guard found != streams else { return [] }
+        var units: [TSAccessUnit] = []
+        for old in streams where !found.contains(old) {
+            lastCounter[old.pid] = nil
+            guard let a = assemblies.removeValue(forKey: old.pid) else { continue }
+            guard a.bytes.count >= 6, a.bytes[4] == 0, a.bytes[5] == 0 else {
+                droppedPES += 1
+                continue
+            }
+            if let unit = finish(a, stream: old) { units.append(unit) }
+        }
+        if !streams.isEmpty {
+            programChanges += 1
+            restarted.formUnion(found.filter { !streams.contains($0) }.map(\.pid))
+        }
+        streams = found
+        return units
     }
 
     /// How a packet's continuity_counter follows the previous one on its PID.

@@ -9,7 +9,7 @@ public struct TSStreamType: RawRepresentable, Sendable, Hashable, CustomStringCo
     public static let aacADTS = TSStreamType(rawValue: 0x0F)
     /// ITU-T H.264 | ISO/IEC 14496-10 video.
     public static let h264 = TSStreamType(rawValue: 0x1B)
-    /// ITU-T H.265 video (recognised, not yet taken).
+    /// ITU-T H.265 video (§2.17).
     public static let h265 = TSStreamType(rawValue: 0x24)
 
     public var description: String {
@@ -35,39 +35,42 @@ public struct TSElementaryStream: Sendable, Hashable {
     }
 }
 
-/// ISO/IEC 13818-1 §2.4.4: the PAT (§2.4.4.3) and PMT (§2.4.4.8) sections this demuxer reads.
-///
-/// Sections are read from the packet that starts them (every muxer seen — FFmpeg, OBS, srt-live-transmit — fits
-/// them in one); the CRC_32 is not checked because the continuity counter already catches lost packets.
+/// ISO/IEC 13818-1 §2.4.4: the PAT (§2.4.4.3) and PMT (§2.4.4.8) sections this demuxer reads, each a whole section
+/// from `PSISectionAssembler` (CRC_32 already checked).
 enum ProgramTables {
-    /// The section after the pointer_field (§2.4.4.2), bounded by section_length, without header and CRC_32.
-    static func section(_ payload: ArraySlice<UInt8>, tableID: UInt8) -> ArraySlice<UInt8>? {
-        guard let pointer = payload.first else { return nil }
-        let start = payload.startIndex + 1 + Int(pointer)
-        guard start < payload.endIndex, payload.endIndex - start >= 3, payload[start] == tableID else { return nil }
-        let length = Int(payload[start + 1] & 0x0F) << 8 | Int(payload[start + 2])
-        let end = start + 3 + length
-        guard end <= payload.endIndex, length >= 9 else { return nil }
-        return payload[start + 3..<end - 4]
+    /// One PAT entry: program_number and its program_map_PID.
+    struct Program: Sendable, Equatable {
+        var number: Int
+        var pmtPID: Int
     }
 
-    /// PAT: the first program's program_map_PID (program_number 0 is the network PID).
-    static func programMapPID(_ payload: ArraySlice<UInt8>) -> Int? {
-        guard let s = section(payload, tableID: 0x00) else { return nil }
-        var i = s.startIndex + 5  // transport_stream_id, version, section numbers.
+    /// A long-form section's body (after table_id_extension, version and section numbers; before CRC_32) when its
+    /// table_id is `tableID` and it applies now (current_next_indicator 1), with its table_id_extension.
+    static func body(_ section: [UInt8], tableID: UInt8) -> (idExtension: Int, body: ArraySlice<UInt8>)? {
+        guard section.count >= 12, section[0] == tableID, section[1] & 0x80 != 0, section[5] & 0x01 != 0 else {
+            return nil
+        }
+        return (Int(section[3]) << 8 | Int(section[4]), section[8..<section.count - 4])
+    }
+
+    /// PAT: the first program's number and program_map_PID (program_number 0 is the network PID).
+    static func program(_ section: [UInt8]) -> Program? {
+        guard let (_, s) = body(section, tableID: 0x00) else { return nil }
+        var i = s.startIndex
         while i + 4 <= s.endIndex {
             let program = Int(s[i]) << 8 | Int(s[i + 1])
-            if program != 0 { return Int(s[i + 2] & 0x1F) << 8 | Int(s[i + 3]) }
+            let pid = Int(s[i + 2] & 0x1F) << 8 | Int(s[i + 3])
+            if program != 0, pid != 0 { return Program(number: program, pmtPID: pid) }
             i += 4
         }
         return nil
     }
 
-    /// PMT: every elementary stream, in order.
-    static func elementaryStreams(_ payload: ArraySlice<UInt8>) -> [TSElementaryStream]? {
-        guard let s = section(payload, tableID: 0x02), s.count >= 9 else { return nil }
-        let infoLength = Int(s[s.startIndex + 7] & 0x0F) << 8 | Int(s[s.startIndex + 8])
-        var i = s.startIndex + 9 + infoLength
+    /// PMT of `program`: every elementary stream, in order (nil for another program's PMT or a malformed one).
+    static func elementaryStreams(_ section: [UInt8], program: Int) -> [TSElementaryStream]? {
+        guard let (number, s) = body(section, tableID: 0x02), number == program, s.count >= 4 else { return nil }
+        let infoLength = Int(s[s.startIndex + 2] & 0x0F) << 8 | Int(s[s.startIndex + 3])
+        var i = s.startIndex + 4 + infoLength
         var streams: [TSElementaryStream] = []
         while i + 5 <= s.endIndex {
             let pid = Int(s[i + 1] & 0x1F) << 8 | Int(s[i + 2])

@@ -7,6 +7,8 @@ import MediaCore
 public struct TSTimeline: Sendable {
     /// 2^33: PTS/DTS wrap here.
     static let wrap: Int64 = 1 << 33
+    /// How far after the last time a bridged jump continues.
+    static let bridgeStep: Int64 = 9
     /// A step larger than this (forward or back) between consecutive timestamps is a jump, not media.
     public var maximumStep: Int64 = 10 * 90_000
     /// Where the first timestamp lands: room for the other track starting slightly earlier.
@@ -35,8 +37,9 @@ public struct TSTimeline: Sendable {
         // A flagged discontinuity lowers the bar: tracks legitimately sit a few hundred ms apart in the mux.
         let step = abs(mapped - last)
         if step > maximumStep || (discontinuity && step > 90_000) {
-            // Continue one 90 kHz tick after the last time: the other track re-bases on the same shift.
-            let shift = last + 1 - mapped
+            // Continue 100 µs (9 ticks, one step of TSToStream's microsecond grid) after the last time: the other track
+            // re-bases on the same shift.
+            let shift = last + Self.bridgeStep - mapped
             offset += shift
             mapped += shift
             jumps += 1

@@ -1,10 +1,11 @@
 import CodecFormats
 import MediaCore
 
-/// Turns a transport stream of H.264 (Annex B) and AAC (ADTS) into a `StreamDescription` and `MediaFrame`s.
+/// Turns a transport stream of H.264 or H.265 (Annex B) and AAC (ADTS) into a `StreamDescription` and `MediaFrame`s.
 ///
 /// The TS counterpart of `RTMPToStream`: whatever protocol carries the TS (SRT today), the hub sees the same frames
-/// an RTMP publisher's would make — AVCC video with parameter sets moved to the description, raw AAC frames.
+/// an RTMP (or E-RTMP, for HEVC) publisher's would make — length-prefixed video with parameter sets moved to the
+/// description (avcC, hvcC), raw AAC frames.
 public struct TSToStream: Sendable {
     /// What the adapter produced.
     public enum Output: Sendable {
@@ -37,7 +38,7 @@ public struct TSToStream: Sendable {
             throw .notTransportStream(skippedBytes: demuxer.skippedBytes)
         }
         let types = demuxer.streams.map(\.streamType)
-        if !types.isEmpty, !types.contains(.h264), !types.contains(.aacADTS) {
+        if !types.isEmpty, !types.contains(where: Self.takenStreamTypes.contains) {
             throw .noSupportedStream(streamTypes: types.map(\.rawValue))
         }
         var out: [Output] = []
@@ -54,52 +55,47 @@ public struct TSToStream: Sendable {
 
     private mutating func convert(_ unit: TSAccessUnit, stamps: HopStamps) throws(MPEGTSError) -> [Output] {
         switch unit.stream.streamType {
-        case .h264: return try video(unit, stamps: stamps)
+        case .h264: return try video(unit, codec: .h264, stamps: stamps)
+        case .h265: return try video(unit, codec: .hevc, stamps: stamps)
         case .aacADTS: return try audio(unit, stamps: stamps)
         default: return []
         }
     }
 
-    private mutating func video(_ unit: TSAccessUnit, stamps: HopStamps) throws(MPEGTSError) -> [Output] {
-        var sps: [UInt8]?
-        var pps: [UInt8]?
-        var avcc: [UInt8] = []
-        var isKeyframe = false
-        for nal in H264.nalUnits(annexB: unit.data) {
-            switch H264.nalType(nal) {
-            case 7: sps = Array(nal)
-            case 8: pps = Array(nal)
-            case 9: break  // Access unit delimiters mean nothing inside fMP4 samples.
-            default:
-                if H264.nalType(nal) == 5 { isKeyframe = true }
-                let n = nal.count
-                avcc += [UInt8(n >> 24 & 0xFF), UInt8(n >> 16 & 0xFF), UInt8(n >> 8 & 0xFF), UInt8(n & 0xFF)]
-                avcc += nal
-            }
+    private mutating func video(
+        _ unit: TSAccessUnit,
+        codec: Codec,
+        stamps: HopStamps
+    ) throws(MPEGTSError) -> [Output] {
+        let au: TSVideoAccessUnit
+        do { au = try TSVideoAccessUnit(annexB: unit.data, codec: codec) } catch {
+            throw .codec(pid: unit.stream.pid, error)
         }
         var out: [Output] = []
-        if let sps, let pps {
-            let record = AVCDecoderConfigurationRecord(sps: sps, pps: pps).serialize()
-            if current.video?.decoderConfiguration != record {
-                do { current.video = try VideoParameters(avcDecoderConfiguration: record) } catch {
-                    throw .codec(pid: unit.stream.pid, error)
-                }
-                out += announceChange()
+        if let record = au.configuration, current.video?.decoderConfiguration != record {
+            do { current.video = try TSVideoAccessUnit.parameters(record, codec: codec) } catch {
+                throw .codec(pid: unit.stream.pid, error)
             }
+            out += announceChange()
         }
-        guard current.video != nil, !avcc.isEmpty else {
-            if !avcc.isEmpty { framesDroppedBeforeParameters += 1 }
+        // A picture of another codec than the one described (the PMT changed it) waits for its own parameter sets.
+        guard current.video?.codec == codec, !au.sample.isEmpty else {
+            if !au.sample.isEmpty { framesDroppedBeforeParameters += 1 }
             return out
         }
-        let dts = timeline.time(of: unit.dts.value, discontinuity: unit.followsDiscontinuity)
+        let exact = timeline.time(of: unit.dts.value, discontinuity: unit.followsDiscontinuity)
+        let dts = Self.onMicrosecondGrid(exact)
         var frameStamps = stamps
-        frameStamps.capture = frameStamps.capture ?? CaptureTimeSEI.captureTime(inAVCC: avcc)
+        if codec == .h264 { frameStamps.capture = frameStamps.capture ?? CaptureTimeSEI.captureTime(inAVCC: au.sample) }
         let frame = MediaFrame(
             kind: .video,
             dts: MediaTime(value: dts, timescale: 90_000),
-            compositionOffset: MediaTime(value: Self.compositionOffset(unit), timescale: 90_000),
-            isKeyframe: isKeyframe,
-            data: avcc,
+            compositionOffset: MediaTime(
+                value: Self.onMicrosecondGrid(exact + Self.compositionOffset(unit)) - dts,
+                timescale: 90_000
+            ),
+            isKeyframe: au.isKeyframe,
+            data: au.sample,
             stamps: frameStamps
         )
         return out + release(frame)
@@ -134,6 +130,14 @@ public struct TSToStream: Sendable {
         return out
     }
 
+    /// A video time moved to the nearest multiple of 9 ticks (100 µs), so it is a whole number of microseconds.
+    ///
+    /// Chromium's MSE keeps whole microseconds and truncates: 30 fps frames on the 90 kHz grid (33 333.3 µs) end 1 µs
+    /// short of the next part, and hls.js, finding the buffer end still inside the part it has, asks for the next
+    /// segment's first part a playlist update (one part) late, every segment (docs/BENCHMARKS.md, "SRT vs RTMP with
+    /// hls.js and the model"). RTMP's millisecond timestamps never had this; 100 µs moves no frame measurably.
+    static func onMicrosecondGrid(_ ticks: Int64) -> Int64 { (ticks + 4) / 9 * 9 }
+
     /// PTS − DTS, across a 33-bit wrap between them.
     static func compositionOffset(_ unit: TSAccessUnit) -> Int64 {
         let d = (unit.pts.value - unit.dts.value) & (TSTimeline.wrap - 1)
@@ -155,12 +159,18 @@ public struct TSToStream: Sendable {
         held.append(frame)
         let listed = Set(demuxer.streams.map(\.streamType))
         let whole =
-            (!listed.contains(.h264) || current.video != nil) && (!listed.contains(.aacADTS) || current.audio != nil)
+            (listed.isDisjoint(with: Self.videoStreamTypes) || current.video != nil)
+            && (!listed.contains(.aacADTS) || current.audio != nil)
         guard whole || held.count >= Self.maximumHeldFrames else { return [] }
         announced = current
         defer { held = [] }
         return [.description(current)] + held.map { .frame($0) }
     }
+
+    /// The video stream types taken: H.264 and H.265 (Annex B byte streams, ISO/IEC 13818-1 §2.14 and §2.17).
+    static let videoStreamTypes: Set<TSStreamType> = [.h264, .h265]
+    /// Every stream type taken.
+    static let takenStreamTypes: Set<TSStreamType> = videoStreamTypes.union([.aacADTS])
 
     /// Frames held for a listed track before the description goes out without it (~5 s of 30 fps + AAC).
     static let maximumHeldFrames = 400

@@ -10,13 +10,17 @@ public struct SRTPublishReport: Sendable, Equatable {
     public var videoFrames = 0
     /// Audio frames sent.
     public var audioFrames = 0
+    /// Decode time of the last frame sent, from the first.
+    public var mediaTime: Duration = .zero
 }
 
 /// Opens `input` and publishes it as MPEG-TS over SRT in real time, each video frame stamped with its capture clock
-/// (the same SEI the RTMP and WHIP publishers write), until it ends, `duration` passes or the task is cancelled.
+/// (the same SEI the RTMP and WHIP publishers write), until it ends, `duration` passes or the task is cancelled;
+/// `loop` starts a file over (timestamps keep increasing).
 public func publishSRT(
     input: PublishInput,
     to url: String,
+    loop: Bool = false,
     duration: Duration? = nil,
     logger: Logger? = nil
 ) async throws(SRTPublishError) -> SRTPublishReport {
@@ -28,11 +32,13 @@ public func publishSRT(
     let caller = try await SRTCaller.connect(target)
     logger?.info("publishing over SRT", metadata: ["url": "\(url)"])
     var report = SRTPublishReport()
-    var paced = PacedSource(source: source, loop: false, duration: duration)
+    var paced = PacedSource(source: source, loop: loop, duration: duration)
     while !Task.isCancelled {
         let release: PacedSource.Release?
         do { release = try await paced.next() } catch { throw .source(error) }
-        guard case .frame(let frame, _) = release else { break }
+        guard let release else { break }
+        guard case .frame(let frame, let due) = release else { continue }
+        report.mediaTime = due
         let stamped = (try? CaptureClock.stamp(frame, at: frame.stamps.capture ?? WallTime.now())) ?? frame
         let packets: [UInt8]
         do { packets = try muxer.mux(stamped) } catch { throw .mux(error) }

@@ -3,15 +3,18 @@ import Logging
 import MediaCore
 import MediaSources
 import RTMPPublish
+import SRTPublish
+import SRTWire
 import WHIPPublish
 
-/// `sluice publish [INPUT] URL`: pushes a file or the built-in test pattern to an RTMP server or a WHIP endpoint
-/// (RFC 9725, H.264 + Opus over WebRTC) in real time.
+/// `sluice publish [INPUT] URL`: pushes a file or the built-in test pattern to an RTMP server, a WHIP endpoint
+/// (RFC 9725, H.264 + Opus over WebRTC) or an SRT listener (MPEG-TS over a libsrt caller) in real time.
 struct PublishCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract:
-            "Publish an FLV/MP4 file or a test pattern to an RTMP URL or a WHIP endpoint in real time (like ffmpeg -re).",
+            "Publish an FLV/MP4 file or a test pattern to an RTMP URL, a WHIP endpoint or an SRT listener in real time "
+            + "(like ffmpeg -re).",
         usage:
             "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N] [--bearer TOKEN]"
     )
@@ -19,7 +22,12 @@ struct PublishCommand: AsyncParsableCommand {
     @Argument(help: "FLV/MP4 file to publish, or 'testsrc' for the test pattern (the default when omitted).")
     var input: String
 
-    @Argument(help: "RTMP URL (rtmp://127.0.0.1:1935/live/demo) or WHIP endpoint (http://127.0.0.1:8080/whip/demo).")
+    @Argument(
+        help: """
+            RTMP URL (rtmp://127.0.0.1:1935/live/demo), WHIP endpoint (http://127.0.0.1:8080/whip/demo) or SRT URL \
+            ('srt://127.0.0.1:8890?streamid=#!::r=live/demo,m=publish[&latency=MS][&passphrase=P]').
+            """
+    )
     var url: String?
 
     @Option(help: "Stop after this many seconds of media.")
@@ -66,10 +74,16 @@ struct PublishCommand: AsyncParsableCommand {
     func validate() throws {
         if isWHIP {
             do { _ = try WHIPEndpoint(targetURL) } catch { throw ValidationError("\(error)") }
+        } else if isSRT {
+            try Self.validateSRT(targetURL)
+            if bearer != nil {
+                throw ValidationError("--bearer applies to WHIP endpoints only (SRT carries its key in the stream id)")
+            }
         } else {
             guard targetURL.hasPrefix("rtmp://") else {
                 throw ValidationError(
-                    "URL must be rtmp://HOST/APP/KEY or a WHIP endpoint http://HOST:PORT/whip/KEY, got \(targetURL)"
+                    "URL must be rtmp://HOST/APP/KEY, a WHIP endpoint http://HOST:PORT/whip/KEY or "
+                        + "srt://HOST:PORT?streamid=#!::r=live/KEY,m=publish, got \(targetURL)"
                 )
             }
             if bearer != nil {
@@ -88,6 +102,7 @@ struct PublishCommand: AsyncParsableCommand {
         let limitText = limit.map { " for \($0.secondsDouble) s" } ?? ""
         print("Publishing \(source) to \(targetURL)\(limitText)" + (loop && isFile ? ", looping" : ""))
         if isWHIP { return try await publishWHIP(source, limit: limit, isFile: isFile) }
+        if isSRT { return try await publishOverSRT(source, limit: limit, isFile: isFile) }
         // Errors propagate to ArgumentParser, which prints "Error: <description>" and exits non-zero.
         let report = try await publish(
             input: source,
@@ -107,6 +122,36 @@ struct PublishCommand: AsyncParsableCommand {
     private var isWHIP: Bool {
         let lower = targetURL.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// True for an srt:// target.
+    private var isSRT: Bool { targetURL.lowercased().hasPrefix("srt://") }
+
+    /// The URL's parts, and a stream id the gateway would take: `m=request` (play) is refused here with the
+    /// gateway's own reason, before any connection.
+    static func validateSRT(_ url: String) throws {
+        let target: SRTCaller.Target
+        do { target = try SRTCaller.Target(url: url) } catch { throw ValidationError("\(error)") }
+        do { _ = try SRTStreamID(parsing: target.streamID) } catch {
+            throw ValidationError("stream id '\(target.streamID)' cannot publish: \(error)")
+        }
+    }
+
+    /// The same input as MPEG-TS over SRT (H.264 + AAC as they are).
+    private func publishOverSRT(_ source: PublishInput, limit: Duration?, isFile: Bool) async throws {
+        var logger = Logger(label: "sluice.srt.publish")
+        logger.logLevel = .warning
+        let report = try await publishSRT(
+            input: source,
+            to: targetURL,
+            loop: loop && isFile,
+            duration: limit,
+            logger: logger
+        )
+        print(
+            "Sent \(report.videoFrames + report.audioFrames) frames (\(report.videoFrames) video, "
+                + "\(report.audioFrames) audio) covering \((report.mediaTime.secondsDouble * 100).rounded() / 100) s"
+        )
     }
 
     /// The same input over WHIP: H.264 as is, audio re-encoded to Opus.

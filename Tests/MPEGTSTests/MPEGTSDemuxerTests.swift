@@ -8,10 +8,24 @@ import Testing
 
 /// Builds transport packets by hand (ISO/IEC 13818-1 §2.4.3.2), stuffing with an adaptation field.
 enum TSBuilder {
-    /// PAT: program 1 → PMT PID 0x100 (CRC bytes are not checked by the demuxer).
-    static let pat = hex("00 00 B0 0D 00 01 C1 00 00 00 01 E1 00 DE AD BE EF")
+    /// PAT: program 1 → PMT PID 0x100 (pointer_field 0, then the section).
+    static let pat = [0] + MPEGTSMuxer.section(tableID: 0x00, idExtension: 1, body: hex("00 01 E1 00"))
     /// PMT: AAC on 0x102 listed first, then H.264 on 0x101.
-    static let pmt = hex("00 02 B0 17 00 01 C1 00 00 E1 01 F0 00 0F E1 02 F0 00 1B E1 01 F0 00 DE AD BE EF")
+    static let pmt = pmt(streams: [(0x0F, 0x102), (0x1B, 0x101)])
+
+    /// A PMT of program 1 (PCR on 0x101) listing `streams` (stream_type, PID), after a zero pointer_field.
+    static func pmt(streams: [(type: UInt8, pid: Int)], program: UInt16 = 1, version: UInt8 = 0) -> [UInt8] {
+        var body = hex("E1 01 F0 00")
+        for s in streams { body += [s.type, 0xE0 | UInt8(s.pid >> 8), UInt8(s.pid & 0xFF), 0xF0, 0x00] }
+        var section = MPEGTSMuxer.section(tableID: 0x02, idExtension: program, body: body)
+        if version != 0 {
+            section[5] = 0xC1 | version << 1
+            section = Array(section.dropLast(4))
+            let crc = CRC32MPEG2.checksum(section)
+            section += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        }
+        return [0] + section
+    }
 
     /// One 188-byte packet carrying `payload` (at most 184 bytes), stuffed to size.
     static func packet(pid: Int, start: Bool, payload: [UInt8], cc: UInt8 = 0) -> [UInt8] {

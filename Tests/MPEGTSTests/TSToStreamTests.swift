@@ -62,6 +62,20 @@ import Testing
         #expect(frames.allSatisfy { $0.dts.value >= 0 })
     }
 
+    /// 30 fps on the 90 kHz grid is 33 333.3 µs a frame: each video time is moved to a whole 100 µs (9 ticks), at most
+    /// 4 ticks (44 µs) from where it was, so MSE's microsecond buffer ends exactly where the next part begins.
+    @Test func videoTimesSitOnWholeMicroseconds() throws {
+        var adapter = TSToStream()
+        let outputs = try adapter.feed(try Self.ffmpegTS(), stamps: HopStamps()) + adapter.flush(stamps: HopStamps())
+        let video = Self.frames(outputs).filter { $0.kind == .video }
+        #expect(video.count == 60)
+        #expect(video.allSatisfy { $0.dts.value % 9 == 0 && ($0.dts.value + $0.compositionOffset.value) % 9 == 0 })
+        let steps = zip(video, video.dropFirst()).map { $1.dts.value - $0.dts.value }
+        // Steps of 2 997 or 3 006 ticks, never drifting: the last frame is within 4 ticks of its exact time.
+        #expect(steps.allSatisfy { abs($0 - 3_000) <= 9 } && abs(steps.reduce(0, +) - 59 * 3_000) <= 4)
+        #expect(TSToStream.onMicrosecondGrid(3_000) == 2_997 && TSToStream.onMicrosecondGrid(6_000) == 6_003)
+    }
+
     @Test func aLostPacketDropsOnlyThePESItBelongedTo() throws {
         let au: [UInt8] = [0, 0, 1, 0x41] + [UInt8](repeating: 0x5A, count: 600)
         var ts =
@@ -86,9 +100,9 @@ import Testing
         let start = t.time(of: (1 << 33) - 3000)
         #expect(t.time(of: 0) == start + 3000)
         #expect(t.time(of: 3000) == start + 6000)
-        // An encoder restart far away continues one tick after the last time.
-        #expect(t.time(of: 5_000_000_000) == start + 6001)
-        #expect(t.time(of: 5_000_003_000) == start + 9001)
+        // An encoder restart far away continues 9 ticks (100 µs) after the last time.
+        #expect(t.time(of: 5_000_000_000) == start + 6009)
+        #expect(t.time(of: 5_000_003_000) == start + 9009)
         #expect(t.jumps == 1)
     }
 
@@ -100,15 +114,14 @@ import Testing
         }
     }
 
-    @Test func aProgramWithoutH264OrAACIsRefusedWithItsStreamTypes() {
-        // PMT: one HEVC stream (0x24) on 0x101.
-        let pmt = hex("00 02 B0 12 00 01 C1 00 00 E1 01 F0 00 24 E1 01 F0 00 DE AD BE EF")
+    @Test func aProgramWithoutH264HEVCOrAACIsRefusedWithItsStreamTypes() {
+        // PMT: one MPEG-2 video stream (0x02) on 0x101.
         let ts = TSBuilder.numbered(
             TSBuilder.packet(pid: 0, start: true, payload: TSBuilder.pat)
-                + TSBuilder.packet(pid: 0x100, start: true, payload: pmt)
+                + TSBuilder.packet(pid: 0x100, start: true, payload: TSBuilder.pmt(streams: [(0x02, 0x101)]))
         )
         var adapter = TSToStream()
-        #expect(throws: MPEGTSError.noSupportedStream(streamTypes: [0x24])) {
+        #expect(throws: MPEGTSError.noSupportedStream(streamTypes: [0x02])) {
             try adapter.feed(ts, stamps: HopStamps())
         }
     }

@@ -1,6 +1,7 @@
 """srt-live-transmit (srt-tools) relays a TS file to the gateway through a loopback UDP relay that drops 5 % of the
 data packets; with a 300 ms latency window SRT repairs every loss: the LL-HLS output holds exactly the source's
-frames, and the retransmissions show in /metrics."""
+frames (video and audio, counted by ffprobe), the window both ends agreed on is 300 ms, and the retransmissions
+show in /metrics."""
 from __future__ import annotations
 
 import re
@@ -23,6 +24,30 @@ def _video_frames(path) -> int:
     out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v", "-count_frames", "-show_entries",
                           "stream=nb_read_frames", "-of", "csv=p=0", str(path)], capture_output=True, text=True)
     return int(out.stdout.split()[0])
+
+
+def _audio_packets(path) -> int:
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "a", "-count_packets", "-show_entries",
+                          "stream=nb_read_packets", "-of", "csv=p=0", str(path)], capture_output=True, text=True)
+    return int(out.stdout.split()[0])
+
+
+def _download(media_url: str, out) -> None:
+    """A finished media playlist's init + every segment, into one file."""
+    deadline = time.monotonic() + 20
+    text = ""
+    while time.monotonic() < deadline:
+        text = requests.get(media_url, timeout=15).text
+        if "#EXT-X-ENDLIST" in text:
+            break
+        time.sleep(0.5)
+    assert "#EXT-X-ENDLIST" in text, f"playlist did not end:\n{text[-1500:]}"
+    assert "#EXT-X-MEDIA-SEQUENCE:1\n" in text, f"the window dropped early segments:\n{text[:800]}"
+    init = re.search(r'#EXT-X-MAP:URI="([^"]+)"', text).group(1)
+    body = requests.get(urljoin(media_url, init), timeout=5).content
+    for uri in (l for l in text.splitlines() if l and not l.startswith("#")):
+        body += requests.get(urljoin(media_url, uri), timeout=5).content
+    out.write_bytes(body)
 
 
 def _metric(text: str, name: str) -> float:
@@ -58,31 +83,28 @@ def test_five_percent_loss_loses_no_frame_within_a_300ms_window(workdir, publish
         relay.stop()
     try:
         media_uri = next(l for l in mv.text.splitlines() if l and not l.startswith("#"))
-        media_url = urljoin(gw.hls_url(KEY), media_uri)
-        deadline = time.monotonic() + 20
-        text = ""
-        while time.monotonic() < deadline:
-            text = requests.get(media_url, timeout=15).text
-            if "#EXT-X-ENDLIST" in text:
-                break
-            time.sleep(0.5)
-        assert "#EXT-X-ENDLIST" in text, f"playlist did not end:\n{text[-1500:]}\n{gw.log()[-2000:]}"
-        init = re.search(r'#EXT-X-MAP:URI="([^"]+)"', text).group(1)
-        body = requests.get(urljoin(media_url, init), timeout=5).content
-        segments = [l for l in text.splitlines() if l and not l.startswith("#")]
-        # The first MSN is 1 (Chromium's native HLS skips MSN 0): still 1, so no segment left the window.
-        assert "#EXT-X-MEDIA-SEQUENCE:1\n" in text, f"the window dropped early segments:\n{text[:800]}"
-        for uri in segments:
-            body += requests.get(urljoin(media_url, uri), timeout=5).content
         out = workdir / "output-video.mp4"
-        out.write_bytes(body)
+        _download(urljoin(gw.hls_url(KEY), media_uri), out)
         output_frames = _video_frames(out)
+        # Audio: its own rendition when the multivariant names one, else muxed with the video.
+        audio_uri = re.search(r'#EXT-X-MEDIA:TYPE=AUDIO[^\n]*URI="([^"]+)"', mv.text)
+        audio_out = out
+        if audio_uri:
+            audio_out = workdir / "output-audio.mp4"
+            _download(urljoin(gw.hls_url(KEY), audio_uri.group(1)), audio_out)
+        source_audio, output_audio = _audio_packets(source), _audio_packets(audio_out)
         print(f"\nrelay: {relay.data_packets} data packets, {relay.dropped} dropped; source {source_frames} frames, "
-              f"LL-HLS {output_frames} frames; lost {_metric(metrics, 'sluice_srt_packets_lost_total')}, "
+              f"LL-HLS {output_frames} frames; audio {source_audio} -> {output_audio} frames; "
+              f"lost {_metric(metrics, 'sluice_srt_packets_lost_total')}, "
               f"retransmitted {_metric(metrics, 'sluice_srt_packets_retransmitted_total')}, "
               f"dropped {_metric(metrics, 'sluice_srt_packets_dropped_total')} (at {SECONDS / 2:.0f} s)")
         assert 0.03 < relay.dropped / relay.data_packets < 0.07, f"{relay.dropped}/{relay.data_packets} dropped"
+        # The window under test is the one both ends agreed on: 300 ms, in the session log and in /metrics.
+        started = [l for l in gw.log().splitlines() if "SRT publish started" in l and KEY in l]
+        assert started and "latency_ms=300" in started[0], gw.log()[-2000:]
+        assert abs(_metric(metrics, "sluice_srt_latency_seconds") - 0.300) < 0.001, metrics[:2000]
         assert output_frames == source_frames, f"source {source_frames} frames, LL-HLS {output_frames}"
+        assert output_audio == source_audio, f"source {source_audio} audio frames, LL-HLS {output_audio}"
         assert _metric(metrics, "sluice_srt_packets_retransmitted_total") > 0, metrics[:2000]
         assert _metric(metrics, "sluice_srt_packets_lost_total") > 0
         ended = [l for l in gw.log().splitlines() if "SRT publish ended" in l and KEY in l]

@@ -3,7 +3,7 @@ import FuzzSupport
 import MediaCore
 
 /// HEVC hvcC, SPS, IRAP detection and the capture clock SEI: any bytes parse or throw; a parsed record names a
-/// CODECS string.
+/// CODECS string; an hvcC built from a parsed SPS reads back.
 @main enum FuzzHEVCEntry {
     static func main() { FuzzDriver.run(fuzzHEVC) }
 }
@@ -18,6 +18,13 @@ func fuzzHEVC(_ bytes: [UInt8]) {
     }
     if let sps = try? HEVCSPS(parsing: bytes) {
         precondition(sps.width > 0 && sps.height > 0, "non-positive picture size from SPS")
+        // An hvcC built around any SPS that parses reads back with that SPS's profile, tier and level.
+        if let built = try? HEVCDecoderConfigurationRecord.serialize(vps: [], sps: [bytes], pps: []) {
+            let back = try? HEVCDecoderConfigurationRecord(parsing: built)
+            precondition(back?.profileTierLevel == sps.profileTierLevel, "built hvcC lost the profile_tier_level")
+            let spsBack = back?.nalUnits(ofType: HEVCDecoderConfigurationRecord.spsType)
+            precondition(spsBack == [bytes], "built hvcC lost the SPS")
+        }
     }
     for lengthSize in [1, 2, 4] { _ = HEVC.containsIRAP(lengthPrefixed: bytes, lengthSize: lengthSize) }
     // The capture clock SEI: reading never traps, and stamping a walkable access unit leaves one readable clock.
