@@ -69,3 +69,14 @@ def assert_followed_through_edge(f, min_parts: int, excused=cross_fetch_excused)
     vs = [v for v in all_vs if not excused(v)]
     assert not vs, f"{len(vs)} violations through the edge:\n{format_violations(vs)}"
     return f"{len(all_vs)} excused timing/cross-fetch findings"
+
+
+def assert_viewers_kept_receiving(run: dict, viewers: int, seconds: float) -> None:
+    """`sluice bench --viewers` through an edge: it ran, every viewer received parts, about five parts a second each
+    over the window (give or take start-up), and at most 1 % of requests failed."""
+    r = run["report"]
+    assert run["bench_rc"] == 0 and r is not None, run["bench_out"][-3000:]
+    print("\n" + run["bench_out"])
+    assert r["activeViewers"] == viewers, run["bench_out"]
+    assert r["parts"] >= viewers * seconds * 5 * 0.8, run["bench_out"]
+    assert r["errors"] <= r["requests"] * 0.01, run["bench_out"]
