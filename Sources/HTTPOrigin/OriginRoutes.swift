@@ -75,7 +75,7 @@ public enum OriginRoutes {
             }
         }
         // The epoch shares the `name` slot: Hummingbird requires one parameter name per path level.
-        router.get("/live/:key/:name/:rendition/:file") { _, context in
+        router.get("/live/:key/:name/:rendition/:file") { request, context in
             guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key)
             else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
@@ -88,7 +88,8 @@ public enum OriginRoutes {
             var response = OriginResponse.make(
                 await stream.media(epoch: context.parameters.get("name") ?? "", rendition: rendition, file: file)
             )
-            if response.status == .ok, let at = Self.partPublished(stream, rendition: rendition, file: file) {
+            let target = RequestTarget(path: request.uri.path, query: "")
+            if response.status == .ok, let at = Self.partPublished(stream, target) {
                 response.headers[OriginResponse.published] = OriginResponse.publishedValue(at)
             }
             return response

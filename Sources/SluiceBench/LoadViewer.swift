@@ -123,8 +123,8 @@ final class PublicationClock: Sendable {
         guard embedded == nil, let text = part.headers["x-sluice-published"], let seconds = Double(text) else {
             return nil
         }
-        let stated = Int64((seconds * 1_000_000).rounded()) * 1000
-        let age = Duration.nanoseconds(part.completedWall.nanosecondsSince1970 - stated)
+        let stated = WallTime(nanosecondsSince1970: Int64((seconds * 1_000_000).rounded()) * 1000)
+        let age = part.completedWall.duration(since: stated)
         sawStated.store(true, ordering: .relaxed)
         return part.completed - age
     }
