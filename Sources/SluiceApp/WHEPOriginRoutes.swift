@@ -26,18 +26,9 @@ enum WHEPOriginRoutes {
                         return text(error.httpStatus, error.description)
                     }
                 },
-                // draft-ietf-wish-whep-03 §4.3: trickle ICE and ICE restart are optional; we gather up front (ICE-lite).
-                OriginRoute(.patch, "/whep/:key/:session") { _ in
-                    var reply = text(405, "trickle ICE is not supported")
-                    reply.headers.append(("Allow", "DELETE, OPTIONS"))
-                    return reply
-                },
+                replies.patchRoute("/whep/:key/:session"),
             ],
-            preflight: [
-                "Access-Control-Allow-Methods": "POST, DELETE, OPTIONS", "Accept-Post": "application/sdp",
-                "Access-Control-Expose-Headers": exposed,
-                "Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match",
-            ]
+            preflight: replies.preflight
         )
     }
 
@@ -113,18 +104,9 @@ enum WHEPOriginRoutes {
         return reply
     }
 
-    static func headers() -> [(name: String, value: String)] {
-        [
-            ("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", exposed),
-            ("Cache-Control", "no-store"),
-        ]
-    }
+    static let replies = WebRTCEndpointReplies(exposed: exposed)
 
-    static func text(_ status: Int, _ message: String) -> OriginReply {
-        OriginReply(
-            status: status,
-            headers: headers() + [("Content-Type", "text/plain; charset=utf-8")],
-            body: Array((message.isEmpty ? "" : message + "\n").utf8)
-        )
-    }
+    static func headers() -> [(name: String, value: String)] { replies.headers }
+
+    static func text(_ status: Int, _ message: String) -> OriginReply { replies.text(status, message) }
 }

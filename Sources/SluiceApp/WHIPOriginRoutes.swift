@@ -29,20 +29,10 @@ enum WHIPOriginRoutes {
                         return text(error.httpStatus, error.description)
                     }
                 },
-                // RFC 9725 §4.3: trickle ICE and ICE restarts are optional; we gather everything up front (ICE-lite).
-                OriginRoute(.patch, "/whip/:key/:session") { _ in
-                    var reply = text(405, "trickle ICE is not supported")
-                    reply.headers.append(("Allow", "DELETE, OPTIONS"))
-                    return reply
-                },
+                replies.patchRoute("/whip/:key/:session"),
             ],
-            // RFC 9725 §4.1: WHIP endpoints advertise the offer type and allow POST/DELETE from any origin; `*` never
-            // covers Authorization (Fetch standard), so publishers with a bearer token need it named.
-            preflight: [
-                "Access-Control-Allow-Methods": "POST, DELETE, OPTIONS", "Accept-Post": "application/sdp",
-                "Access-Control-Expose-Headers": exposed,
-                "Access-Control-Allow-Headers": "Authorization, Content-Type, If-Match",
-            ]
+            // RFC 9725 §4.1: WHIP endpoints advertise the offer type and allow POST/DELETE from any origin.
+            preflight: replies.preflight
         )
     }
 
@@ -110,18 +100,9 @@ enum WHIPOriginRoutes {
         return reply
     }
 
-    static func headers() -> [(name: String, value: String)] {
-        [
-            ("Access-Control-Allow-Origin", "*"), ("Access-Control-Expose-Headers", exposed),
-            ("Cache-Control", "no-store"),
-        ]
-    }
+    static let replies = WebRTCEndpointReplies(exposed: exposed)
 
-    static func text(_ status: Int, _ message: String) -> OriginReply {
-        OriginReply(
-            status: status,
-            headers: headers() + [("Content-Type", "text/plain; charset=utf-8")],
-            body: Array((message.isEmpty ? "" : message + "\n").utf8)
-        )
-    }
+    static func headers() -> [(name: String, value: String)] { replies.headers }
+
+    static func text(_ status: Int, _ message: String) -> OriginReply { replies.text(status, message) }
 }
