@@ -37,21 +37,21 @@ FIRST_PLAYLIST_S = 5.0
 RECONNECT_AFTER_S = 10
 
 
-def obs_defaults_cmd(url: str, seconds: float, *, state_keyint: bool = True) -> list[str]:
+def obs_defaults_cmd(url: str, seconds: float, *, state_keyint: bool = True, container: str = "flv") -> list[str]:
     """OBS's x264 defaults: veryfast, keyint 250 ("auto"), B-frames, lookahead, no tune.
 
     `state_keyint=False` strips every SEI (filter_units), like an encoder that does not state its settings: the
-    gateway then sees the long GOP only when 2.15 s pass without a keyframe."""
+    gateway then sees the long GOP only when 2.15 s pass without a keyframe. `container="mpegts"` for SRT."""
     strip = [] if state_keyint else ["-bsf:v", "filter_units=remove_types=6"]
     return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
             "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
             "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "250",
-            "-pix_fmt", "yuv420p", *strip, "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
+            "-pix_fmt", "yuv420p", *strip, "-c:a", "aac", "-b:a", "128k", "-f", container, url]
 
 
 def _run(name: str, seconds: float, follow_seconds: float, during=None, state_keyint: bool = True,
-         gateway_args: list[str] | None = None, want: int = len(WANT)) -> tuple[LiveRun, dict]:
+         gateway_args: list[str] | None = None, want: int = len(WANT), srt: bool = False) -> tuple[LiveRun, dict]:
     workdir = ARTIFACTS / name
     seen: dict = {}
 
@@ -62,6 +62,10 @@ def _run(name: str, seconds: float, follow_seconds: float, during=None, state_ke
 
     def publisher(gw):
         seen["published_at"] = time.monotonic()
+        if srt:
+            # OBS's SRT output: MPEG-TS over libsrt, 120 ms latency (ffmpeg's unit is µs).
+            url = gw.srt_url(f"#!::r=live/{KEY},m=publish", latency="120000")
+            return obs_defaults_cmd(url, seconds, state_keyint=state_keyint, container="mpegts")
         return obs_defaults_cmd(gw.rtmp_url(KEY), seconds, state_keyint=state_keyint)
 
     run = live_run(workdir, KEY, publisher, follow_seconds=follow_seconds, min_variants=want, during=watch,
@@ -86,6 +90,11 @@ def _reconnect(gw, pubs, workdir: Path, published_at: float):
 @pytest.fixture(scope="module")
 def straight():
     return _run("long_gop", 40, 14)
+
+
+@pytest.fixture(scope="module")
+def over_srt():
+    return _run("long_gop_srt", 40, 14, srt=True)
 
 
 @pytest.fixture(scope="module")
@@ -170,6 +179,19 @@ def test_log_and_stats_name_the_keyframe_interval(straight):
     assert "keyint=250" in log and "segment target" in log, log[-2000:]
     notes = [n for s in (seen.get("api") or []) for n in s.get("notes", [])]
     assert any("keyframe interval" in n and "720p" in n for n in notes), seen.get("api")
+
+
+def test_obs_defaults_over_srt_keep_the_contract(over_srt):
+    """The same encoder settings in MPEG-TS over SRT (OBS's other output): the x264 SEI travels in the TS too, so the
+    same grid, the same 720p rung in place of the passthrough, segments that validate and decode alone."""
+    run, seen = over_srt
+    assert seen.get("complete_at") is not None and seen["complete_at"] <= FIRST_PLAYLIST_S, \
+        f"the ladder was listed after {seen.get('complete_at')} s (want <= {FIRST_PLAYLIST_S} s)\n{run.context()}"
+    assert "video.m3u8" not in seen["first"] and "#EXT-X-INDEPENDENT-SEGMENTS" in seen["first"], seen["first"]
+    _check_renditions(run, "long_gop_srt")
+    assert_playlists_valid(run)
+    assert_media_valid(run)
+    assert "keyint=250" in run.gateway.log(), run.gateway.log()[-2000:]
 
 
 def test_reconnect_after_ten_seconds_keeps_the_contract(reconnecting):
