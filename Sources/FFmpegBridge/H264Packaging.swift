@@ -7,6 +7,28 @@ enum H264Packaging {
         bytes.starts(with: [0, 0, 1]) || bytes.starts(with: [0, 0, 0, 1])
     }
 
+    /// True when `bytes` are exactly a run of `lengthSize`-byte length-prefixed NAL units. A length-prefixed packet can
+    /// also begin like a start code (a 256–511-byte first NAL has the 4-byte prefix 00 00 01 xx), so the framing a
+    /// packet starts with alone cannot tell the two apart.
+    static func tilesAsLengthPrefixed(_ bytes: [UInt8], lengthSize: Int) -> Bool {
+        guard (1...4).contains(lengthSize) else { return false }
+        var i = 0
+        while i < bytes.count {
+            guard bytes.count - i >= lengthSize else { return false }
+            var length = 0
+            for b in bytes[i..<i + lengthSize] { length = length << 8 | Int(b) }
+            guard length > 0, length <= bytes.count - i - lengthSize else { return false }
+            i += lengthSize + length
+        }
+        return i == bytes.count && i > 0
+    }
+
+    /// Whether a packet of a stream whose extradata is length-prefixed was written as Annex B anyway (some muxers do):
+    /// only when it starts with a start code and its lengths do not tile it.
+    static func packetIsAnnexB(_ bytes: [UInt8], lengthSize: Int) -> Bool {
+        isAnnexB(bytes) && !tilesAsLengthPrefixed(bytes, lengthSize: lengthSize)
+    }
+
     /// The AVCDecoderConfigurationRecord from codec extradata, which is either one already or Annex B SPS/PPS.
     static func decoderConfiguration(fromExtradata extradata: [UInt8]) throws(FFmpegError) -> [UInt8] {
         guard !extradata.isEmpty else {

@@ -138,7 +138,7 @@ public final class MediaFileSource: MediaSource {
             let data =
                 videoCodec == .av1
                 ? bytes
-                : videoIsAnnexB || H264Packaging.isAnnexB(bytes)
+                : videoIsAnnexB || H264Packaging.packetIsAnnexB(bytes, lengthSize: videoLengthSize)
                     ? H264Packaging.avcc(fromAnnexB: bytes)
                     : try H264Packaging.avcc(from: bytes, lengthSize: videoLengthSize)
             interleaver.push(
