@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "RTMPIngest",
             dependencies: [
-                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "PublishAuth",
+                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "PublishAuth", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

@@ -10,6 +10,7 @@ import Telemetry
 ///   "source": { "videoFormat": "h264", "video": "avc1.64001f", "audioFormat": "aac", "audio": "mp4a.40.2" },
 ///   "partTarget": 0.201, "lastMSN": 12, "packageP50Ms": 3.1, "packageP99Ms": 9.8, "packageSamples": 900,
 ///   "viewers": 2, "blockingRequestsWaiting": 1, "framesDropped": 0, "httpRequests": { "part": 40, "playlist-blocking": 41 },
+///   "otherTracks": [ { "kind": "video", "track": 1, "codec": "hvc1" } ], "notes": [ "…" ],
 ///   "renditions": [ { "name": "video", "kind": "video", "codec": "avc1.64001f", "width": 1280, "height": 720,
 ///       "fps": 30.0, "bitRate": 2480000, "framesIn": 900, "framesOut": 890, "partsPublished": 150, "framesDropped": 0,
 ///       "framesDroppedBy": { "hls": 0 }, "bytesIn": 0, "bytesOut": 0, "lastMSN": 12,
@@ -53,6 +54,8 @@ public struct StreamSummary: Sendable, Codable {
     public var webrtc: WebRTCStreamTelemetry?
     /// libsrt's link figures (RTT, latency window, loss, retransmissions) when the publisher came over SRT; nil otherwise.
     public var srt: SRTStreamTelemetry?
+    /// Tracks the publisher sends beside the served ones (E-RTMP multitrack), by kind and ID.
+    public var otherTracks: [UnservedTrack] = []
     /// Why the stream is not packaged as asked, one sentence each (e.g. a keyframe interval above the segment target).
     public var notes: [String] = []
 }
@@ -159,7 +162,10 @@ extension LLHLSStream {
             summary.renditions = s.pipelineNames.compactMap { name in
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }
-            summary.notes = [s.longGOPNote].compactMap { $0 } + (telemetry?.shedNotes(stream: key) ?? [])
+            summary.otherTracks = telemetry?.unservedTracks(stream: key) ?? []
+            summary.notes =
+                [s.longGOPNote].compactMap { $0 } + (telemetry?.shedNotes(stream: key) ?? [])
+                + summary.otherTracks.map(\.note)
             for rung in s.aligner.lagging.sorted() where s.rungs[rung]?.active == true {
                 summary.notes.append(
                     "rung \(rung) trails the source by more than 1 s (encoder behind): the others no longer wait for it"

@@ -5,6 +5,7 @@ import PublishAuth
 import ServiceLifecycle
 import StreamHub
 import Synchronization
+import Telemetry
 
 /// Accepts RTMP publishers (OBS, FFmpeg) and turns each publish into a hub publication.
 public struct RTMPIngestService: Service {
@@ -16,6 +17,8 @@ public struct RTMPIngestService: Service {
     private let onBound: @Sendable (Int) -> Void
     /// Decides each publish (shared with the other ingest protocols).
     private let authorizer: PublishAuthorizer
+    /// Where sessions list the tracks they do not serve.
+    private let telemetry: GatewayTelemetry?
     private let state = SharedState()
 
     /// Creates the service; `run()` binds `host:port` (port 0 picks a free port, reported via `onBound`). Without an
@@ -27,8 +30,10 @@ public struct RTMPIngestService: Service {
         logger: Logger,
         configuration: RTMPIngestConfiguration = RTMPIngestConfiguration(),
         onBound: @escaping @Sendable (Int) -> Void = { _ in },
-        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
+        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration()),
+        telemetry: GatewayTelemetry? = nil
     ) {
+        self.telemetry = telemetry
         self.host = host
         self.port = port
         self.hub = hub
@@ -65,7 +70,7 @@ public struct RTMPIngestService: Service {
         let hub = hub
         let configuration = configuration
         let logger = logger
-        let initializer = SessionInitializer(
+        var initializer = SessionInitializer(
             hub: hub,
             configuration: configuration,
             logger: logger,
@@ -73,6 +78,7 @@ public struct RTMPIngestService: Service {
             sessions: sessions,
             limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP)
         )
+        initializer.telemetry = telemetry
         logger.info("RTMP publish auth: \(authorizer.configuration.summary)")
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)

@@ -5,6 +5,7 @@ import NIOCore
 import PublishAuth
 import RTMPWire
 import StreamHub
+import Telemetry
 
 /// One RTMP connection: handshake, chunk decoding, the session state machine and the hub publication.
 final class RTMPSessionHandler: ChannelInboundHandler {
@@ -27,6 +28,10 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private var peerIP: String?
     private var closing = false
     private let authorizer: PublishAuthorizer
+    /// Where the publisher's unserved multitrack tracks are listed for `/api/streams` and `sluice stats`.
+    private let telemetry: GatewayTelemetry?
+    /// Unserved tracks already logged and listed this session.
+    private var reportedTracks: Set<UnservedTrack> = []
     /// `rtmp` or `rtmps`: the scheme in the publication's origin and the webhook's `protocol`.
     var transport = PublishTransport.rtmp
 
@@ -34,9 +39,11 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         hub: StreamHub,
         configuration: RTMPIngestConfiguration,
         logger: Logger,
-        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
+        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration()),
+        telemetry: GatewayTelemetry? = nil
     ) {
         self.authorizer = authorizer
+        self.telemetry = telemetry
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
@@ -152,6 +159,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
                 case .video: deliver(try adapter.video(timestamp: timestamp, body: payload, stamps: stamps))
                 case .audio: deliver(try adapter.audio(timestamp: timestamp, body: payload, stamps: stamps))
                 }
+                reportUnservedTracks()
             case .ignored(let what):
                 logger.debug("RTMP ignored", metadata: metadata(["what": "\(what)"]))
             case .close(let reason):
@@ -191,6 +199,8 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             do {
                 publication = try hub.publish(key: key, origin: "\(transport)://\(peer)")
                 adapter = RTMPToStream()
+                reportedTracks = []
+                telemetry?.forgetUnservedTracks(stream: key)
                 next = machine.publishSucceeded()
             } catch {
                 next = machine.publishFailed(error)
@@ -220,6 +230,22 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         }
     }
 
+    /// E-RTMP multitrack: the first video and audio track are the stream; each other track is logged once and listed.
+    private func reportUnservedTracks() {
+        let count = adapter.otherVideoTrackCodecs.count + adapter.otherAudioTracks.count
+        guard count != reportedTracks.count, let key = publication?.key else { return }
+        let tracks =
+            adapter.otherVideoTrackCodecs.map { UnservedTrack(kind: "video", track: Int($0.key), codec: "\($0.value)") }
+            + adapter.otherAudioTracks.map { UnservedTrack(kind: "audio", track: Int($0.key), codec: "\($0.value)") }
+        for track in tracks.sorted() where reportedTracks.insert(track).inserted {
+            telemetry?.noteUnservedTrack(stream: key, track)
+            logger.info(
+                "RTMP multitrack: track not served",
+                metadata: metadata(["kind": "\(track.kind)", "track": "\(track.track)", "codec": "\(track.codec)"])
+            )
+        }
+    }
+
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
@@ -232,6 +258,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
                 "dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)",
                 // E-RTMP multitrack: only the first video track is served; name the rest.
                 "other_video_tracks": "\(adapter.otherVideoTracks.sorted())",
+                "other_audio_tracks": "\(adapter.otherAudioTracks.keys.sorted())",
             ])
         )
         self.publication = nil

@@ -2,7 +2,8 @@ import CodecFormats
 import MediaCore
 import RTMPWire
 
-/// E-RTMP v2 audio into the hub: `mp4a` (AAC) the way classic FLV AAC goes; the first track is the stream.
+/// E-RTMP v2 audio into the hub: `mp4a` (AAC) the way classic FLV AAC goes; the first audio track is the stream (the
+/// others of a Multitrack publish are listed, not served).
 extension RTMPToStream {
     mutating func enhancedAudio(
         timestamp: UInt32,
@@ -11,7 +12,7 @@ extension RTMPToStream {
     ) throws(RTMPIngestError) -> [Output] {
         let tag: ExAudioTag
         do { tag = try ExAudioTag.parse(body) } catch { throw .flv(error) }
-        guard let track = tag.tracks.first else { return [] }
+        guard let track = servedTrack(of: tag) else { return [] }
         switch tag.packetType {
         case .sequenceStart:
             guard track.fourCC == .mp4a else { throw .unsupportedAudioCodec(track.fourCC) }
@@ -34,5 +35,16 @@ extension RTMPToStream {
             // AAC's channel layout is in its AudioSpecificConfig; the rest changes nothing downstream.
             return []
         }
+    }
+
+    /// The audio track this stream serves; others are remembered for the log and stats, their frames not served.
+    private mutating func servedTrack(of tag: ExAudioTag) -> ExAudioTag.Track? {
+        if servedAudioTrack == nil, tag.packetType == .sequenceStart, let first = tag.tracks.first {
+            servedAudioTrack = first.trackID
+        }
+        for track in tag.tracks where track.trackID != servedAudioTrack {
+            otherAudioTracks[track.trackID] = track.fourCC
+        }
+        return tag.tracks.first { $0.trackID == servedAudioTrack }
     }
 }

@@ -20,6 +20,12 @@ public struct RTMPToStream: Sendable {
     public internal(set) var framesDroppedBeforeSequenceHeader = 0
     /// Multitrack video track IDs seen besides the one served (E-RTMP v2: the first video track is the stream).
     public internal(set) var otherVideoTracks: Set<UInt8> = []
+    /// Their FourCCs, as their tags named them.
+    public internal(set) var otherVideoTrackCodecs: [UInt8: FourCC] = [:]
+    /// Multitrack audio track IDs seen besides the one served, with their FourCCs (the first audio track is the stream).
+    public internal(set) var otherAudioTracks: [UInt8: FourCC] = [:]
+    /// The E-RTMP audio track served: track 0 once classic AAC tags came, else the first announced by a SequenceStart.
+    var servedAudioTrack: UInt8?
     var current = StreamDescription()
     var nalLengthSize = 4
     /// The E-RTMP video track served: the first one announced by a SequenceStart.
@@ -88,6 +94,8 @@ public struct RTMPToStream: Sendable {
         if ExAudioTag.isEnhanced(body) { return try enhancedAudio(timestamp: timestamp, body: body, stamps: stamps) }
         let tag: FLVAudioTag
         do { tag = try FLVAudioTag.parse(body) } catch { throw .flv(error) }
+        // Classic tags are track 0 of a multitrack publish (FFmpeg 9 sends its first track that way).
+        if servedAudioTrack == nil { servedAudioTrack = 0 }
         switch tag {
         case .sequenceHeader(let asc):
             do { current.audio = try AudioParameters(audioSpecificConfig: asc) } catch { throw .codec(error) }

@@ -138,6 +138,8 @@ struct StreamState: Sendable {
     var srt = SRTState()
     /// The ladder's shed rungs (GatewayTelemetry+LoadShedding.swift).
     var loadShedding = LoadSheddingState()
+    /// Tracks the publisher sends that are not served (GatewayTelemetry+UnservedTracks.swift).
+    var unservedTracks: Set<UnservedTrack> = []
 
     init(origin: ContinuousClock.Instant) { peakWaitingVideo = PeakWindow(origin: origin) }
 }

@@ -1,14 +1,19 @@
 import CodecFormats
-@testable import FFmpegBridge
 import Foundation
 import MediaCore
 import TestSupport
 import Testing
 
+@testable import FFmpegBridge
+
 /// Demuxing files the ffmpeg CLI wrote, checked against ffprobe's own packet counts.
 @Suite struct MediaFileSourceTests {
     /// Writes a 2 s 640x360 testsrc2 + sine file in `container` (flv or mp4) with the given video codec.
-    private func makeFile(_ container: String, videoCodec: String = "libx264", x264Params: String? = nil) throws
+    private func makeFile(
+        _ container: String,
+        videoCodec: String = "libx264",
+        x264Params: String? = nil
+    ) throws
         -> String
     {
         let dir = try ExternalTool.temporaryDirectory()

@@ -131,6 +131,38 @@ struct RTMPToStreamEnhancedTests {
         }
         #expect(frame.data == idr && frame.isKeyframe)
         #expect(adapter.otherVideoTracks == [1])
+        #expect(adapter.otherVideoTrackCodecs == [1: .hvc1])
+    }
+
+    /// Two audio tracks the way FFmpeg 9 sends them: track 0 as classic AAC tags, track 1 as E-RTMP Multitrack. Track 1's
+    /// sequence start must not replace the served configuration, and its frames must not be served.
+    @Test func multitrackAudioServesTrackZeroAndListsTheOthers() throws {
+        var adapter = RTMPToStream()
+        _ = adapter.update(metadata: StreamMetadata(hasVideo: false))
+        // Classic AAC, 48 kHz stereo (AudioSpecificConfig 11 90), then 44.1 kHz mono (12 08) on track 1.
+        let announced = try adapter.audio(timestamp: 0, body: [0xAF, 0x00, 0x11, 0x90], stamps: HopStamps())
+        #expect(announced.count == 1)
+        let other = ExAudioTag(
+            packetType: .sequenceStart,
+            multitrack: .oneTrack,
+            tracks: [.init(fourCC: .mp4a, trackID: 1, payload: [0x12, 0x08])]
+        )
+        #expect(try adapter.audio(timestamp: 0, body: other.serialize(), stamps: HopStamps()).isEmpty)
+        #expect(adapter.announced?.audio?.sampleRate == 48_000)
+        let otherFrame = ExAudioTag(
+            packetType: .codedFrames,
+            multitrack: .oneTrack,
+            tracks: [.init(fourCC: .mp4a, trackID: 1, payload: [0x55])]
+        )
+        #expect(try adapter.audio(timestamp: 21, body: otherFrame.serialize(), stamps: HopStamps()).isEmpty)
+        let served = try adapter.audio(timestamp: 21, body: [0xAF, 0x01, 0x21, 0x10], stamps: HopStamps())
+        guard case .frame(let frame) = try #require(served.last) else {
+            Issue.record("no frame")
+            return
+        }
+        #expect(frame.data == [0x21, 0x10])
+        #expect(adapter.otherAudioTracks == [1: .mp4a])
+        #expect(adapter.framesDroppedBeforeSequenceHeader == 0)
     }
 }
 

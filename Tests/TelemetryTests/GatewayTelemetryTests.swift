@@ -135,4 +135,23 @@ struct GatewayTelemetryTests {
             )
         )
     }
+
+    @Test func unservedTracksAreListedOncePerSessionSortedAndForgottenByTheNext() {
+        let t = GatewayTelemetry()
+        let audio = UnservedTrack(kind: "audio", track: 1, codec: "mp4a")
+        let video2 = UnservedTrack(kind: "video", track: 2, codec: "hvc1")
+        let video1 = UnservedTrack(kind: "video", track: 1, codec: "avc1")
+        #expect(t.noteUnservedTrack(stream: demo, video2))
+        #expect(t.noteUnservedTrack(stream: demo, audio))
+        #expect(t.noteUnservedTrack(stream: demo, video1))
+        #expect(!t.noteUnservedTrack(stream: demo, video1))
+        // A rung's key reads its source's tracks.
+        #expect(t.unservedTracks(stream: demo.rendition("480p")) == [audio, video1, video2])
+        #expect(
+            video1.note == "the publisher's video track 1 (avc1) is not served: the stream is the first video track"
+        )
+        t.forgetUnservedTracks(stream: demo)
+        #expect(t.unservedTracks(stream: demo).isEmpty)
+        #expect(t.unservedTracks(stream: StreamKey("other")!).isEmpty)
+    }
 }

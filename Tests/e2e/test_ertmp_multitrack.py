@@ -1,5 +1,5 @@
-"""Enhanced RTMP multitrack (issue 20): FFmpeg 9 (imageio-ffmpeg) publishes two video tracks, and the gateway serves
-the first one and names the other in its log.
+"""Enhanced RTMP multitrack (issue 20): FFmpeg 9 (imageio-ffmpeg) publishes two video and two audio tracks, and the
+gateway serves the first of each and names the others in its log, `/api/streams` and `sluice stats`.
 
 FFmpeg 9's flv muxer writes the first video stream as track 0 (a classic AVC tag for H.264, a plain ExVideoTag for
 HEVC) and each further one as an E-RTMP Multitrack (OneTrack) packet with its track id. Track 0 here is 480x270
@@ -7,16 +7,20 @@ testsrc2, track 1 is 160x90 testsrc (small: two x265 encodes must keep real time
 10 s at 30 fps with a 1 s GOP plus a sine; the ladder is off so only the source variant is served. Checks: the
 only video variant is track 0's size and codec, ffprobe decodes its segments at 480x270 with one frame every
 1/30 s (RTMP's millisecond clock: 33 or 34 ms; a second track mixed in would add frames or break decoding), and
-the gateway logs the other track when the publish ends.
+the gateway logs the other track when the publish ends. The second audio track (44.1 kHz, an E-RTMP Multitrack
+audio packet) must not replace the first (48 kHz): the audio rendition stays at 48 kHz.
 """
 from __future__ import annotations
 
+import subprocess
+import time
 from fractions import Fraction
 
 import pytest
+import requests
 
 import laddercheck as lc
-from procs import ARTIFACTS
+from procs import ARTIFACTS, SLUICE
 from session import live_run
 
 try:
@@ -38,7 +42,9 @@ def publisher_cmd(url: str, codec_args: list[str]) -> list[str]:
             "-f", "lavfi", "-i", "testsrc2=size=480x270:rate=30",
             "-f", "lavfi", "-i", "testsrc=size=160x90:rate=30",
             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
-            "-t", str(SECONDS), "-map", "0:v", "-map", "1:v", "-map", "2:a", *codec_args, "-pix_fmt", "yuv420p",
+            "-f", "lavfi", "-i", "sine=frequency=880:sample_rate=44100",
+            "-t", str(SECONDS), "-map", "0:v", "-map", "1:v", "-map", "2:a", "-map", "3:a", *codec_args,
+            "-pix_fmt", "yuv420p",
             "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
 
 
@@ -49,12 +55,23 @@ def multitrack(request):
     codec = request.param
     key = f"e2e-ertmp-multitrack-{codec}"
     workdir = ARTIFACTS / f"ertmp-multitrack-{codec}"
+    seen: dict = {}
+
+    def scrape(gw, pubs):
+        # While the publisher still sends: both extra tracks have been seen after a few seconds.
+        time.sleep(5)
+        base = f"http://127.0.0.1:{gw.http_port}"
+        seen["api"] = next((s for s in requests.get(f"{base}/api/streams", timeout=5).json() if s["key"] == key), None)
+        seen["stats"] = subprocess.run([str(SLUICE), "stats", base, "--once"], capture_output=True, text=True,
+                                       timeout=30).stdout
+
     run = live_run(workdir, key, lambda gw: publisher_cmd(gw.rtmp_url(key), CODECS[codec][1]),
-                   follow_seconds=SECONDS - 1,
+                   follow_seconds=SECONDS - 1, during=scrape,
                    gateway_args=["--transcode", "off", "--segment-target-seconds", "2", "--part-target-ms", "200"])
     rungs = lc.video_rungs(run.follow)
     msns = lc.common_msns(rungs)
     decoded = lc.decode(rungs[0], msns, workdir / "source.mp4") if rungs and len(msns) >= 2 else None
+    run.seen = seen
     return codec, run, rungs, msns, decoded
 
 
@@ -86,3 +103,20 @@ def test_the_gateway_names_the_other_track(multitrack):
     ended = [line for line in log.splitlines() if "RTMP publish ended" in line]
     assert ended, f"no publish-ended line\n{log[-2000:]}"
     assert any("other_video_tracks" in line and "[1]" in line for line in ended), ended
+
+
+def test_api_and_stats_list_the_tracks_not_served(multitrack):
+    codec, run, _, _, _ = multitrack
+    api = run.seen.get("api")
+    assert api is not None, f"/api/streams had no stream\n{run.context()}"
+    other = api.get("otherTracks")
+    video_fourcc = "avc1" if codec == "h264" else "hvc1"
+    assert other == [{"kind": "audio", "track": 1, "codec": "mp4a"},
+                     {"kind": "video", "track": 1, "codec": video_fourcc}], other
+    # The served audio is track 0's 48 kHz, not track 1's 44.1 kHz.
+    assert "48000 Hz" in (api.get("audio") or ""), api.get("audio")
+    stats = run.seen.get("stats", "")
+    assert f"video track 1 ({video_fourcc}) is not served" in stats, stats
+    assert "audio track 1 (mp4a) is not served" in stats, stats
+    log = run.gateway.log()
+    assert log.count("RTMP multitrack: track not served") == 2, log[-2000:]
