@@ -62,12 +62,22 @@ extension LadderPipeline {
                 onShed?(LadderShedEvent(source: key, rung: name, step: .keepsUp, reason: "queue low"))
             }
         }
-        for (action, cause) in shedder.observe(load, now: now) {
+        let steps = shedder.observe(load, now: now)
+        for (action, cause) in steps {
             carryOut(action, because: describe(cause, rungs), rungs, &fanOut, shedder)
+        }
+        if !steps.isEmpty { shedMemory?.store(shedder.memory, for: key, now: now) }
+    }
+
+    /// Carries out the steps a new ladder inherited from the stream's previous session, before its first picture.
+    func resume(_ shedder: LoadShedder, _ rungs: [RungWorker], _ fanOut: inout LadderFanOut) {
+        for step in shedder.inForce {
+            carryOut(step, because: "kept from the stream's previous session", rungs, &fanOut, shedder)
         }
     }
 
-    /// The ladder stops: every rung shed is listed again (the next ladder starts with all of them).
+    /// The ladder stops: every rung shed is listed again (a next session's ladder sheds them again at its start if it
+    /// inherits the steps, see `ShedMemory`).
     func relist(_ shedder: LoadShedder) {
         for rung in shedder.dropped.sorted() {
             report(rung, .listedAgain, level: 0, note: nil, reason: "the ladder stopped")

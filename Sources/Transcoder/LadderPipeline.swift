@@ -38,6 +38,8 @@ final class LadderPipeline: Sendable {
     let key: StreamKey
     /// The source's keyframe cadence as the ladder starts (from the session's first keyframe): IDRs follow it.
     private let cadence: KeyframeCadence?
+    /// Shed steps kept across this stream's publisher sessions.
+    let shedMemory: ShedMemory?
 
     init(
         source: VideoParameters,
@@ -47,8 +49,10 @@ final class LadderPipeline: Sendable {
         key: StreamKey,
         telemetry: GatewayTelemetry? = nil,
         cadence: KeyframeCadence? = nil,
+        shedMemory: ShedMemory? = nil,
         onShed: (@Sendable (LadderShedEvent) -> Void)? = nil
     ) {
+        self.shedMemory = shedMemory
         self.key = key
         self.configuration = configuration
         self.onShed = onShed
@@ -96,8 +100,10 @@ final class LadderPipeline: Sendable {
         var shedder = LoadShedder(
             rungs: rungs.map(shedRung),
             normalPreset: configuration.preset,
-            policy: configuration.shedding
+            policy: configuration.shedding,
+            remembering: shedMemory?.recall(key, within: configuration.shedding.maxRecovery)
         )
+        resume(shedder, rungs, &fanOut)
         var gauge = LadderLoadGauge(memory: configuration.shedding.patience)
         var idle = false
         // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.

@@ -20,9 +20,10 @@ public final class LadderTranscoder: Sendable {
     private let meters = Mutex<[String: RungMeter]>([:])
     private let onShed: (@Sendable (LadderShedEvent) -> Void)?
     private let dropped = Atomic<Int>(0)
+    private let shedMemory: ShedMemory?
 
     /// Subscribes to `source` at once (so no frame is missed); nil when it is not live.
-    public init?(
+    public convenience init?(
         hub: StreamHub,
         source: StreamKey,
         configuration: LadderConfiguration = LadderConfiguration(),
@@ -30,6 +31,28 @@ public final class LadderTranscoder: Sendable {
         telemetry: GatewayTelemetry? = nil,
         onShed: (@Sendable (LadderShedEvent) -> Void)? = nil
     ) {
+        self.init(
+            hub: hub,
+            source: source,
+            configuration: configuration,
+            logger: logger,
+            telemetry: telemetry,
+            shedMemory: nil,
+            onShed: onShed
+        )
+    }
+
+    /// The same, with the shed steps of the stream's previous sessions (`TranscoderService` keeps them).
+    init?(
+        hub: StreamHub,
+        source: StreamKey,
+        configuration: LadderConfiguration,
+        logger: Logger,
+        telemetry: GatewayTelemetry?,
+        shedMemory: ShedMemory?,
+        onShed: (@Sendable (LadderShedEvent) -> Void)?
+    ) {
+        self.shedMemory = shedMemory
         guard let reader = hub.subscribe(key: source, name: "transcoder", capacity: configuration.readerCapacity) else {
             return nil
         }
@@ -212,6 +235,7 @@ public final class LadderTranscoder: Sendable {
             key: source,
             telemetry: telemetry,
             cadence: state.cadence,
+            shedMemory: shedMemory,
             onShed: onShed
         )
         pipeline.start()

@@ -66,13 +66,43 @@ struct LoadShedder: Sendable {
     /// The calm time needed before the next undo (doubles when load returns soon after one).
     private(set) var recoveryWait: Duration
 
-    /// A shedder for `rungs` encoded with `normalPreset`.
-    init(rungs: [ShedRung], normalPreset: String, policy: LoadSheddingPolicy) {
+    /// The steps in force and the recovery wait, for a stream's next session (see `ShedMemory`).
+    struct Memory: Sendable, Equatable {
+        /// Steps in force, in the order taken.
+        var steps: [ShedAction]
+        /// The calm time the next undo needs.
+        var recoveryWait: Duration
+    }
+
+    /// A shedder for `rungs` encoded with `normalPreset`; with `remembering`, the previous session's steps are in force
+    /// from the start (those naming a rung this ladder has), to be carried out once (`inForce`).
+    init(rungs: [ShedRung], normalPreset: String, policy: LoadSheddingPolicy, remembering: Memory? = nil) {
         self.rungs = []
         self.normalPreset = normalPreset
         self.policy = policy
         recoveryWait = policy.recovery
         for rung in rungs { add(rung) }
+        guard policy.enabled, let remembering else { return }
+        for step in remembering.steps where modes[Self.rung(of: step) ?? ""] != nil {
+            if case .fasterPreset(let rung, _) = step, policy.fastPreset == nil || modes[rung] != .normal { continue }
+            apply(step)
+            taken.append(step)
+        }
+        recoveryWait = max(policy.recovery, min(remembering.recoveryWait, policy.maxRecovery))
+    }
+
+    /// The steps in force now, in the order taken (a new ladder carries out the ones it inherited).
+    var inForce: [ShedAction] { taken }
+
+    /// What to hand the stream's next session.
+    var memory: Memory { Memory(steps: taken, recoveryWait: recoveryWait) }
+
+    /// The rung a step names.
+    private static func rung(of step: ShedAction) -> String? {
+        switch step {
+        case .fasterPreset(let r, _), .normalPreset(let r, _), .drop(let r), .restore(let r): r
+        case .exhausted: nil
+        }
     }
 
     /// A rung joined the running ladder.

@@ -10,6 +10,8 @@ public struct TranscoderService: Sendable {
     private let logger: Logger
     private let telemetry: GatewayTelemetry?
     private let onShed: (@Sendable (LadderShedEvent) -> Void)?
+    /// Shed steps a stream's next publisher session starts with.
+    private let shedMemory = ShedMemory()
 
     /// A service over `hub` with one ladder configuration for every stream.
     public init(
@@ -39,6 +41,7 @@ public struct TranscoderService: Sendable {
                         configuration: configuration,
                         logger: logger,
                         telemetry: telemetry,
+                        shedMemory: shedMemory,
                         onShed: onShed
                     )
                 else { continue }

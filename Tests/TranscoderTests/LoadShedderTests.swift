@@ -1,3 +1,4 @@
+import MediaCore
 import Testing
 
 @testable import Transcoder
@@ -56,6 +57,56 @@ import Testing
         #expect(steps.map(\.0) == golden.map(\.0))
         #expect(steps.map(\.1) == golden.map(\.1))
         #expect(!shedder.isShedding)
+    }
+
+    /// A publisher that reconnects into the same overload: the new ladder starts with the old one's steps in force and
+    /// its recovery wait, undoes them last-first after that calm, and skips steps naming a rung it does not have.
+    @Test func aNewSessionStartsWithThePreviousSessionsStepsAndUndoesThemLastFirst() {
+        var first = LoadShedder(rungs: Self.ladder, normalPreset: "veryfast", policy: LoadSheddingPolicy())
+        let t0 = ContinuousClock.now
+        _ = run(&first, every(0, 5) { .behind($0, "720p") }, start: t0)
+        #expect(first.inForce == [.fasterPreset(rung: "720p", preset: "superfast"), .drop(rung: "720p")])
+        let memory = ShedMemory()
+        let key = StreamKey("cam")!
+        memory.store(first.memory, for: key, now: t0)
+        let kept = memory.recall(key, within: .seconds(120), now: t0 + .seconds(30))
+        #expect(kept == first.memory)
+
+        let rungs = Self.ladder + [ShedRung(name: "240p", pixels: 426 * 240)]
+        var next = LoadShedder(rungs: rungs, normalPreset: "veryfast", policy: LoadSheddingPolicy(), remembering: kept)
+        #expect(next.inForce == first.inForce)
+        #expect(next.modes == ["720p": .dropped, "480p": .normal, "360p": .normal, "240p": .normal])
+        #expect(next.isShedding)
+        let steps = run(&next, every(0, 30) { .calm($0) }, start: t0 + .seconds(40))
+        #expect(steps.map(\.0) == [10, 20])
+        #expect(steps.map(\.1) == [.restore(rung: "720p"), .normalPreset(rung: "720p", preset: "veryfast")])
+
+        // A ladder without the remembered rung (another source size) inherits nothing.
+        let other = LoadShedder(
+            rungs: [ShedRung(name: "360p", pixels: 640 * 360)],
+            normalPreset: "veryfast",
+            policy: LoadSheddingPolicy(),
+            remembering: kept
+        )
+        #expect(other.inForce.isEmpty)
+    }
+
+    @Test func theMemoryForgetsAfterTheLongestRecoveryAndWhenNothingWasShed() {
+        let memory = ShedMemory()
+        let key = StreamKey("cam")!
+        let t0 = ContinuousClock.now
+        let state = LoadShedder.Memory(steps: [.drop(rung: "480p")], recoveryWait: .seconds(10))
+        memory.store(state, for: key, now: t0)
+        #expect(memory.recall(key, within: .seconds(120), now: t0 + .seconds(121)) == nil)
+        memory.store(state, for: key, now: t0)
+        memory.store(LoadShedder.Memory(steps: [], recoveryWait: .seconds(10)), for: key, now: t0)
+        #expect(memory.recall(key, within: .seconds(120), now: t0) == nil)
+        // A disabled policy starts clean whatever was kept.
+        var off = LoadSheddingPolicy()
+        off.enabled = false
+        #expect(
+            LoadShedder(rungs: Self.ladder, normalPreset: "veryfast", policy: off, remembering: state).inForce.isEmpty
+        )
     }
 
     @Test func aBacklogShorterThanThePatienceShedsNothing() {

@@ -266,6 +266,20 @@ def test_overload_sheds_rungs_and_keeps_the_passthrough_on_time(workdir):
             "shed_after_publish_s": round(shed - seen, 2), "listed": sorted(listed), "window_s": round(w1 - w0, 1),
             "package_samples": samples, "package_within_400ms": round(share, 5), "msns": inside,
             "frames": len(source), "steps": steps}, indent=1))
+
+        # The publisher reconnects into the same overload: the new session's ladder starts with the steps in force,
+        # before its first picture, instead of overloading the machine again for the shedder's patience.
+        pub.stop()
+        assert wait_for("left", lambda: "RTMP publish ended" in gw.log(), 10), gw.log()[-2000:]
+        pub = Publisher(publisher_cmd(gw.rtmp_url(KEY), 15), workdir / "publisher2.log")
+        again = wait_for("republish", lambda: gw.log().count("RTMP publish started") >= 2, 15)
+        assert again, f"the second session never started\n{gw.log()[-2000:]}"
+        kept = wait_for("kept", lambda: "kept from the stream's previous session" in gw.log(), 10)
+        assert kept, f"the second session's ladder did not start shed\n{gw.log()[-3000:]}"
+        second = gw.log().split("RTMP publish started")[2]
+        inherited = [ln for ln in second.splitlines() if "kept from the stream's previous session" in ln]
+        for gone in {"720p", "480p", "360p"} - names:
+            assert any(f"rung {gone} is no longer encoded" in ln for ln in inherited), inherited
     finally:
         for p in [pub] + (load or []):
             if p is not None and p.proc.poll() is None:
