@@ -87,6 +87,11 @@ extension LLHLSStreamState {
             p.active = true
             // Made now, not at announcement: a rung announced before the source's description got the default part target.
             p.muxer = makeRungMuxer()
+            // The source may be ahead (a rung's first frames come an encoder start-up late): the cuts it already made
+            // after this start must reach the fresh muxer, or the rung misses them and its MSNs drift from the source's.
+            for later in grid.starts where later.start > start.start {
+                p.muxer.addBoundary(later.start.converted(to: 90_000).value)
+            }
             if p.rendition.segments.isEmpty {
                 p.rendition.nextMSN = max(p.rendition.nextMSN, start.msn)
             } else if p.rendition.nextMSN < start.msn {

@@ -113,6 +113,32 @@ import Testing
         #expect(try #require(s.multivariantPlaylist()).independentSegments)
     }
 
+    /// The rung's first frames come late (an encoder starting up, SRT's bursts): the source has already cut at 0.4 s
+    /// and 2.0 s when the rung starts. The rung must still cut there, under the source's MSNs (it once missed the cuts
+    /// the source made before the rung's muxer was made, and numbered its segments one behind the source's).
+    @Test func aRungThatStartsLateStillCutsWhereTheSourceDid() throws {
+        var c = LLHLSConfiguration()
+        c.firstSegment = EarlyFirstSegment(length: .milliseconds(400))
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d, config: c)
+        s.applyRung("360p", description: d, now: .now)
+        let video = Self.source(seconds: 7, gop: 250, keyint: 250).filter { $0.kind == .video }
+        let lag = 75  // frames: the source is 2.5 s ahead when the rung's first frame comes
+        for (i, f) in video.enumerated() {
+            s.apply(f, now: .now)
+            guard i >= lag else { continue }
+            var rung = video[i - lag]
+            let n = i - lag
+            rung.isKeyframe = n % 60 == 0 || n == 12
+            s.applyRung("360p", frame: rung, now: .now)
+        }
+        let source = Dictionary(uniqueKeysWithValues: s.rendition(.video).segments.map { ($0.msn, $0.startDTS) })
+        let rung = try #require(s.rungs["360p"]).rendition.segments.filter(\.complete)
+        #expect(Array(Self.lengths(try #require(s.rungs["360p"]).rendition).prefix(3)) == [0.4, 1.6, 2.0])
+        #expect(rung.count >= 3)
+        for seg in rung { #expect(source[seg.msn] == seg.startDTS, "MSN \(seg.msn)") }
+    }
+
     @Test func withoutTheSettingTheFirstSegmentWaitsForTheSecondKeyframe() throws {
         var s = Fixtures.state(try Fixtures.description())
         let frames = Self.source(seconds: 3, gop: 30, keyint: 30)
