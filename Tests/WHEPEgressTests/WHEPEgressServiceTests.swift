@@ -242,7 +242,7 @@ struct WHEPViewerTests {
         #expect(viewer.counters.videoPacketsSent == 5 && viewer.counters.videoPacketsDropped == 9)
     }
 
-    @Test func keyframeRequestsAreSharedAndRateLimitedAndOnlyTheRungTakesThem() {
+    @Test func keyframeRequestsAreSharedAndDeferredNotDroppedAndOnlyTheRungTakesThem() {
         func feed(_ source: WHEPVideoSource) -> WHEPStreamFeed {
             WHEPStreamFeed(
                 key: StreamKey("cam")!,
@@ -261,8 +261,16 @@ struct WHEPViewerTests {
         #expect(rung.keyframesForced == 1)
         let wanted = rung.keyframeWanted.exchange(false, ordering: .relaxed)
         #expect(wanted)
-        rung.requestKeyframe(now: start + .milliseconds(600))
+        rung.tickKeyframeRequests(now: start + .milliseconds(499))
+        #expect(rung.keyframesForced == 1)
+        // The requests inside the window went out as one when it ended.
+        rung.tickKeyframeRequests(now: start + .milliseconds(500))
         #expect(rung.keyframesForced == 2)
+        rung.requestKeyframe(now: start + .milliseconds(600))
+        rung.tickKeyframeRequests(now: start + .milliseconds(999))
+        #expect(rung.keyframesForced == 2)
+        rung.tickKeyframeRequests(now: start + .milliseconds(1_000))
+        #expect(rung.keyframesForced == 3)
         let passthrough = feed(.rendition(StreamKey("cam")!))
         passthrough.requestKeyframe(now: start)
         #expect(passthrough.keyframesForced == 0)
