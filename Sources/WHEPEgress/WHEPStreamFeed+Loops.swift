@@ -56,7 +56,7 @@ extension WHEPStreamFeed {
                             logger.warning("WHEP rung could not decode the last GOP", metadata: ["reason": "\(error)"])
                             waitingForKeyframe = true
                         }
-                        logger.debug("WHEP rung caught up on the last GOP", metadata: ["frames": "\(catchUp.count)"])
+                        logger.info("WHEP rung caught up on the last GOP", metadata: ["frames": "\(catchUp.count)"])
                     }
                     if toReplay == 0 { catchUp = [] }
                     continue

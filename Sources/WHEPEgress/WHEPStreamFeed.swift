@@ -76,7 +76,6 @@ final class WHEPStreamFeed: Sendable {
         self.onEnded = onEnded
         state = Mutex(
             State(
-                keyframePacer: KeyframeRequestPacer(interval: configuration.keyframeRequestInterval),
                 video: WHEPTrackSender(
                     kind: .video,
                     ssrc: videoSSRC,
@@ -88,7 +87,8 @@ final class WHEPStreamFeed: Sendable {
                     ssrc: audio,
                     historyCapacity: configuration.audioHistoryPackets,
                     maxPayloadSize: configuration.maxPayloadSize
-                )
+                ),
+                keyframePacer: KeyframeRequestPacer(interval: configuration.keyframeRequestInterval)
             )
         )
     }

@@ -37,7 +37,10 @@ try {
       const capture = window.readClock(video, meta.width, meta.height);
       if (capture !== null) s.glass.push(performance.timeOrigin + meta.expectedDisplayTime - capture);
     }
-    if (s.firstFrameMs === null) s.firstFrameMs = Math.round(now - t0);
+    if (s.firstFrameMs === null) {
+      s.firstFrameMs = Math.round(now - t0);
+      s.firstFrameAfterPostMs = Math.round(now - s.postedAt);
+    }
     video.requestVideoFrameCallback(count);
   };
   video.requestVideoFrameCallback(count);
@@ -49,6 +52,7 @@ try {
   });
   const headers = {'Content-Type': 'application/sdp'};
   if (token) headers['Authorization'] = 'Bearer ' + token;
+  s.postedAt = performance.now();
   const r = await fetch('/whep/' + key, {method: 'POST', headers, body: pc.localDescription.sdp});
   s.status = r.status; s.source = r.headers.get('X-Sluice-Video-Source'); s.location = r.headers.get('Location');
   const body = await r.text();
@@ -195,6 +199,7 @@ def main() -> int:
                                  "max": round(steady[-1], 1)}
         result.update(watchedSeconds=round(time.monotonic() - t_connected, 1), frames=state["frames"],
                       width=state["width"], height=state["height"], firstFrameMs=state["firstFrameMs"],
+                      firstFrameAfterPostMs=state.get("firstFrameAfterPostMs"),
                       finalState=state["state"], stats=stats)
         return 0
     finally:
