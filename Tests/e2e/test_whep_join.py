@@ -35,10 +35,10 @@ def test_chromium_joins_the_rung_of_a_2s_gop_rtmp_stream_without_waiting_for_its
         joins = []
         for i in range(JOINS):
             done, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{gw.http_port}",
-                                   KEY, "--seconds", "2", "--shots", str(WORKDIR / f"viewer-{i}")],
+                                   KEY, "--seconds", "2", "--delete", "--shots", str(WORKDIR / f"viewer-{i}")],
                                   WORKDIR / f"viewer-{i}.log", 90)
             assert done.get("connected") and done.get("source") == "webrtc-rung", es
-            assert done.get("frames", 0) > 20, es
+            assert done.get("frames", 0) > 20 and done.get("deleteStatus") == 200, es
             joins.append(done["firstFrameAfterPostMs"])
             time.sleep(0.37 * (i + 1))  # Each join at another phase of the 2 s GOP.
         log = gw.log()

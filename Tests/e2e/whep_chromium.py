@@ -142,6 +142,7 @@ def main() -> int:
     parser.add_argument("--shots", default=".")
     parser.add_argument("--connect-timeout", type=float, default=20.0)
     parser.add_argument("--candidate", help="HOST:PORT replacing every candidate of the answer (a relay in the test)")
+    parser.add_argument("--delete", action="store_true", help="DELETE the session at the end (else it times out)")
     parser.add_argument("--pixel-clock", action="store_true",
                         help="read the capture clock `sluice publish testsrc` paints into each frame: glass latency")
     args = parser.parse_args()
@@ -190,6 +191,11 @@ def main() -> int:
                            "state": state["state"]}})
         stats = driver.execute_async_script(STATS_JS)
         driver.save_screenshot(str(shots / "whep-chromium.png"))
+        if args.delete and posted.get("location"):
+            # draft-ietf-wish-whep-03 §4.2: the player ends its session with DELETE on the session URL.
+            result["deleteStatus"] = driver.execute_async_script(
+                "const [u, done] = arguments; fetch(u, {method: 'DELETE'}).then((r) => done(r.status), () => done(0));",
+                posted["location"])
         glass = driver.execute_script("return window.whep.glass")
         if len(glass) > 60:
             # The first second (30 frames) is the join; percentiles over the rest.
