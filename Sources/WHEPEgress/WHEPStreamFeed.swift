@@ -12,6 +12,8 @@ final class WHEPStreamFeed: Sendable {
     let videoSource: WHEPVideoSource
     let videoSSRC: UInt32
     let audioSSRC: UInt32
+    /// Video retransmissions for viewers that negotiated RTX (RFC 4588 §4: their own SSRC, one per stream).
+    let videoRTXSSRC: UInt32
     let cname: String
     let hub: StreamHub
     /// The publisher's own Opus (WHIP), sent untouched when present; else the hub's audio is transcoded to Opus.
@@ -63,6 +65,9 @@ final class WHEPStreamFeed: Sendable {
         var audio = UInt32.random(in: 1...UInt32.max, using: &generator)
         if audio == videoSSRC { audio &+= 1 }
         audioSSRC = audio
+        var rtx = UInt32.random(in: 1...UInt32.max, using: &generator)
+        while rtx == videoSSRC || rtx == audio { rtx &+= 1 }
+        videoRTXSSRC = rtx
         cname = "sluice-" + String(UInt64.random(in: 1...UInt64.max, using: &generator), radix: 36)
         self.hub = hub
         self.originalAudio = originalAudio
@@ -295,6 +300,7 @@ final class WHEPStreamFeed: Sendable {
             (.packetsDropped, now.videoPacketsDropped - old.videoPacketsDropped),
             (.nackedPackets, now.nackedPackets - old.nackedPackets),
             (.retransmittedPackets, now.retransmittedPackets - old.retransmittedPackets),
+            (.rtxPackets, now.retransmittedOnRTX - old.retransmittedOnRTX),
             (.keyframeRequests, now.keyframeRequests - old.keyframeRequests),
         ]
         for (counter, amount) in video { telemetry.countWHEP(counter, stream: key, kind: "video", amount) }

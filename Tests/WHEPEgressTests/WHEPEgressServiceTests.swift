@@ -79,7 +79,8 @@ struct WHEPEgressServiceTests {
         let created = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
         #expect(created.videoSource == "passthrough")
         let answer = try SessionDescription(parsing: created.answer)
-        #expect(answer.media.map(\.formats) == [["101"], ["96"]])
+        // aiortc offers rtx 102 (apt=101): the answer keeps it for retransmissions (RFC 4588).
+        #expect(answer.media.map(\.formats) == [["101", "102"], ["96"]])
         #expect(f.service.viewerCount == 1)
         let reports = f.service.viewerReports()
         #expect(reports.map(\.session) == [created.sessionID])
