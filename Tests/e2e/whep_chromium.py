@@ -121,7 +121,8 @@ window.whepPC.getStats().then((report) => {
     if (r.type === 'inbound-rtp') out[r.kind] = {packetsReceived: r.packetsReceived, packetsLost: r.packetsLost,
       framesDecoded: r.framesDecoded, nackCount: r.nackCount, pliCount: r.pliCount, codecId: r.codecId,
       jitterBufferDelay: r.jitterBufferDelay, jitterBufferEmittedCount: r.jitterBufferEmittedCount,
-      totalSamplesReceived: r.totalSamplesReceived};
+      totalSamplesReceived: r.totalSamplesReceived, retransmittedPacketsReceived: r.retransmittedPacketsReceived,
+      rtxSsrc: r.rtxSsrc};
     if (r.type === 'codec') out[r.id] = r.mimeType + ' ' + (r.sdpFmtpLine || '');
   });
   done(out);
