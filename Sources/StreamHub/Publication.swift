@@ -144,4 +144,3 @@ public final class Publication: Sendable {
         state.withLock { s in s.readers.removeAll { $0 === reader } }
     }
 }
-

@@ -145,8 +145,12 @@ final class WHEPViewer: Sendable {
         packets.compactMap { bytes -> [UInt8]? in
             guard let packet = try? RTPPacket(parsing: bytes) else { return nil }
             defer { sequence &+= 1 }
-            return packet.wrappedForRetransmission(payloadType: rtx.payloadType, ssrc: rtx.ssrc, sequenceNumber: sequence)
-                .serialized()
+            let wrapped = packet.wrappedForRetransmission(
+                payloadType: rtx.payloadType,
+                ssrc: rtx.ssrc,
+                sequenceNumber: sequence
+            )
+            return wrapped.serialized()
         }
     }
 

@@ -5,7 +5,11 @@ import Testing
 struct KeyframeRequestPacerTests {
     /// One step at `ms`: a request, a keyframe passing, or a tick; and whether the source is asked then.
     struct Step: Sendable, CustomTestStringConvertible {
-        enum Event: Sendable { case request, keyframe, tick }
+        enum Event: Sendable {
+            case request
+            case keyframe
+            case tick
+        }
         let ms: Int
         let event: Event
         let asks: Bool

@@ -38,7 +38,9 @@ struct WHEPViewerRetransmissionTests {
                 [0x80, 0x80 | 109, 0, 0, 1, 2, 3, 4, 0x0B, 0xAD, 0xCA, 0xFE, 0, 0, 0x7C, 0x45, 0xBB],
             ]
         )
-        let unwrapped = try sent.map { try RTPPacket(parsing: $0).unwrappingRetransmission(payloadType: 108, ssrc: 0x1111_1111) }
+        let unwrapped = try sent.map {
+            try RTPPacket(parsing: $0).unwrappingRetransmission(payloadType: 108, ssrc: 0x1111_1111)
+        }
         #expect(unwrapped == [first, second])
     }
 }

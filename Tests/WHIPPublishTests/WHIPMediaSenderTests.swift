@@ -97,7 +97,11 @@ import WebRTCWire
     /// One step of a keyframe-request timeline: at `ms`, a PLI, a FIR or a frame sent; and whether the sender asks
     /// its source for an IDR then.
     struct KeyframeStep: Sendable, CustomTestStringConvertible {
-        enum Event: Sendable { case pli, fir, frame(Int) }
+        enum Event: Sendable {
+            case pli
+            case fir
+            case frame(Int)
+        }
         let ms: Int
         let event: Event
         let asks: Bool

@@ -33,11 +33,15 @@ struct WHEPRetransmissionAnswerTests {
         return kept.joined(separator: "\n").replacingOccurrences(of: "97 98 99 100 101 102", with: "97 99 101")
     }()
 
+    static let fingerprint = DTLSFingerprint(
+        sdpValue: "sha-256 " + Array(repeating: "AB", count: 32).joined(separator: ":")
+    )!
+
     static func configuration(rtx: UInt32?) -> WHEPAnswerConfiguration {
         WHEPAnswerConfiguration(
             iceUfrag: "whepUfrag",
             icePwd: "whepPasswordOfTwentyFourC",
-            fingerprint: DTLSFingerprint(sdpValue: "sha-256 " + Array(repeating: "AB", count: 32).joined(separator: ":"))!,
+            fingerprint: Self.fingerprint,
             candidates: [TransportAddress(ip: [127, 0, 0, 1], port: 8189)!],
             sessionID: 42,
             cname: "sluice-test",
