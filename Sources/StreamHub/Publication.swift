@@ -15,7 +15,31 @@ public final class Publication: Sendable {
         var readers: [StreamReader] = []
         var ended = false
         var framesIn = 0
+        /// Video since the last keyframe (that keyframe first), for a reader that must decode before its first
+        /// picture (a WebRTC rung's decoder): empty until a keyframe, and dropped past `lastGOPLimit`.
+        var lastGOP: [MediaFrame] = []
+        var lastGOPBytes = 0
+
+        /// Starts the GOP over at a keyframe; appends anything else to a GOP already started, within the limit.
+        mutating func keep(inLastGOP frame: MediaFrame) {
+            if frame.isKeyframe {
+                lastGOP.removeAll(keepingCapacity: true)
+                lastGOPBytes = 0
+            } else if lastGOP.isEmpty {
+                return
+            }
+            lastGOPBytes += frame.data.count
+            guard lastGOPBytes <= Publication.lastGOPLimit else {
+                lastGOP.removeAll()
+                lastGOPBytes = 0
+                return
+            }
+            lastGOP.append(frame)
+        }
     }
+
+    /// Most bytes of the last GOP kept for replay (beyond that a reader waits for the next keyframe, as without it).
+    static let lastGOPLimit = 8 << 20
 
     private let state = Mutex(State())
     private let onEnd: @Sendable (Publication) -> Void
@@ -49,6 +73,9 @@ public final class Publication: Sendable {
         let readers = state.withLock { s -> [StreamReader] in
             guard !s.ended, s.description != description else { return [] }
             s.description = description
+            // Frames from before a new description do not decode with it.
+            s.lastGOP.removeAll()
+            s.lastGOPBytes = 0
             return s.readers
         }
         for r in readers { r.push(.description(description)) }
@@ -59,6 +86,7 @@ public final class Publication: Sendable {
         let readers = state.withLock { s -> [StreamReader]? in
             guard !s.ended else { return nil }
             s.framesIn += 1
+            if frame.kind == .video { s.keep(inLastGOP: frame) }
             return s.readers
         }
         guard let readers else { return }
@@ -93,6 +121,23 @@ public final class Publication: Sendable {
             reader.push(.ended)
             reader.finish()
         }
+    }
+
+    /// Attaches `reader` and hands it the description and the last GOP's video before any live frame (under the
+    /// lock, so no frame is missed or doubled); returns how many replayed frames it got.
+    func attachReplayingLastGOP(_ reader: StreamReader) -> Int {
+        let (replayed, ended) = state.withLock { s -> (Int, Bool) in
+            guard !s.ended else { return (0, true) }
+            s.readers.append(reader)
+            if let d = s.description { reader.push(.description(d)) }
+            for frame in s.lastGOP { reader.push(.frame(frame)) }
+            return (s.lastGOP.count, false)
+        }
+        if ended {
+            reader.push(.ended)
+            reader.finish()
+        }
+        return replayed
     }
 
     func detach(_ reader: StreamReader) {

@@ -64,6 +64,19 @@ public final class StreamHub: Sendable {
         return reader
     }
 
+    /// Starts reading a live stream from its last video keyframe: the description, then the video frames since that
+    /// keyframe (a decoder catches up on them before the first live frame), then live events. `replayed` counts the
+    /// replayed frames; nil if the key is not live.
+    public func subscribeReplayingLastGOP(
+        key: StreamKey,
+        name: String,
+        capacity: Int = 512
+    ) -> (reader: StreamReader, replayed: Int)? {
+        guard let p = state.withLock({ $0.live[key] }) else { return nil }
+        let reader = StreamReader(name: name, capacity: capacity)
+        return (reader, p.attachReplayingLastGOP(reader))
+    }
+
     /// Stops a reader early (a consumer going away); the publisher is unaffected.
     public func unsubscribe(_ reader: StreamReader, from key: StreamKey) {
         state.withLock { $0.live[key] }?.detach(reader)

@@ -11,6 +11,8 @@ public enum WHEPCounter: String, Sendable, CaseIterable {
     case nackedPackets = "sluice_whep_nacked_packets"
     /// Of those, resent from the track's history.
     case retransmittedPackets = "sluice_whep_retransmitted_packets"
+    /// Of those, sent on the viewer's RTX stream (RFC 4588, when its offer had `rtx`).
+    case rtxPackets = "sluice_whep_rtx_packets"
     /// PLI and FIR received from viewers (RFC 4585 §6.3.1, RFC 5104 §4.3.1).
     case keyframeRequests = "sluice_whep_keyframe_requests"
 
@@ -20,6 +22,7 @@ public enum WHEPCounter: String, Sendable, CaseIterable {
         case .packetsDropped: "RTP packets dropped at a WHEP viewer's full queue"
         case .nackedPackets: "Sequence numbers WHEP viewers reported lost (generic NACK)"
         case .retransmittedPackets: "NACKed packets resent from history"
+        case .rtxPackets: "NACKed packets resent on the RTX stream (RFC 4588)"
         case .keyframeRequests: "PLI/FIR received from WHEP viewers"
         }
     }

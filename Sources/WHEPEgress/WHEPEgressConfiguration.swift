@@ -16,7 +16,8 @@ public struct WHEPEgressConfiguration: Sendable {
     public var videoHistoryPackets: Int = 1_024
     /// Audio packets each stream keeps to answer NACKs (256 × 20 ms ≈ 5 s).
     public var audioHistoryPackets: Int = 256
-    /// Keyframe requests (new viewers, PLI/FIR) are merged into at most one per this interval per stream.
+    /// Keyframe requests (new viewers, PLI/FIR) are merged into at most one per this interval per stream; one inside
+    /// the interval waits for its end (or for a keyframe that comes first), never dropped.
     public var keyframeRequestInterval: Duration = .milliseconds(500)
     /// RTCP sender report period per track (RFC 3550 §6.2; short so players sync audio and video early).
     public var senderReportInterval: Duration = .seconds(1)

@@ -53,10 +53,12 @@ extension WHEPEgressService {
     }
 
     /// True when the publication's video reorders (any composition offset in its first frames); nil when no video
-    /// frame came within `reorderProbe`. Probed once per publish session.
+    /// frame came within `reorderProbe`. Probed once per publish session, on the last GOP when the hub has one
+    /// (no wait) and else on the next frames.
     func reorders(_ publication: Publication) async -> Bool? {
         if let known = state.withLock({ $0.reorders[publication.sessionID] }) { return known }
-        guard let reader = hub.subscribe(key: publication.key, name: "whep-probe", capacity: 64) else { return nil }
+        guard let reader = hub.subscribeReplayingLastGOP(key: publication.key, name: "whep-probe", capacity: 64)?.reader
+        else { return nil }
         let hub = self.hub
         let key = publication.key
         let timer = Task {

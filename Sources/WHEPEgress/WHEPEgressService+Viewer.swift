@@ -50,6 +50,7 @@ extension WHEPEgressService {
             ended["dropped"] = "\(c.videoPacketsDropped + c.audioPacketsDropped)"
             ended["nacked"] = "\(c.nackedPackets)"
             ended["retransmitted"] = "\(c.retransmittedPackets)"
+            ended["rtx"] = "\(c.retransmittedOnRTX)"
             ended["keyframe_requests"] = "\(c.keyframeRequests)"
             ended["rtt_ms"] =
                 "\(c.roundTrip.map { "\($0.components.attoseconds / 1_000_000_000_000_000 + $0.components.seconds * 1000)" } ?? "-")"

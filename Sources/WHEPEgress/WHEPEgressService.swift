@@ -114,6 +114,7 @@ public final class WHEPEgressService: Sendable {
             answerConfiguration.cname = feed.cname
             answerConfiguration.videoSSRC = feed.videoSSRC
             answerConfiguration.audioSSRC = feed.audioSSRC
+            answerConfiguration.videoRTXSSRC = feed.videoRTXSSRC
             negotiation = try WHEPNegotiation(offer: parsed, sendable: sendable, configuration: answerConfiguration)
         } catch let error as WebRTCWireError {
             logger.info("WHEP offer refused", metadata: ["stream": "\(key)", "reason": "\(error)"])
@@ -144,6 +145,7 @@ public final class WHEPEgressService: Sendable {
             session: session,
             videoPayloadType: negotiation.video?.payloadType,
             audioPayloadType: negotiation.audio?.payloadType,
+            videoRetransmission: negotiation.video?.retransmission,
             queueLimit: configuration.viewerQueuePackets,
             videoSource: "\(feed.videoSource)"
         )
@@ -158,6 +160,7 @@ public final class WHEPEgressService: Sendable {
         var metadata: Logger.Metadata = ["stream": "\(key)", "session": "\(id)", "video": "\(feed.videoSource)"]
         metadata["video_pt"] = "\(negotiation.video.map { "\($0.payloadType) \($0.codec.fmtpValue)" } ?? "none")"
         metadata["audio_pt"] = "\(negotiation.audio.map { "\($0.payloadType)" } ?? "none")"
+        metadata["rtx_pt"] = "\(negotiation.video?.retransmission.map { "\($0.payloadType)" } ?? "none")"
         logger.info("WHEP session created", metadata: metadata)
         run(viewer, feed: feed, metadata: metadata)
         return CreatedSession(

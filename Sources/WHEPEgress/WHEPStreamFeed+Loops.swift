@@ -10,8 +10,11 @@ import WebRTCWire
 /// one Opus transcoder per stream), and RTCP sender reports with the metrics flush.
 extension WHEPStreamFeed {
     /// Reads video; `encode` runs the WebRTC rung, and a passthrough that turns out to reorder (B-frames) switches to it.
-    func runVideo(_ reader: StreamReader, encode: Bool) async {
+    /// The first `replayed` video frames are from before the feed started (the last GOP): the rung only decodes them.
+    func runVideo(_ reader: StreamReader, encode: Bool, replayed: Int = 0) async {
         var encoding = encode
+        var catchUp: [MediaFrame] = []
+        var toReplay = replayed
         var encoder: WebRTCRungWorker?
         var parameters: VideoParameters?
         var sentConfiguration: [UInt8]?
@@ -28,13 +31,35 @@ extension WHEPStreamFeed {
                     setDecoderConfiguration(video.decoderConfiguration)
                 }
             case .frame(let frame) where frame.kind == .video:
-                if reader.takeDropFlag() { waitingForKeyframe = true }
+                tickKeyframeRequests()
+                if reader.takeDropFlag() {
+                    // The reader fell behind (the replay no longer lines up): start over at the next keyframe.
+                    waitingForKeyframe = true
+                    toReplay = 0
+                }
                 if !encoding, frame.compositionOffset.value != 0, let video = parameters {
                     // RFC 6184 leaves reordering to the sender; browsers' WebRTC receivers do not reorder: re-encode.
                     logger.warning("WHEP passthrough has B-frames: switching to the WebRTC rung")
                     encoding = true
                     encoder = openEncoder(video)
                     waitingForKeyframe = true
+                }
+                if toReplay > 0 {
+                    toReplay -= 1
+                    // Decoded in one job once the replay is in (no viewer waits for these pictures).
+                    if encoding, !waitingForKeyframe || frame.isKeyframe {
+                        waitingForKeyframe = false
+                        catchUp.append(frame)
+                    }
+                    if toReplay == 0, let encoder, !catchUp.isEmpty {
+                        if case .failure(let error) = await encoder.catchUp(catchUp) {
+                            logger.warning("WHEP rung could not decode the last GOP", metadata: ["reason": "\(error)"])
+                            waitingForKeyframe = true
+                        }
+                        logger.info("WHEP rung caught up on the last GOP", metadata: ["frames": "\(catchUp.count)"])
+                    }
+                    if toReplay == 0 { catchUp = [] }
+                    continue
                 }
                 if waitingForKeyframe {
                     guard frame.isKeyframe else { continue }

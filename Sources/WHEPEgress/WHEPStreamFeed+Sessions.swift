@@ -15,7 +15,11 @@ extension WHEPStreamFeed {
             let current = readers
             // Whichever track ends first ends the session: the other is cancelled (which finishes its reader).
             await withTaskGroup(of: Void.self) { group in
-                if let video = current.video { group.addTask { await self.runVideo(video.reader, encode: encode) } }
+                if let video = current.video {
+                    group.addTask {
+                        await self.runVideo(video.reader, encode: encode, replayed: current.videoReplayed)
+                    }
+                }
                 group.addTask { await self.runAudio(current.audio.reader) }
                 await group.next()
                 group.cancelAll()

@@ -12,6 +12,8 @@ final class WHEPStreamFeed: Sendable {
     let videoSource: WHEPVideoSource
     let videoSSRC: UInt32
     let audioSSRC: UInt32
+    /// Video retransmissions for viewers that negotiated RTX (RFC 4588 §4: their own SSRC, one per stream).
+    let videoRTXSSRC: UInt32
     let cname: String
     let hub: StreamHub
     /// The publisher's own Opus (WHIP), sent untouched when present; else the hub's audio is transcoded to Opus.
@@ -27,7 +29,8 @@ final class WHEPStreamFeed: Sendable {
         var reported: [String: WHEPViewer.Counters] = [:]
         var video: WHEPTrackSender
         var audio: WHEPTrackSender
-        var lastKeyframeRequest: ContinuousClock.Instant?
+        /// One keyframe request per `keyframeRequestInterval`, shared by all viewers; later ones wait, never dropped.
+        var keyframePacer: KeyframeRequestPacer
         /// The wall clock of media time zero for this publishing session, fixed by its first frame of either track:
         /// both tracks' sender reports map media time through it, so a receiver lines audio up with video even
         /// though video leaves later (the WebRTC rung's decode and encode).
@@ -62,6 +65,9 @@ final class WHEPStreamFeed: Sendable {
         var audio = UInt32.random(in: 1...UInt32.max, using: &generator)
         if audio == videoSSRC { audio &+= 1 }
         audioSSRC = audio
+        var rtx = UInt32.random(in: 1...UInt32.max, using: &generator)
+        while rtx == videoSSRC || rtx == audio { rtx &+= 1 }
+        videoRTXSSRC = rtx
         cname = "sluice-" + String(UInt64.random(in: 1...UInt64.max, using: &generator), radix: 36)
         self.hub = hub
         self.originalAudio = originalAudio
@@ -86,7 +92,8 @@ final class WHEPStreamFeed: Sendable {
                     ssrc: audio,
                     historyCapacity: configuration.audioHistoryPackets,
                     maxPayloadSize: configuration.maxPayloadSize
-                )
+                ),
+                keyframePacer: KeyframeRequestPacer(interval: configuration.keyframeRequestInterval)
             )
         )
     }
@@ -94,6 +101,8 @@ final class WHEPStreamFeed: Sendable {
     /// The readers of one publishing session: video (none for an audio-only feed) and audio.
     struct Readers: Sendable {
         var video: (key: StreamKey, reader: StreamReader)?
+        /// Video frames the reader starts with from before it subscribed (the last GOP, for the rung's decoder).
+        var videoReplayed = 0
         var audio: (key: StreamKey, reader: StreamReader)
         /// True when `audio` reads the publisher's own Opus (`OriginalAudio`), not the hub.
         var original: Bool
@@ -108,20 +117,28 @@ final class WHEPStreamFeed: Sendable {
             case .none: nil
             }
         var video: (key: StreamKey, reader: StreamReader)?
+        var replayed = 0
         if let videoKey {
-            guard let r = hub.subscribe(key: videoKey, name: "whep", capacity: configuration.readerCapacity) else {
-                return nil
+            let capacity = configuration.readerCapacity
+            if videoSource == .webRTCRung {
+                // The rung's decoder catches up on the last GOP, so its first picture is encoded at once.
+                guard let r = hub.subscribeReplayingLastGOP(key: videoKey, name: "whep", capacity: capacity) else {
+                    return nil
+                }
+                (video, replayed) = ((videoKey, r.reader), r.replayed)
+            } else {
+                guard let r = hub.subscribe(key: videoKey, name: "whep", capacity: capacity) else { return nil }
+                video = (videoKey, r)
             }
-            video = (videoKey, r)
         }
         if let original = originalAudio?.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity) {
-            return Readers(video: video, audio: (key, original), original: true)
+            return Readers(video: video, videoReplayed: replayed, audio: (key, original), original: true)
         }
         guard let audio = hub.subscribe(key: key, name: "whep", capacity: configuration.readerCapacity) else {
             if let video { hub.unsubscribe(video.reader, from: video.key) }
             return nil
         }
-        return Readers(video: video, audio: (key, audio), original: false)
+        return Readers(video: video, videoReplayed: replayed, audio: (key, audio), original: false)
     }
 
     /// Stops reading one session's readers.
@@ -187,29 +204,38 @@ final class WHEPStreamFeed: Sendable {
         if first { onEnded(self) }
     }
 
-    /// A viewer joined or asked (PLI/FIR): one keyframe per `keyframeRequestInterval` per stream, shared by all. The
-    /// WebRTC rung encodes it; a passthrough asks its source when the source can be asked (WHIP); a ladder rung
-    /// cannot be asked (its viewers wait for its next IDR).
+    /// A viewer joined or asked (PLI/FIR): one keyframe per `keyframeRequestInterval` per stream, shared by all; a
+    /// request inside the window is deferred to its end (`tickKeyframeRequests`) unless a keyframe reaches the
+    /// viewers first. The WebRTC rung encodes it; a passthrough asks its source when the source can be asked (WHIP);
+    /// a ladder rung cannot be asked (its viewers wait for its next IDR).
     func requestKeyframe(now: ContinuousClock.Instant = .now) {
-        let askSource: Bool
+        guard canRequestKeyframes else { return }
+        let due = state.withLock { $0.keyframePacer.requested(now: now) }
+        if due { carryOutKeyframeRequest() }
+    }
+
+    /// Passes on a deferred keyframe request whose window ended; the video loop calls it for each source frame.
+    func tickKeyframeRequests(now: ContinuousClock.Instant = .now) {
+        guard canRequestKeyframes else { return }
+        let due = state.withLock { $0.keyframePacer.tick(now: now) }
+        if due { carryOutKeyframeRequest() }
+    }
+
+    /// The rung can always make a keyframe; a passthrough only when its source can be asked.
+    private var canRequestKeyframes: Bool {
         switch videoSource {
-        case .webRTCRung: askSource = false
-        case .rendition(let rendition) where rendition == key && keyframeRequests != nil: askSource = true
-        case .rendition, .none: return
+        case .webRTCRung: true
+        case .rendition(let rendition): rendition == key && keyframeRequests != nil
+        case .none: false
         }
-        let due = state.withLock { s -> Bool in
-            if let last = s.lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestInterval {
-                return false
-            }
-            s.lastKeyframeRequest = now
-            s.keyframesForced += 1
-            return true
-        }
-        guard due else { return }
-        if askSource {
-            keyframeRequests?.request(key: key)
-        } else {
+    }
+
+    private func carryOutKeyframeRequest() {
+        state.withLock { $0.keyframesForced += 1 }
+        if videoSource == .webRTCRung {
             keyframeWanted.store(true, ordering: .relaxed)
+        } else {
+            keyframeRequests?.request(key: key)
         }
     }
 
@@ -218,6 +244,8 @@ final class WHEPStreamFeed: Sendable {
         let now = WallTime.now()
         let result = state.withLock { s -> Result<([[UInt8]], [WHEPViewer]), WebRTCWireError> in
             let wall = s.mediaWall(of: frame.pts, now: now)
+            // The viewers get this keyframe: it answers a request still waiting for its window.
+            if frame.isKeyframe { s.keyframePacer.keyframePassed() }
             do throws(WebRTCWireError) {
                 return .success((try s.video.packetize(video: frame, wall: wall), Array(s.viewers.values)))
             } catch {
@@ -272,6 +300,7 @@ final class WHEPStreamFeed: Sendable {
             (.packetsDropped, now.videoPacketsDropped - old.videoPacketsDropped),
             (.nackedPackets, now.nackedPackets - old.nackedPackets),
             (.retransmittedPackets, now.retransmittedPackets - old.retransmittedPackets),
+            (.rtxPackets, now.retransmittedOnRTX - old.retransmittedOnRTX),
             (.keyframeRequests, now.keyframeRequests - old.keyframeRequests),
         ]
         for (counter, amount) in video { telemetry.countWHEP(counter, stream: key, kind: "video", amount) }

@@ -26,6 +26,8 @@ final class WHEPViewer: Sendable {
         var audioPacketsDropped = 0
         var nackedPackets = 0
         var retransmittedPackets = 0
+        /// Of those, sent on the RTX stream (RFC 4588) rather than as the original packet.
+        var retransmittedOnRTX = 0
         var keyframeRequests = 0
         /// Last receiver report's loss fraction for video, out of 256 (RFC 3550 §6.4.1).
         var fractionLost: UInt8 = 0
@@ -40,6 +42,10 @@ final class WHEPViewer: Sendable {
     let videoPayloadType: UInt8?
     /// Payload type the viewer's offer gave Opus (nil: it receives no audio).
     let audioPayloadType: UInt8?
+    /// Where video retransmissions go when the viewer negotiated RTX (nil: the original packet again).
+    let videoRetransmission: RetransmissionStream?
+    /// The viewer's RTX sequence numbers (RFC 4588 §4: the RTX stream has its own, random start).
+    private let rtxSequence: Mutex<UInt16>
     let queueLimit: Int
     /// Which feed it watches, for reports.
     let videoSource: String
@@ -52,6 +58,7 @@ final class WHEPViewer: Sendable {
         session: WebRTCSession,
         videoPayloadType: UInt8?,
         audioPayloadType: UInt8?,
+        videoRetransmission: RetransmissionStream? = nil,
         queueLimit: Int,
         videoSource: String = ""
     ) {
@@ -60,6 +67,8 @@ final class WHEPViewer: Sendable {
         self.session = session
         self.videoPayloadType = videoPayloadType
         self.audioPayloadType = audioPayloadType
+        self.videoRetransmission = videoRetransmission
+        rtxSequence = Mutex(UInt16.random(in: 0...UInt16.max))
         self.queueLimit = max(1, queueLimit)
         self.videoSource = videoSource
     }
@@ -110,10 +119,39 @@ final class WHEPViewer: Sendable {
         }
     }
 
-    /// Resends NACKed packets (same SSRC and sequence number, RFC 4585 §6.2.1 without RTX), within the queue bound.
+    /// Resends NACKed packets within the queue bound: on the RTX stream when negotiated (RFC 4588 §4: the OSN in
+    /// front, RTX payload type, SSRC and sequence), else the same packets again (RFC 4585 §6.2.1).
     func retransmit(_ packets: [[UInt8]], kind: MediaKind) {
         guard let payloadType = kind == .video ? videoPayloadType : audioPayloadType, !packets.isEmpty else { return }
-        if enqueue(packets, payloadType: payloadType) { count { $0.retransmittedPackets += packets.count } }
+        guard kind == .video, let rtx = videoRetransmission else {
+            if enqueue(packets, payloadType: payloadType) { count { $0.retransmittedPackets += packets.count } }
+            return
+        }
+        let wrapped = rtxSequence.withLock { next in Self.retransmissions(packets, on: rtx, sequence: &next) }
+        guard enqueue(wrapped, payloadType: rtx.payloadType) else { return }
+        count { c in
+            c.retransmittedPackets += wrapped.count
+            c.retransmittedOnRTX += wrapped.count
+        }
+    }
+
+    /// RFC 4588 §4: each packet on the RTX stream (OSN in front, RTX payload type and SSRC), numbered from
+    /// `sequence` on; history bytes that do not parse are skipped.
+    static func retransmissions(
+        _ packets: [[UInt8]],
+        on rtx: RetransmissionStream,
+        sequence: inout UInt16
+    ) -> [[UInt8]] {
+        packets.compactMap { bytes -> [UInt8]? in
+            guard let packet = try? RTPPacket(parsing: bytes) else { return nil }
+            defer { sequence &+= 1 }
+            let wrapped = packet.wrappedForRetransmission(
+                payloadType: rtx.payloadType,
+                ssrc: rtx.ssrc,
+                sequenceNumber: sequence
+            )
+            return wrapped.serialized()
+        }
     }
 
     /// Sends an RTCP compound packet (sender reports) once connected.

@@ -22,6 +22,8 @@ public struct WHEPViewerReport: Sendable, Codable, Equatable {
     /// Sequence numbers it NACKed, and of those, resent.
     public var nackedPackets: Int
     public var retransmittedPackets: Int
+    /// Of those, sent on its RTX stream (RFC 4588; 0 when its offer had no `rtx`).
+    public var retransmittedOnRTX: Int = 0
     /// PLI/FIR it sent.
     public var keyframeRequests: Int
 }
@@ -46,6 +48,7 @@ extension WHEPEgressService {
                 packetsDropped: c.videoPacketsDropped + c.audioPacketsDropped,
                 nackedPackets: c.nackedPackets,
                 retransmittedPackets: c.retransmittedPackets,
+                retransmittedOnRTX: c.retransmittedOnRTX,
                 keyframeRequests: c.keyframeRequests
             )
         }

@@ -42,6 +42,12 @@ final class WebRTCRungEncoder {
         return out
     }
 
+    /// Decodes a source access unit from before the rung started (the last GOP, replayed) without encoding it, so
+    /// the first live picture can be encoded at once; opens the encoder on the way.
+    func catchUp(_ accessUnit: MediaFrame) throws(FFmpegError) {
+        for picture in try decoder.decode(accessUnit) { _ = try encoder(for: picture) }
+    }
+
     private func encoder(for picture: DecodedPicture) throws(FFmpegError) -> LadderVideoEncoder {
         if let encoder, encoder.settings.width == picture.width, encoder.settings.height == picture.height {
             return encoder
@@ -62,6 +68,15 @@ final class WebRTCRungEncoder {
     }
 }
 
+extension WebRTCRungWorker {
+    /// Decodes replayed access units on the worker's queue, encoding none (`WebRTCRungEncoder.catchUp`).
+    func catchUp(_ accessUnits: [MediaFrame]) async -> Result<Void, FFmpegError> {
+        await run { encoder throws(FFmpegError) in
+            for unit in accessUnits { try encoder.catchUp(unit) }
+        }
+    }
+}
+
 /// The rung's encoder on a serial queue of its own: x264 and the decoder run for milliseconds per picture, which
 /// must not hold one of the few threads Swift concurrency shares with the rest of the gateway.
 final class WebRTCRungWorker: @unchecked Sendable {
@@ -79,11 +94,19 @@ final class WebRTCRungWorker: @unchecked Sendable {
         _ accessUnit: MediaFrame,
         forceIDR: Bool
     ) async -> Result<(frames: [MediaFrame], decoderConfiguration: [UInt8]?), FFmpegError> {
+        await run { encoder throws(FFmpegError) in
+            (try encoder.encode(accessUnit, forceIDR: forceIDR), encoder.decoderConfiguration)
+        }
+    }
+
+    /// Runs `job` on the queue with the encoder.
+    func run<T: Sendable>(
+        _ job: @escaping @Sendable (WebRTCRungEncoder) throws(FFmpegError) -> T
+    ) async -> Result<T, FFmpegError> {
         await withCheckedContinuation { continuation in
             queue.async {
                 do throws(FFmpegError) {
-                    let frames = try self.encoder.encode(accessUnit, forceIDR: forceIDR)
-                    continuation.resume(returning: .success((frames, self.encoder.decoderConfiguration)))
+                    continuation.resume(returning: .success(try job(self.encoder)))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }

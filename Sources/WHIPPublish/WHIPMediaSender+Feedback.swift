@@ -33,10 +33,9 @@ extension WHIPMediaSender {
         }
         if wantsKeyframe {
             counters.keyframeRequestsReceived += 1
-            // A keyframe just sent (or the first one still on its way) already answers the request.
-            if lastKeyframe.map({ $0.duration(to: now) >= configuration.keyframeGuard }) ?? true {
+            // Within the spacing the request waits (send(video:) passes it on), unless a keyframe answers it first.
+            if keyframePacer.requested(now: now) {
                 counters.keyframesForced += 1
-                lastKeyframe = now
                 actions.append(.requestKeyframe)
             }
         }

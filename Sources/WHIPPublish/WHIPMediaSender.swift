@@ -37,8 +37,9 @@ public struct WHIPMediaSender: Sendable {
         public var historyCapacity = 1_024
         /// Sender report period (RFC 3550 §6.2; short so the ingest maps time within a second).
         public var reportInterval: Duration = .seconds(1)
-        /// A PLI this soon after a keyframe was sent is already answered by it.
-        public var keyframeGuard: Duration = .milliseconds(300)
+        /// Forced IDRs at least this far apart: a PLI/FIR inside the window is deferred to its end (a keyframe sent
+        /// meanwhile answers it), never dropped.
+        public var forcedKeyframeSpacing: Duration = .milliseconds(300)
 
         /// A configuration with explicit starting points (tests); `random` draws them.
         public init(
@@ -87,7 +88,8 @@ public struct WHIPMediaSender: Sendable {
     var audio: Track
     /// SPS and PPS to put in front of keyframes that lack them.
     let parameterSets: [[UInt8]]
-    var lastKeyframe: ContinuousClock.Instant?
+    /// PLI/FIR into forced IDRs: at once, or deferred to the end of `forcedKeyframeSpacing`.
+    var keyframePacer: KeyframeRequestPacer
     var lastReport: ContinuousClock.Instant?
     /// What was sent and repaired, for logs and the report.
     public internal(set) var counters = WHIPSenderCounters()
@@ -102,6 +104,7 @@ public struct WHIPMediaSender: Sendable {
             sequenceNumber: configuration.videoSequence
         )
         audioSequence = configuration.audioSequence
+        keyframePacer = KeyframeRequestPacer(interval: configuration.forcedKeyframeSpacing)
         video = Track(
             ssrc: configuration.videoSSRC,
             clockRate: 90_000,
@@ -135,8 +138,13 @@ public struct WHIPMediaSender: Sendable {
             if !types.contains(7) || !types.contains(8) {
                 data = parameterSets.flatMap { nal in Self.lengthPrefix(nal.count) + nal } + data
             }
-            lastKeyframe = now
+            keyframePacer.keyframePassed()
             counters.keyframesSent += 1
+        }
+        var actions: [Action] = []
+        if keyframePacer.tick(now: now) {
+            counters.keyframesForced += 1
+            actions.append(.requestKeyframe)
         }
         let pts = frame.pts.converted(to: 90_000).value
         let dts = frame.dts.converted(to: 90_000).value
@@ -152,14 +160,15 @@ public struct WHIPMediaSender: Sendable {
             rtpTimestamp: configuration.videoTimestampOffset &+ UInt32(truncatingIfNeeded: dts)
         )
         counters.videoFrames += 1
-        return packets.map { packet in
-            let bytes = packet.serialized()
-            video.history.store(sequenceNumber: packet.sequenceNumber, bytes: bytes)
-            video.packets &+= 1
-            video.octets &+= UInt32(truncatingIfNeeded: packet.payload.count)
-            counters.videoPackets += 1
-            return .sendRTP(bytes)
-        }
+        return actions
+            + packets.map { packet in
+                let bytes = packet.serialized()
+                video.history.store(sequenceNumber: packet.sequenceNumber, bytes: bytes)
+                video.packets &+= 1
+                video.octets &+= UInt32(truncatingIfNeeded: packet.payload.count)
+                counters.videoPackets += 1
+                return .sendRTP(bytes)
+            }
     }
 
     /// One Opus frame (48 kHz timestamps) released at `wall`: one RTP packet (RFC 7587 §4.2); nothing when audio
@@ -207,7 +216,7 @@ public struct WHIPSenderCounters: Sendable, Hashable {
     public var retransmittedPackets = 0
     /// PLI/FIR received.
     public var keyframeRequestsReceived = 0
-    /// Of those, passed to the source (the rest fell within the guard after a keyframe).
+    /// Requests passed to the source (one per `forcedKeyframeSpacing`; requests inside it wait for the next).
     public var keyframesForced = 0
     public var senderReportsSent = 0
     /// The receiver's last reported loss fraction for video (RFC 3550 §6.4.1, out of 256).

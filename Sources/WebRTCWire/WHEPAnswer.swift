@@ -17,6 +17,8 @@ public struct WHEPAnswerConfiguration: Sendable {
     public var videoSSRC: UInt32
     /// SSRC of the audio we send.
     public var audioSSRC: UInt32
+    /// SSRC of video retransmissions (RFC 4588 §4) when the offer has `rtx` for our H.264; nil never answers RTX.
+    public var videoRTXSSRC: UInt32?
 
     /// A configuration.
     public init(
@@ -27,7 +29,8 @@ public struct WHEPAnswerConfiguration: Sendable {
         sessionID: UInt64,
         cname: String,
         videoSSRC: UInt32,
-        audioSSRC: UInt32
+        audioSSRC: UInt32,
+        videoRTXSSRC: UInt32? = nil
     ) {
         self.iceUfrag = iceUfrag
         self.icePwd = icePwd
@@ -37,6 +40,7 @@ public struct WHEPAnswerConfiguration: Sendable {
         self.cname = cname
         self.videoSSRC = videoSSRC
         self.audioSSRC = audioSSRC
+        self.videoRTXSSRC = videoRTXSSRC
     }
 }
 
@@ -62,8 +66,27 @@ public struct WHEPOutgoingTrack: Sendable, Equatable {
     public let codec: RTPCodec
     /// SSRC we send with.
     public let ssrc: UInt32
+    /// RFC 4588 §8.1: the offered `rtx` codec whose `apt` is ours, and the SSRC retransmissions go on (nil: NACKs
+    /// are answered on the media SSRC itself).
+    public var retransmission: RetransmissionStream?
     /// The payload type.
     public var payloadType: UInt8 { codec.payloadType }
+}
+
+/// RFC 4588 §4: where a track's retransmissions go (their own payload type and SSRC, the OSN in front).
+public struct RetransmissionStream: Sendable, Equatable {
+    /// The offered `rtx` codec (`a=fmtp:<pt> apt=<media pt>`).
+    public let codec: RTPCodec
+    /// Our RTX SSRC, paired with the media SSRC by `a=ssrc-group:FID`.
+    public let ssrc: UInt32
+    /// The RTX payload type.
+    public var payloadType: UInt8 { codec.payloadType }
+
+    /// A retransmission stream with `codec` on `ssrc`.
+    public init(codec: RTPCodec, ssrc: UInt32) {
+        self.codec = codec
+        self.ssrc = ssrc
+    }
 }
 
 /// The outcome of answering a WHEP offer: the text for the 201 and which rendition and payload types to send.
@@ -117,7 +140,11 @@ public struct WHEPNegotiation: Sendable {
                 throw .sdpUnacceptable(.noSendableH264(offered: ids, sendable: sendable.video.map(\.description)))
             }
             choice = pick.0
-            video = WHEPOutgoingTrack(mid: media.mid, codec: pick.1, ssrc: configuration.videoSSRC)
+            var track = WHEPOutgoingTrack(mid: media.mid, codec: pick.1, ssrc: configuration.videoSSRC)
+            if let rtxSSRC = configuration.videoRTXSSRC, let rtx = media.retransmissionCodec(for: pick.1.payloadType) {
+                track.retransmission = RetransmissionStream(codec: rtx, ssrc: rtxSSRC)
+            }
+            video = track
         }
         var audio: WHEPOutgoingTrack?
         if let i = audioIndex, sendable.audio {
@@ -176,6 +203,7 @@ public struct WHEPNegotiation: Sendable {
         if media.rtcpMux { lines.append(.attribute("rtcp-mux")) }
         if !media.section.attributes("rtcp-rsize").isEmpty { lines.append(.attribute("rtcp-rsize")) }
         lines += SDPAnswerLines.codec(codec)
+        if let rtx = track.retransmission { lines += SDPAnswerLines.codec(rtx.codec) }
         if codec.isH264 {
             // RFC 4585 §4.2: only feedback the offer listed; an offer without any gets all three.
             let offered = Set(codec.feedback)
@@ -186,14 +214,20 @@ public struct WHEPNegotiation: Sendable {
         // RFC 8830 §2 and RFC 5576 §4.1: the track and its SSRC, so the receiver binds packets before any arrive.
         let trackID = "\(configuration.cname)-\(media.kind)"
         lines.append(.attribute("msid", "\(configuration.cname) \(trackID)"))
-        lines.append(.attribute("ssrc", "\(track.ssrc) cname:\(configuration.cname)"))
-        lines.append(.attribute("ssrc", "\(track.ssrc) msid:\(configuration.cname) \(trackID)"))
+        if let rtx = track.retransmission {
+            // RFC 5576 §4.2 and RFC 4588 §8.3: FID pairs the media SSRC with its retransmission SSRC.
+            lines.append(.attribute("ssrc-group", "FID \(track.ssrc) \(rtx.ssrc)"))
+        }
+        for ssrc in [track.ssrc] + (track.retransmission.map { [$0.ssrc] } ?? []) {
+            lines.append(.attribute("ssrc", "\(ssrc) cname:\(configuration.cname)"))
+            lines.append(.attribute("ssrc", "\(ssrc) msid:\(configuration.cname) \(trackID)"))
+        }
         lines += SDPAnswerLines.candidates(configuration.candidates)
         return SDPMediaSection(
             kind: media.kind,
             port: Int(first?.port ?? 9),
             proto: media.section.proto,
-            formats: [String(codec.payloadType)],
+            formats: [codec.payloadType, track.retransmission?.payloadType].compactMap { $0.map(String.init) },
             lines: lines
         )
     }

@@ -79,7 +79,8 @@ struct WHEPEgressServiceTests {
         let created = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
         #expect(created.videoSource == "passthrough")
         let answer = try SessionDescription(parsing: created.answer)
-        #expect(answer.media.map(\.formats) == [["101"], ["96"]])
+        // aiortc offers rtx 102 (apt=101): the answer keeps it for retransmissions (RFC 4588).
+        #expect(answer.media.map(\.formats) == [["101", "102"], ["96"]])
         #expect(f.service.viewerCount == 1)
         let reports = f.service.viewerReports()
         #expect(reports.map(\.session) == [created.sessionID])
@@ -242,7 +243,7 @@ struct WHEPViewerTests {
         #expect(viewer.counters.videoPacketsSent == 5 && viewer.counters.videoPacketsDropped == 9)
     }
 
-    @Test func keyframeRequestsAreSharedAndRateLimitedAndOnlyTheRungTakesThem() {
+    @Test func keyframeRequestsAreSharedAndDeferredNotDroppedAndOnlyTheRungTakesThem() {
         func feed(_ source: WHEPVideoSource) -> WHEPStreamFeed {
             WHEPStreamFeed(
                 key: StreamKey("cam")!,
@@ -261,8 +262,16 @@ struct WHEPViewerTests {
         #expect(rung.keyframesForced == 1)
         let wanted = rung.keyframeWanted.exchange(false, ordering: .relaxed)
         #expect(wanted)
-        rung.requestKeyframe(now: start + .milliseconds(600))
+        rung.tickKeyframeRequests(now: start + .milliseconds(499))
+        #expect(rung.keyframesForced == 1)
+        // The requests inside the window went out as one when it ended.
+        rung.tickKeyframeRequests(now: start + .milliseconds(500))
         #expect(rung.keyframesForced == 2)
+        rung.requestKeyframe(now: start + .milliseconds(600))
+        rung.tickKeyframeRequests(now: start + .milliseconds(999))
+        #expect(rung.keyframesForced == 2)
+        rung.tickKeyframeRequests(now: start + .milliseconds(1_000))
+        #expect(rung.keyframesForced == 3)
         let passthrough = feed(.rendition(StreamKey("cam")!))
         passthrough.requestKeyframe(now: start)
         #expect(passthrough.keyframesForced == 0)

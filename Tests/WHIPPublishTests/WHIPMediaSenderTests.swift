@@ -7,7 +7,7 @@ import WebRTCWire
 
 @testable import WHIPPublish
 
-/// RFC 3550/4585/6184/7587 sender side: packetization, NACK answers from history, PLI guard and sender reports.
+/// RFC 3550/4585/6184/7587 sender side: packetization, NACK answers from history, PLI pacing and sender reports.
 @Suite struct WHIPMediaSenderTests {
     static let configuration = WHIPMediaSender.Configuration(
         videoSSRC: 0xAAAA,
@@ -94,21 +94,56 @@ import WebRTCWire
         #expect(sender.received(rtcp: foreign, now: .now) == [])
     }
 
-    @Test func pliForcesOneKeyframeOutsideTheGuard() throws {
+    /// One step of a keyframe-request timeline: at `ms`, a PLI, a FIR or a frame sent; and whether the sender asks
+    /// its source for an IDR then.
+    struct KeyframeStep: Sendable, CustomTestStringConvertible {
+        enum Event: Sendable {
+            case pli
+            case fir
+            case frame(Int)
+        }
+        let ms: Int
+        let event: Event
+        let asks: Bool
+        var testDescription: String { "\(ms) ms \(event) → \(asks ? "IDR" : "-")" }
+    }
+
+    /// Every PLI/FIR is answered: at once outside the 300 ms spacing, else deferred to its end (the next frame sent
+    /// after it), unless a keyframe goes out first; a natural keyframe does not swallow a request that follows it.
+    static let keyframeTimeline: [KeyframeStep] = [
+        .init(ms: 0, event: .frame(0), asks: false),  // The first (natural) keyframe.
+        .init(ms: 100, event: .pli, asks: true),  // Right after a keyframe, still answered: the viewer missed it.
+        .init(ms: 300, event: .pli, asks: false),  // Inside the spacing: deferred…
+        .init(ms: 350, event: .fir, asks: false),  // …and folded into the same request.
+        .init(ms: 399, event: .frame(1), asks: false),
+        .init(ms: 410, event: .frame(2), asks: true),  // …passed on with the first frame after 400 ms.
+        .init(ms: 500, event: .pli, asks: false),  // Deferred again…
+        .init(ms: 520, event: .frame(10), asks: false),  // …and answered by the keyframe that went out meanwhile.
+        .init(ms: 800, event: .frame(11), asks: false),
+        .init(ms: 900, event: .pli, asks: true),
+    ]
+
+    @Test func everyKeyframeRequestIsAnsweredAtOnceOrDeferred() throws {
         var sender = try WHIPMediaSender(configuration: Self.configuration, avcC: Self.source.avcC)
         let t0 = ContinuousClock.now
         let pli = RTCPPacket.serializeCompound([.pictureLossIndication(senderSSRC: 9, mediaSSRC: 0xAAAA)])
         let fir = RTCPPacket.serializeCompound([
             .fullIntraRequest(RTCPFullIntraRequest(senderSSRC: 9, entries: [.init(ssrc: 0xAAAA, sequenceNumber: 1)]))
         ])
-        _ = try sender.send(video: Self.source.frames[0], now: t0, wall: .now())
-        #expect(sender.received(rtcp: pli, now: t0.advanced(by: .milliseconds(100))) == [])
-        #expect(sender.received(rtcp: pli, now: t0.advanced(by: .milliseconds(300))) == [.requestKeyframe])
-        #expect(sender.received(rtcp: fir, now: t0.advanced(by: .milliseconds(400))) == [])
-        #expect(sender.received(rtcp: fir, now: t0.advanced(by: .milliseconds(700))) == [.requestKeyframe])
+        #expect(Self.source.frames[10].isKeyframe && !Self.source.frames[11].isKeyframe)
+        for step in Self.keyframeTimeline {
+            let now = t0.advanced(by: .milliseconds(step.ms))
+            let actions: [WHIPMediaSender.Action]
+            switch step.event {
+            case .pli: actions = sender.received(rtcp: pli, now: now)
+            case .fir: actions = sender.received(rtcp: fir, now: now)
+            case .frame(let index): actions = try sender.send(video: Self.source.frames[index], now: now, wall: .now())
+            }
+            #expect(actions.contains(.requestKeyframe) == step.asks, "\(step.testDescription)")
+        }
         let otherSource = RTCPPacket.serializeCompound([.pictureLossIndication(senderSSRC: 9, mediaSSRC: 0xBBBB)])
         #expect(sender.received(rtcp: otherSource, now: t0.advanced(by: .seconds(5))) == [])
-        #expect(sender.counters.keyframeRequestsReceived == 4 && sender.counters.keyframesForced == 2)
+        #expect(sender.counters.keyframeRequestsReceived == 5 && sender.counters.keyframesForced == 3)
         #expect(sender.received(rtcp: [0x80, 0xC9, 0, 9], now: t0) == [])
         #expect(sender.counters.malformedRTCP == 1)
     }

@@ -166,13 +166,16 @@ class Publisher:
 FAST_SEGMENTS = ["--segment-target-seconds", "1", "--part-target-ms", "200"]
 
 
-def ffmpeg_cmd(url: str, seconds: float, *, bframes: int = 0, size: str = "1280x720", rate: int = 30) -> list[str]:
+def ffmpeg_cmd(url: str, seconds: float, *, bframes: int = 0, size: str = "1280x720", rate: int = 30,
+               gop: Optional[int] = None) -> list[str]:
     cmd = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
            "-f", "lavfi", "-i", f"testsrc2=size={size}:rate={rate}",
            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
            "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast"]
     cmd += ["-bf", str(bframes)] if bframes else ["-tune", "zerolatency"]
-    cmd += ["-g", str(rate), "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
+    # A fixed GOP when asked (no scene-cut keyframes in between); else one second.
+    cmd += ["-g", str(gop), "-keyint_min", str(gop), "-sc_threshold", "0"] if gop else ["-g", str(rate)]
+    cmd += ["-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
     return cmd
 
 

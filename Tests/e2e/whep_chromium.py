@@ -37,7 +37,10 @@ try {
       const capture = window.readClock(video, meta.width, meta.height);
       if (capture !== null) s.glass.push(performance.timeOrigin + meta.expectedDisplayTime - capture);
     }
-    if (s.firstFrameMs === null) s.firstFrameMs = Math.round(now - t0);
+    if (s.firstFrameMs === null) {
+      s.firstFrameMs = Math.round(now - t0);
+      s.firstFrameAfterPostMs = Math.round(now - s.postedAt);
+    }
     video.requestVideoFrameCallback(count);
   };
   video.requestVideoFrameCallback(count);
@@ -49,6 +52,7 @@ try {
   });
   const headers = {'Content-Type': 'application/sdp'};
   if (token) headers['Authorization'] = 'Bearer ' + token;
+  s.postedAt = performance.now();
   const r = await fetch('/whep/' + key, {method: 'POST', headers, body: pc.localDescription.sdp});
   s.status = r.status; s.source = r.headers.get('X-Sluice-Video-Source'); s.location = r.headers.get('Location');
   const body = await r.text();
@@ -117,7 +121,8 @@ window.whepPC.getStats().then((report) => {
     if (r.type === 'inbound-rtp') out[r.kind] = {packetsReceived: r.packetsReceived, packetsLost: r.packetsLost,
       framesDecoded: r.framesDecoded, nackCount: r.nackCount, pliCount: r.pliCount, codecId: r.codecId,
       jitterBufferDelay: r.jitterBufferDelay, jitterBufferEmittedCount: r.jitterBufferEmittedCount,
-      totalSamplesReceived: r.totalSamplesReceived};
+      totalSamplesReceived: r.totalSamplesReceived, retransmittedPacketsReceived: r.retransmittedPacketsReceived,
+      rtxSsrc: r.rtxSsrc};
     if (r.type === 'codec') out[r.id] = r.mimeType + ' ' + (r.sdpFmtpLine || '');
   });
   done(out);
@@ -138,6 +143,7 @@ def main() -> int:
     parser.add_argument("--shots", default=".")
     parser.add_argument("--connect-timeout", type=float, default=20.0)
     parser.add_argument("--candidate", help="HOST:PORT replacing every candidate of the answer (a relay in the test)")
+    parser.add_argument("--delete", action="store_true", help="DELETE the session at the end (else it times out)")
     parser.add_argument("--pixel-clock", action="store_true",
                         help="read the capture clock `sluice publish testsrc` paints into each frame: glass latency")
     args = parser.parse_args()
@@ -186,6 +192,11 @@ def main() -> int:
                            "state": state["state"]}})
         stats = driver.execute_async_script(STATS_JS)
         driver.save_screenshot(str(shots / "whep-chromium.png"))
+        if args.delete and posted.get("location"):
+            # draft-ietf-wish-whep-03 §4.2: the player ends its session with DELETE on the session URL.
+            result["deleteStatus"] = driver.execute_async_script(
+                "const [u, done] = arguments; fetch(u, {method: 'DELETE'}).then((r) => done(r.status), () => done(0));",
+                posted["location"])
         glass = driver.execute_script("return window.whep.glass")
         if len(glass) > 60:
             # The first second (30 frames) is the join; percentiles over the rest.
@@ -195,6 +206,7 @@ def main() -> int:
                                  "max": round(steady[-1], 1)}
         result.update(watchedSeconds=round(time.monotonic() - t_connected, 1), frames=state["frames"],
                       width=state["width"], height=state["height"], firstFrameMs=state["firstFrameMs"],
+                      firstFrameAfterPostMs=state.get("firstFrameAfterPostMs"),
                       finalState=state["state"], stats=stats)
         return 0
     finally:
