@@ -1,7 +1,7 @@
 import Synchronization
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// RFC 9110 §5.6.7: the `Date` field as IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), formatted once per second.

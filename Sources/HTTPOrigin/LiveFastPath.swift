@@ -22,8 +22,7 @@ final class LiveFastPath: Sendable {
     let dates = HTTPDateCache()
     private let counts = Mutex<(answered: Int, parked: Int)>((0, 0))
 
-    init(packager: LLHLSPackager, access: OriginAccess, waiting: BlockingCounter, logger: Logger, serverName: String?)
-    {
+    init(packager: LLHLSPackager, access: OriginAccess, waiting: BlockingCounter, logger: Logger, serverName: String?) {
         self.packager = packager
         self.access = access
         self.waiting = waiting
@@ -87,7 +86,12 @@ final class LiveFastPath: Sendable {
     /// Counts a request in as the router's middleware would; a 503 reply when the held-request limit refuses it.
     func begin(_ route: FastRoute, peer: String?) -> FastReply? {
         if route.isBlocking {
-            guard waiting.enter(route.key.rawValue, perStream: access.maxBlockingPerStream, total: access.maxBlockingTotal)
+            guard
+                waiting.enter(
+                    route.key.rawValue,
+                    perStream: access.maxBlockingPerStream,
+                    total: access.maxBlockingTotal
+                )
             else {
                 var refused = reply(HLSResponse.error(503, "too many waiting playlist requests", maxAge: 0), route)
                 refused.head.headerFields[.retryAfter] = "\(max(1, access.retryAfter.components.seconds))"

@@ -119,7 +119,13 @@ extension LLHLSStream {
         let deadline = ContinuousClock.now + .seconds(3 * targetDuration)
         while true {
             let seen = signal.version
-            switch attemptMedia(epoch: epoch, rendition: name, file: file, deadline: deadline, expired: Task.isCancelled)
+            switch attemptMedia(
+                epoch: epoch,
+                rendition: name,
+                file: file,
+                deadline: deadline,
+                expired: Task.isCancelled
+            )
             {
             case .answer(let response, _): return response
             case .wait(let limit): await signal.wait(after: seen, until: limit)

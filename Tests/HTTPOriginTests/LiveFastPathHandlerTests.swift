@@ -1,5 +1,4 @@
 import HTTPTypes
-@testable import LLHLSPackager
 import Logging
 import MediaCore
 import NIOCore
@@ -8,6 +7,7 @@ import NIOHTTPTypes
 import Testing
 
 @testable import HTTPOrigin
+@testable import LLHLSPackager
 
 /// `LiveFastPathHandler` in an `EmbeddedChannel`: which requests it takes, what it writes, and request order kept
 /// when a router response is in progress.

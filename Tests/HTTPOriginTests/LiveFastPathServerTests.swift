@@ -1,6 +1,5 @@
 import Foundation
 import HTTPOrigin
-@testable import LLHLSPackager
 import Logging
 import MediaCore
 import StreamHub
@@ -8,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import HTTPOrigin
+@testable import LLHLSPackager
 
 /// The fast path on a real socket with curl (nghttp2) as the client: HTTP/1.1 and h2c both answered by it, the
 /// same bytes and fields as the router, and blocking reloads parked and woken by the part they wait for.
@@ -79,9 +79,16 @@ struct LiveFastPathServerTests {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces
+            )
         }
-        return Fetched(version: version, status: status, headers: headers, body: (try? Data(contentsOf: bodyFile)) ?? Data())
+        return Fetched(
+            version: version,
+            status: status,
+            headers: headers,
+            body: (try? Data(contentsOf: bodyFile)) ?? Data()
+        )
     }
 
     static let protocols = [("--http1.1", "1.1"), ("--http2-prior-knowledge", "2")]
@@ -109,7 +116,8 @@ struct LiveFastPathServerTests {
         let urls: @Sendable (Int, String) -> [String] = { port, epoch in
             let base = "http://127.0.0.1:\(port)/live/demo"
             return [
-                "\(base)/video.m3u8", "\(base)/audio.m3u8?_HLS_skip=YES", "\(base)/video.m3u8?_HLS_msn=\(PublishedRendition.firstMSN)",
+                "\(base)/video.m3u8", "\(base)/audio.m3u8?_HLS_skip=YES",
+                "\(base)/video.m3u8?_HLS_msn=\(PublishedRendition.firstMSN)",
                 "\(base)/\(epoch)/video/init-0.mp4", "\(base)/\(epoch)/audio/\(PublishedRendition.firstMSN).1.m4s",
                 "\(base)/\(epoch)/video/\(PublishedRendition.firstMSN).m4s", "\(base)/\(epoch)/video/99.0.m4s",
                 "\(base)/other/video/\(PublishedRendition.firstMSN).0.m4s", "\(base)/video.m3u8?_HLS_msn=999",
@@ -122,9 +130,11 @@ struct LiveFastPathServerTests {
                 var seen: [String] = []
                 for url in urls(port, epoch) {
                     let r = try await Self.curl(url, "--http1.1")
-                    let fields = ["content-type", "cache-control", "access-control-allow-origin",
-                                  "access-control-expose-headers", "content-length", "server"]
-                        .map { "\($0)=\(r.headers[$0] ?? "-")" }
+                    let fields = [
+                        "content-type", "cache-control", "access-control-allow-origin",
+                        "access-control-expose-headers", "content-length", "server",
+                    ]
+                    .map { "\($0)=\(r.headers[$0] ?? "-")" }
                     seen.append("\(r.status) \(fields) published:\(r.headers["x-sluice-published"] != nil)")
                 }
                 answers.withLock { $0.append(seen) }

@@ -79,11 +79,15 @@ struct ParkedRequestTests {
         let m0 = Blocking.m0
         let partInbox = Inbox()
         let part = "\(m0).0.m4s"
-        #expect(stream.answerMedia(epoch: Fixtures.epoch, rendition: "video", file: part, deliver: partInbox.deliver) == nil)
+        #expect(
+            stream.answerMedia(epoch: Fixtures.epoch, rendition: "video", file: part, deliver: partInbox.deliver) == nil
+        )
         let reached = Blocking.reached(Blocking.hint(stream))
         for f in rest where !stream.state.withLock({ reached($0) }) { stream.mutate { $0.apply(f, now: .now) } }
         #expect(ask(blocking) !== a)
-        #expect(stream.answerMedia(epoch: Fixtures.epoch, rendition: "video", file: part, deliver: partInbox.deliver) == nil)
+        #expect(
+            stream.answerMedia(epoch: Fixtures.epoch, rendition: "video", file: part, deliver: partInbox.deliver) == nil
+        )
         #expect(partInbox.all.count == 2 && partInbox.all[0] === partInbox.all[1])
         #expect(partInbox.all[0].response.immutable && partInbox.all[0].response.status == 200)
     }
@@ -105,7 +109,9 @@ struct ParkedRequestTests {
         let next = Blocking.hint(stream)
         let inbox = Inbox()
         let request = PlaylistRequest(msn: next.msn, part: next.part)
-        let parked = try #require(stream.answerMediaPlaylist(rendition: "video", request: request, deliver: inbox.deliver))
+        let parked = try #require(
+            stream.answerMediaPlaylist(rendition: "video", request: request, deliver: inbox.deliver)
+        )
         // B6: held at most 3 part targets (0.6 s here) past the request.
         #expect(parked.deadline > .now && parked.deadline < .now + .seconds(1))
         stream.expire(parked)

@@ -105,15 +105,29 @@ http {{
     nginx = subprocess.Popen(pinned(["nginx", "-p", str(workdir / "nginx"), "-c", str(conf), "-e", "stderr", "-g",
                                      "daemon off;"], "0"), stdin=subprocess.DEVNULL)
     try:
-        wait_for("nginx", lambda: requests.get(f"http://127.0.0.1:{port}/live/{KEY}/{part}", timeout=1).ok, 10)
+        def up() -> bool:
+            try:
+                return requests.get(f"http://127.0.0.1:{port}/live/{KEY}/{part}", timeout=1).ok
+            except requests.RequestException:
+                return False
+
+        assert wait_for("nginx", up, 10), f"nginx did not serve the part (exit {nginx.poll()})"
         print(f"== part {part}, {len(body)} bytes; origin (core 0)")
         c0 = cpu_seconds(gw.proc.pid)
         origin = wrk(base + part)
         origin_cpu = cpu_seconds(gw.proc.pid) - c0
         print(f"origin CPU during wrk: {origin_cpu:.2f} s of 10 s")
         print("== nginx static (one worker, core 0)")
+        workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True,
+                                                  text=True).stdout.split()]
+        n0 = sum(cpu_seconds(p) for p in workers)
         static = wrk(f"http://127.0.0.1:{port}/live/{KEY}/{part}")
-        print(f"origin {origin:.0f} req/s, nginx {static:.0f} req/s: origin/nginx = {origin / static:.2f}")
+        static_cpu = sum(cpu_seconds(p) for p in workers) - n0
+        print(f"nginx worker CPU during wrk: {static_cpu:.2f} s of 10 s")
+        per_core = (origin / origin_cpu * 10, static / static_cpu * 10)
+        print(f"origin {origin:.0f} req/s at {origin_cpu * 10:.0f} % of a core = {per_core[0]:.0f} req/s per core; "
+              f"nginx {static:.0f} req/s at {static_cpu * 10:.0f} % = {per_core[1]:.0f} req/s per core; "
+              f"origin/nginx per core = {per_core[0] / per_core[1]:.2f}")
     finally:
         _stop(nginx, signal.SIGQUIT, 10)
 
