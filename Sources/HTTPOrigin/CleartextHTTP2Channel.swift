@@ -22,9 +22,10 @@ struct CleartextHTTP2Channel: ServerChildChannel {
     private let http1: HTTP1Channel
     private let http2: HTTP2Channel
 
-    init(responder: @escaping HTTPChannelHandler.Responder) {
-        http1 = HTTP1Channel(responder: responder)
-        http2 = HTTP2Channel(responder: responder)
+    /// `configuration` applies to HTTP/1.1 connections and to every HTTP/2 stream.
+    init(responder: @escaping HTTPChannelHandler.Responder, configuration: HTTP1Channel.Configuration = .init()) {
+        http1 = HTTP1Channel(responder: responder, configuration: configuration)
+        http2 = HTTP2Channel(responder: responder, configuration: .init(streamConfiguration: configuration))
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {

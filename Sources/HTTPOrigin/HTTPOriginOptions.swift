@@ -9,6 +9,9 @@ public struct HTTPOriginOptions: Sendable {
     public var hlsjsURL: String = "https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js"
     /// What `/readyz` reports; the app marks it ready once every listener is bound and draining on shutdown.
     public var readiness = OriginReadiness()
+    /// Answer LL-HLS media playlists and media on the event loops (`LiveFastPath`) instead of through the router; off
+    /// only to compare the two (tests, benchmarks): responses are the same.
+    public var fastPath = true
     /// Viewer tokens and blocking-request limits.
     public var access = OriginAccess()
 

@@ -38,7 +38,9 @@ struct TelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
         if let length = response.body.contentLength {
             telemetry.countSent(stream: stream, rendition: rendition, bytes: length)
         }
-        guard response.status == .ok, let published = firstDelivery(target, stream: stream) else { return response }
+        guard response.status == .ok,
+            let published = Self.firstDelivery(target, stream: stream, packager: packager)
+        else { return response }
         // Measured once the body is handed to the connection, not when the handler returns.
         let body = response.body
         let telemetry = telemetry
@@ -50,7 +52,12 @@ struct TelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     /// The publish instant of the part (or, for a whole segment, its last part) if this is its first response.
-    private func firstDelivery(_ target: RequestTarget, stream key: StreamKey) -> ContinuousClock.Instant? {
+    static func firstDelivery(
+        _ target: RequestTarget,
+        stream key: StreamKey,
+        packager: LLHLSPackager
+    ) -> ContinuousClock.Instant? {
+        let telemetry = packager.telemetry
         guard let msn = target.msn, let rendition = target.rendition, let stream = packager.stream(for: key) else {
             return nil
         }

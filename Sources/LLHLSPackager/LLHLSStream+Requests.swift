@@ -54,7 +54,7 @@ extension LLHLSStreamState {
 
 extension LLHLSStream {
     /// Cache-Control max-age values from the checklist's "Recommended Cache-Control".
-    private var targetDuration: Int { state.withLock { $0.targetDuration } }
+    var targetDuration: Int { state.withLock { $0.targetDuration } }
 
     /// The multivariant playlist; waits briefly for the publisher's track description.
     public func multivariantPlaylist(maxWait: Duration = .seconds(9)) async -> HLSResponse {
@@ -90,59 +90,20 @@ extension LLHLSStream {
     /// A media playlist by rendition name, honouring blocking reload and delta updates.
     public func mediaPlaylist(rendition name: String, request: PlaylistRequest) async -> HLSResponse {
         let start = ContinuousClock.now
-        let td = targetDuration
-        let blocking = request.isBlocking
         var deadline: ContinuousClock.Instant?
         while true {
             let seen = signal.version
-            // Rendered once per change and shared by every viewer woken by it (PlaylistRenderCache).
-            let (decision, body) = state.withLock { s -> (BlockDecision, ByteBuffer?) in
-                // A shed rung is gone for players: 404 (below) makes hls.js switch level without retrying it.
-                if s.isUnlisted(name) { return (.ready, nil) }
-                let d = s.decide(named: name, request)
-                guard d == .ready else { return (d, nil) }
-                return (d, s.renderedMediaPlaylist(named: name, skip: request.skip))
-            }
-            switch decision {
-            case .ready:
-                guard let body else { return .error(404, "no \(name) rendition", maxAge: 1) }
-                // Blocking responses are immutable for their URL: cache long (6 × TD); others briefly.
-                return HLSResponse(
-                    status: 200,
-                    contentType: HLSResponse.playlistType,
-                    maxAge: blocking ? 6 * td : max(1, td / 2),
-                    payload: body
-                )
-            case .badRequest(let why):
-                // Short, not App. B.1's 4 × TD: a request too far ahead becomes valid within a part or two,
-                // and a cached 400 would answer the viewers who ask for it in time.
-                return .error(400, why, maxAge: 1)
-            case .wait(let hold):
-                let limit = deadline ?? start + hold
+            let attempt = attemptMediaPlaylist(
+                rendition: name,
+                request: request,
+                started: start,
+                deadline: deadline,
+                expired: Task.isCancelled
+            )
+            switch attempt {
+            case .answer(let response, _): return response
+            case .wait(let limit):
                 deadline = limit
-                if ContinuousClock.now >= limit || Task.isCancelled {
-                    // A young stream that is slow to fill its first segments still gets what it has.
-                    if !blocking,
-                        let text = state.withLock({ s in
-                            s.pipeline(named: name)?.rendition.lastPart == nil
-                                ? nil : s.mediaPlaylist(named: name)?.render()
-                        })
-                    {
-                        return HLSResponse(
-                            status: 200,
-                            contentType: HLSResponse.playlistType,
-                            maxAge: 1,
-                            body: Array(text.utf8)
-                        )
-                    }
-                    // B6: answer before hls.js gives up (it aborts after max(3 × PT, 0.8 × TD)). Not cacheable: an
-                    // edge keeping it would fail every viewer who asks while the late part arrives.
-                    return .error(
-                        503,
-                        "timed out waiting for \(request.msn.map(String.init) ?? "first segments")",
-                        maxAge: 0
-                    )
-                }
                 await signal.wait(after: seen, until: limit)
             }
         }
@@ -155,58 +116,19 @@ extension LLHLSStream {
 
     /// An init section, part or segment by its URI components (`{epoch}/{rendition}/{file}`).
     public func media(epoch: String, rendition name: String, file: String) async -> HLSResponse {
-        let td = targetDuration
-        let contentType = name == "audio" ? "audio/mp4" : "video/mp4"
-        guard let fileName = MediaFileName(file) else { return .error(404, "unknown media \(file)", maxAge: 1) }
-        let deadline = ContinuousClock.now + .seconds(3 * td)
+        let deadline = ContinuousClock.now + .seconds(3 * targetDuration)
         while true {
             let seen = signal.version
-            enum Lookup {
-                case found(ByteBuffer)
-                case missing, ahead, pending
-            }
-            let lookup = state.withLock { s -> Lookup in
-                guard s.epoch == epoch, let r = s.pipeline(named: name)?.rendition else { return .missing }
-                switch fileName {
-                case .initSection(let i):
-                    return r.initSections[i].map { .found(ByteBuffer(bytes: $0)) } ?? .missing
-                case .segment(let msn):
-                    guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil
-                    else {
-                        return .missing
-                    }
-                    return .found(seg.buffer)
-                case .part(let msn, let idx):
-                    // Classic HLS lists no parts; answering for them would serve URIs no playlist names.
-                    guard s.config.lowLatency else { return .missing }
-                    if let seg = r.segments.first(where: { $0.msn == msn }), idx < seg.parts.count {
-                        return .found(seg.parts[idx].buffer)
-                    }
-                    // PH1: the preload-hinted part blocks until complete; anything else is 404 (PH2).
-                    let hint = r.nextPartPosition
-                    if !s.isEnded && hint.msn == msn && hint.part == idx { return .pending }
-                    return !s.isEnded && (msn, idx) > hint ? .ahead : .missing
-                }
-            }
-            switch lookup {
-            case .found(let bytes):
-                return HLSResponse(
-                    status: 200,
-                    contentType: contentType,
-                    maxAge: 6 * td,
-                    immutable: true,
-                    payload: bytes
-                )
-            case .missing:
-                return .error(404, "no such media \(epoch)/\(name)/\(file)", maxAge: 1)
-            case .ahead:
-                // This URI will exist in a moment: an edge must not keep the 404 for the viewers who ask in time.
-                return .error(404, "\(epoch)/\(name)/\(file) is not published yet", maxAge: 0)
-            case .pending:
-                if ContinuousClock.now >= deadline || Task.isCancelled {
-                    return .error(503, "part \(file) not ready", maxAge: 1)
-                }
-                await signal.wait(after: seen, until: deadline)
+            switch attemptMedia(
+                epoch: epoch,
+                rendition: name,
+                file: file,
+                deadline: deadline,
+                expired: Task.isCancelled
+            )
+            {
+            case .answer(let response, _): return response
+            case .wait(let limit): await signal.wait(after: seen, until: limit)
             }
         }
     }

@@ -10,6 +10,10 @@ public final class LLHLSStream: Sendable {
     public let key: StreamKey
     let state: Mutex<LLHLSStreamState>
     let signal = ChangeSignal()
+    /// Requests parked by the origin's fast path, woken once per change (`LLHLSStream+Parking`).
+    let parked = ParkedRequests()
+    /// Answers shared by every asker of the same URL at the same state (`SharedResponse`).
+    let sharedAnswers = Mutex<[ParkedRequests.Key: (version: UInt64?, shared: SharedResponse)]>([:])
     /// Where the package and available hops and the published parts are counted (the gateway's).
     let telemetry: GatewayTelemetry?
     /// This stream life's epoch (part of every media URI).
@@ -54,7 +58,10 @@ public final class LLHLSStream: Sendable {
             default: break
             }
         }
-        if changed { signal.fire() }
+        if changed {
+            signal.fire()
+            wakeParked()
+        }
     }
 
     /// Gives a completed segment, its init section and the multivariant to the sink (the recorder).
@@ -108,7 +115,7 @@ public final class LLHLSStream: Sendable {
     public var isEnded: Bool { state.withLock { $0.isEnded } }
 
     /// Requests blocked on this stream right now.
-    public var blockedRequests: Int { signal.waiting }
+    public var blockedRequests: Int { signal.waiting + parked.count }
 
     /// Current phase and timing, for the reconnect and retention timers.
     var phase: LLHLSStreamState.Phase { state.withLock { $0.phase } }

@@ -1,5 +1,5 @@
 /// The delivery directives of a playlist request (RFC 8216bis §6.2.5): `_HLS_msn`, `_HLS_part`, `_HLS_skip`.
-public struct PlaylistRequest: Sendable, Equatable {
+public struct PlaylistRequest: Sendable, Hashable {
     /// Block until this MSN (and part) is available.
     public var msn: Int?
     /// With `msn`, block until this part of it is available.

@@ -1,0 +1,203 @@
+import HTTPTypes
+import LLHLSPackager
+import Logging
+import MediaCore
+import NIOCore
+import Synchronization
+import Telemetry
+
+/// The LL-HLS hot path of the origin, shared by every connection's `LiveFastPathHandler`: media playlists and
+/// media of live streams answered on the event loop, with the router's headers, limits and telemetry.
+///
+/// Only what the router would answer the same way comes here: a GET of `/live/{key}/{rendition}.m3u8` or
+/// `/live/{key}/{epoch}/{rendition}/{file}` for a stream and rendition being served, without viewer tokens.
+/// Everything else (HEAD, the multivariant, unknown keys, start waits, malformed directives) goes to the router.
+final class LiveFastPath: Sendable {
+    let packager: LLHLSPackager
+    let access: OriginAccess
+    let waiting: BlockingCounter
+    let logger: Logger
+    /// The `Server` field the application adds to every response.
+    let serverName: String?
+    let dates = HTTPDateCache()
+    private let counts = Mutex<(answered: Int, parked: Int)>((0, 0))
+
+    init(packager: LLHLSPackager, access: OriginAccess, waiting: BlockingCounter, logger: Logger, serverName: String?) {
+        self.packager = packager
+        self.access = access
+        self.waiting = waiting
+        self.logger = logger
+        self.serverName = serverName
+    }
+
+    /// Requests this path answered, and how many of them waited parked on a stream.
+    var answered: (total: Int, parked: Int) { counts.withLock { ($0.answered, $0.parked) } }
+
+    /// What the fast path answers for `head`, or nil to leave the request to the router.
+    func route(_ head: HTTPRequest) -> FastRoute? {
+        // Viewer tokens rewrite paths in the router; percent-encoded paths and queries decode there too.
+        guard head.method == .get, access.viewerSecret == nil, let full = head.path, full.hasPrefix("/live/"),
+            !full.contains("%"), !full.contains("+")
+        else { return nil }
+        let split = full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(split[0])
+        let query = split.count > 1 ? String(split[1]) : ""
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
+        guard parts.allSatisfy({ !$0.isEmpty }), let keyText = parts.first, let key = StreamKey(String(keyText)),
+            let stream = packager.stream(for: key)
+        else { return nil }
+        let target = RequestTarget(path: path, query: query)
+        switch parts.count {
+        case 2:
+            let name = parts[parts.startIndex + 1]
+            guard name != "index.m3u8", name.hasSuffix(".m3u8") else { return nil }
+            let rendition = String(name.dropLast(5))
+            guard stream.hasRendition(rendition) else { return nil }
+            let items = query.split(separator: "&").map { item in
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
+            }
+            // A malformed directive gets the router's 400.
+            guard let directives = try? PlaylistRequest(query: items) else { return nil }
+            return FastRoute(
+                key: key,
+                stream: stream,
+                target: target,
+                path: full,
+                ask: .playlist(rendition: rendition, directives)
+            )
+        case 4:
+            let rendition = String(parts[parts.startIndex + 2])
+            guard stream.hasRendition(rendition) else { return nil }
+            let epoch = String(parts[parts.startIndex + 1])
+            let file = String(parts[parts.startIndex + 3])
+            return FastRoute(
+                key: key,
+                stream: stream,
+                target: target,
+                path: full,
+                ask: .media(epoch: epoch, rendition: rendition, file: file)
+            )
+        default:
+            return nil
+        }
+    }
+
+    /// Counts a request in as the router's middleware would; a 503 reply when the held-request limit refuses it.
+    func begin(_ route: FastRoute, peer: String?) -> FastReply? {
+        if route.isBlocking {
+            guard
+                waiting.enter(
+                    route.key.rawValue,
+                    perStream: access.maxBlockingPerStream,
+                    total: access.maxBlockingTotal
+                )
+            else {
+                var refused = reply(HLSResponse.error(503, "too many waiting playlist requests", maxAge: 0), route)
+                refused.head.headerFields[.retryAfter] = "\(max(1, access.retryAfter.components.seconds))"
+                return refused
+            }
+        }
+        let telemetry = packager.telemetry
+        telemetry.countRequest(stream: route.key, kind: route.target.kind)
+        switch route.target.kind {
+        case .playlistBlocking:
+            telemetry.notePlaylistFetch(stream: route.key, client: peer)
+            telemetry.blockingRequestStarted(stream: route.key, video: route.target.rendition != "audio")
+        case .playlist:
+            telemetry.notePlaylistFetch(stream: route.key, client: peer)
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// Counts a request out: limits released, bytes counted; returns the publication instant when this is the
+    /// first response carrying its part (the deliver hop is recorded once the bytes are written).
+    func end(_ route: FastRoute, status: Int, bytes: Int, parked: Bool) -> ContinuousClock.Instant? {
+        counts.withLock {
+            $0.answered += 1
+            if parked { $0.parked += 1 }
+        }
+        let telemetry = packager.telemetry
+        if route.isBlocking {
+            waiting.leave(route.key.rawValue)
+            telemetry.blockingRequestEnded(stream: route.key, video: route.target.rendition != "audio")
+        }
+        telemetry.countSent(stream: route.key, rendition: route.target.rendition ?? "index", bytes: bytes)
+        guard status == 200 else { return nil }
+        return TelemetryMiddleware<OriginRequestContext>.firstDelivery(
+            route.target,
+            stream: route.key,
+            packager: packager
+        )
+    }
+
+    /// Builds the response the router would send for `r`: the same fields, once per shared answer.
+    func reply(_ r: HLSResponse, _ route: FastRoute) -> FastReply {
+        var fields = HTTPFields()
+        if let type = r.contentType { fields[.contentType] = type }
+        fields[.cacheControl] = OriginResponse.cacheControl(r)
+        fields[OriginResponse.allowOrigin] = "*"
+        fields[OriginResponse.exposeHeaders] = "Age, X-Sluice-Published"
+        fields[.contentLength] = String(r.payload.readableBytes)
+        if r.status == 200, let at = OriginRoutes.partPublished(route.stream, route.target) {
+            fields[OriginResponse.published] = OriginResponse.publishedValue(at)
+        }
+        let date = dates.now
+        fields[.date] = date
+        if let serverName { fields[.server] = serverName }
+        return FastReply(
+            head: HTTPResponse(status: HTTPResponse.Status(code: r.status), headerFields: fields),
+            body: r.payload,
+            date: date
+        )
+    }
+
+    /// `reply` with the current `Date` (a shared reply may be older than this second).
+    func dated(_ reply: FastReply) -> FastReply {
+        let date = dates.now
+        guard reply.date != date else { return reply }
+        var fresh = reply
+        fresh.head.headerFields[.date] = date
+        fresh.date = date
+        return fresh
+    }
+}
+
+/// A request the fast path answers: the stream, what it asks, and how telemetry names it.
+struct FastRoute: Sendable {
+    /// What is asked.
+    enum Ask: Sendable {
+        case playlist(rendition: String, PlaylistRequest)
+        case media(epoch: String, rendition: String, file: String)
+    }
+
+    let key: StreamKey
+    let stream: LLHLSStream
+    let target: RequestTarget
+    /// Path and query, for the access log.
+    let path: String
+    let ask: Ask
+
+    /// A blocking reload (`_HLS_msn`): counted against the held-request limits.
+    var isBlocking: Bool { target.kind == .playlistBlocking }
+
+    /// Answers now (nil) or parks the request on its stream.
+    func answer(_ deliver: @escaping @Sendable (SharedResponse) -> Void) -> LLHLSStream.ParkedRequest? {
+        switch ask {
+        case .playlist(let rendition, let request):
+            stream.answerMediaPlaylist(rendition: rendition, request: request, deliver: deliver)
+        case .media(let epoch, let rendition, let file):
+            stream.answerMedia(epoch: epoch, rendition: rendition, file: file, deliver: deliver)
+        }
+    }
+}
+
+/// A response built once and written to every request that shares it: head fields and the shared body.
+struct FastReply: Sendable {
+    var head: HTTPResponse
+    let body: ByteBuffer
+    /// The `Date` value in `head`.
+    var date: String
+}

@@ -1,0 +1,139 @@
+import HTTPTypes
+import Logging
+import MediaCore
+import NIOCore
+import NIOEmbedded
+import NIOHTTPTypes
+import Testing
+
+@testable import HTTPOrigin
+@testable import LLHLSPackager
+
+/// `LiveFastPathHandler` in an `EmbeddedChannel`: which requests it takes, what it writes, and request order kept
+/// when a router response is in progress.
+@Suite("Fast path handler")
+struct LiveFastPathHandlerTests {
+    static func get(_ path: String, method: HTTPRequest.Method = .get) -> HTTPRequestPart {
+        .head(HTTPRequest(method: method, scheme: "http", authority: "o", path: path))
+    }
+
+    static func fastPath(_ fixture: OriginFixture, access: OriginAccess = .init()) -> LiveFastPath {
+        LiveFastPath(
+            packager: fixture.packager,
+            access: access,
+            waiting: BlockingCounter(),
+            logger: Logger(label: "t"),
+            serverName: "Sluice"
+        )
+    }
+
+    /// Reads every outbound part written so far.
+    static func written(_ channel: EmbeddedChannel) throws -> [HTTPResponsePart] {
+        var parts: [HTTPResponsePart] = []
+        while let p = try channel.readOutbound(as: HTTPResponsePart.self) { parts.append(p) }
+        return parts
+    }
+
+    @Test func aReadyPlaylistIsAnsweredOnTheLoopWithTheRoutersFields() async throws {
+        let fixture = try await OriginFixture()
+        let fastPath = Self.fastPath(fixture)
+        let channel = EmbeddedChannel(handler: LiveFastPathHandler(fastPath))
+        try channel.writeInbound(Self.get("/live/demo/video.m3u8"))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil)
+        let parts = try Self.written(channel)
+        #expect(parts.count == 3)
+        guard parts.count == 3, case .head(let head) = parts[0], case .body(let body) = parts[1] else { return }
+        #expect(head.status == .ok)
+        #expect(head.headerFields[.contentType] == "application/vnd.apple.mpegurl")
+        #expect(head.headerFields[.cacheControl] == "public, max-age=1")
+        #expect(head.headerFields[.contentLength] == "\(body.readableBytes)")
+        #expect(head.headerFields[HTTPField.Name("Access-Control-Allow-Origin")!] == "*")
+        #expect(head.headerFields[.server] == "Sluice" && head.headerFields[.date]?.hasSuffix(" GMT") == true)
+        #expect(String(buffer: body).hasPrefix("#EXTM3U\n"))
+        #expect(fastPath.answered.total == 1)
+        _ = try channel.finish()
+        await fixture.stop()
+    }
+
+    @Test func whatTheFastPathDoesNotTakeGoesToTheRouter() async throws {
+        let fixture = try await OriginFixture()
+        for access in [OriginAccess(), OriginAccess.withViewerSecret] {
+            let channel = EmbeddedChannel(handler: LiveFastPathHandler(Self.fastPath(fixture, access: access)))
+            let passed = [
+                Self.get("/healthz"), Self.get("/live/demo/index.m3u8"), Self.get("/live/nosuch/video.m3u8"),
+                Self.get("/live/demo/video.m3u8", method: .head), Self.get("/live/demo/video.m3u8?_HLS_msn=x"),
+                Self.get("/live/demo/nosuch.m3u8"), Self.get("/live/bad%20key/video.m3u8"),
+                Self.get("/live/demo//video/0.m4s"),
+            ]
+            for head in passed {
+                try channel.writeInbound(head)
+                try channel.writeInbound(HTTPRequestPart.end(nil))
+                #expect(try channel.readInbound(as: HTTPRequestPart.self) == head)
+                #expect(try channel.readInbound(as: HTTPRequestPart.self) == .end(nil))
+                // The router answers; only then may the next request go.
+                try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .notFound)))
+                try channel.writeOutbound(HTTPResponsePart.end(nil))
+                #expect(try Self.written(channel).count == 2)
+            }
+            if access.viewerSecret != nil {
+                // With viewer tokens every /live/ request is the router's (403 or the token rewrite).
+                try channel.writeInbound(Self.get("/live/demo/video.m3u8"))
+                #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.get("/live/demo/video.m3u8"))
+            }
+            _ = try channel.finish()
+        }
+        await fixture.stop()
+    }
+
+    @Test func aRequestBehindARouterResponseWaitsForItsEnd() async throws {
+        let fixture = try await OriginFixture()
+        let channel = EmbeddedChannel(handler: LiveFastPathHandler(Self.fastPath(fixture)))
+        try channel.writeInbound(Self.get("/healthz"))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        try channel.writeInbound(Self.get("/live/demo/video.m3u8"))
+        try channel.writeInbound(HTTPRequestPart.end(nil))
+        #expect(try Self.written(channel).isEmpty)
+        try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .ok)))
+        #expect(try Self.written(channel).count == 1)
+        try channel.writeOutbound(HTTPResponsePart.end(nil))
+        // The router's end, then the held playlist's head, body and end.
+        let parts = try Self.written(channel)
+        #expect(parts.count == 4)
+        if parts.count == 4, case .head(let head) = parts[1] {
+            #expect(head.headerFields[.contentType] == "application/vnd.apple.mpegurl")
+        }
+        _ = try channel.finish()
+        await fixture.stop()
+    }
+
+    @Test func aPartCarriesItsPublicationInstantAndIsBuiltOnce() async throws {
+        let fixture = try await OriginFixture()
+        let epoch = try await fixture.epoch()
+        let fastPath = Self.fastPath(fixture)
+        var heads: [HTTPResponse] = []
+        for _ in 0..<2 {
+            let channel = EmbeddedChannel(handler: LiveFastPathHandler(fastPath))
+            try channel.writeInbound(Self.get("/live/demo/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s"))
+            if case .head(let head) = try Self.written(channel).first { heads.append(head) }
+            _ = try channel.finish()
+        }
+        #expect(heads.count == 2)
+        #expect(heads.first?.status == .ok && heads.first?.headerFields[.contentType] == "video/mp4")
+        #expect(heads.first?.headerFields[.cacheControl]?.hasSuffix("immutable") == true)
+        // Built once for the part: the second viewer gets the very same published instant.
+        let published = HTTPField.Name("X-Sluice-Published")!
+        #expect(heads.first?.headerFields[published] != nil)
+        #expect(heads.first?.headerFields[published] == heads.last?.headerFields[published])
+        await fixture.stop()
+    }
+}
+
+extension OriginAccess {
+    /// Viewer tokens on.
+    static var withViewerSecret: OriginAccess {
+        var a = OriginAccess()
+        a.viewerSecret = "s"
+        return a
+    }
+}

@@ -1,0 +1,158 @@
+"""Origin capacity per core: `python3 Tests/e2e/origin_scale.py viewers N [N ...]` or `... rps`.
+
+The origin (`sluice serve --transcode off`, SLUICE_BIN or the debug build) runs pinned to core 0 with its publisher
+(FFmpeg copying a pre-encoded 720p30 loop, no encoding); the load runs pinned to core 1, so the origin's CPU is its
+own and the generator's is measured apart (docs/BENCHMARKS.md, issue 22).
+- `viewers N`: `sluice bench --viewers N` (blocking reload + part, video and audio, delivery from the origin's
+  `X-Sluice-Published`, misses counted) for 15 s per N; prints the bench's report and the generator's own CPU.
+- `rps`: wrk (one thread, 100 connections, 10 s) fetching one part from the origin, then the same bytes from nginx
+  (one worker, also on core 0) serving them as a file; prints requests/s of each and their ratio.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import requests
+
+from procs import ARTIFACTS, SLUICE, Gateway, Publisher, _stop, free_port, wait_for
+
+KEY = "scale"
+ORIGIN_CORE, LOAD_CORE = {0}, "1"
+
+
+def loop_file(workdir: Path) -> Path:
+    """20 s of 720p30 H.264 2.5 Mb/s + AAC, encoded once and reused (the publisher only copies it)."""
+    path = ARTIFACTS / "origin_scale_loop.flv"
+    if not path.exists():
+        subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i",
+                        "testsrc2=size=1280x720:rate=30", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                        "-t", "20", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-g", "30",
+                        "-b:v", "2500k", "-maxrate", "2800k", "-bufsize", "2500k", "-pix_fmt", "yuv420p",
+                        "-c:a", "aac", "-b:a", "128k", "-f", "flv", str(path)], check=True)
+    return path
+
+
+def pinned(cmd: list[str], core: str) -> list[str]:
+    return ["taskset", "-c", core] + cmd
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def viewers(gw: Gateway, counts: list[int]) -> None:
+    playlist = f"http://127.0.0.1:{gw.http_port}/live/{KEY}/video.m3u8"
+    for n in counts:
+        bench = subprocess.Popen(pinned([str(SLUICE), "bench", "--viewers", str(n), "--gateway", playlist,
+                                         "--duration", "15", "--origin-pid", str(gw.proc.pid)], LOAD_CORE),
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        t0, used = time.monotonic(), 0.0
+        # The generator's own CPU: its last reading before it exits (its whole run, ramp-up included).
+        while bench.poll() is None:
+            try:
+                used = cpu_seconds(bench.pid)
+            except (FileNotFoundError, ProcessLookupError):
+                break
+            time.sleep(0.25)
+        out = bench.stdout.read()
+        wall = time.monotonic() - t0
+        print(f"== {n} viewers (load on core {LOAD_CORE}, origin on core 0)")
+        print(out)
+        print(f"load generator: {used:.1f} s CPU over {wall:.1f} s wall = {100 * used / wall:.0f} % of a core")
+        time.sleep(3)
+
+
+def wrk(url: str) -> float:
+    out = subprocess.run(pinned(["wrk", "-t1", "-c100", "-d10s", url], LOAD_CORE), capture_output=True, text=True,
+                         timeout=60).stdout
+    print(out)
+    m = re.search(r"Requests/sec:\s+([\d.]+)", out)
+    return float(m.group(1)) if m else 0.0
+
+
+def rps(gw: Gateway, workdir: Path) -> None:
+    base = f"http://127.0.0.1:{gw.http_port}/live/{KEY}/"
+    text = requests.get(base + "video.m3u8", timeout=10).text
+    part = [line.split('URI="')[1].split('"')[0] for line in text.splitlines() if line.startswith("#EXT-X-PART:")][-1]
+    body = requests.get(base + part, timeout=10).content
+    root = workdir / "nginx" / "root"
+    shutil.rmtree(workdir / "nginx", ignore_errors=True)
+    (root / "live" / KEY / Path(part).parent).mkdir(parents=True)
+    (root / "live" / KEY / part).write_bytes(body)
+    port = free_port()
+    conf = workdir / "nginx" / "nginx.conf"
+    conf.write_text(f"""worker_processes 1;
+pid {workdir}/nginx/nginx.pid;
+events {{ worker_connections 4096; }}
+http {{
+  access_log off;
+  server {{
+    listen 127.0.0.1:{port};
+    root {root};
+    location / {{ add_header Cache-Control "public, max-age=12, immutable"; add_header Access-Control-Allow-Origin "*"; }}
+  }}
+}}
+""")
+    (workdir / "nginx" / "logs").mkdir()
+    nginx = subprocess.Popen(pinned(["nginx", "-p", str(workdir / "nginx"), "-c", str(conf), "-e", "stderr", "-g",
+                                     "daemon off;"], "0"), stdin=subprocess.DEVNULL)
+    try:
+        def up() -> bool:
+            try:
+                return requests.get(f"http://127.0.0.1:{port}/live/{KEY}/{part}", timeout=1).ok
+            except requests.RequestException:
+                return False
+
+        assert wait_for("nginx", up, 10), f"nginx did not serve the part (exit {nginx.poll()})"
+        print(f"== part {part}, {len(body)} bytes; origin (core 0)")
+        c0 = cpu_seconds(gw.proc.pid)
+        origin = wrk(base + part)
+        origin_cpu = cpu_seconds(gw.proc.pid) - c0
+        print(f"origin CPU during wrk: {origin_cpu:.2f} s of 10 s")
+        print("== nginx static (one worker, core 0)")
+        workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(nginx.pid)], capture_output=True,
+                                                  text=True).stdout.split()]
+        n0 = sum(cpu_seconds(p) for p in workers)
+        static = wrk(f"http://127.0.0.1:{port}/live/{KEY}/{part}")
+        static_cpu = sum(cpu_seconds(p) for p in workers) - n0
+        print(f"nginx worker CPU during wrk: {static_cpu:.2f} s of 10 s")
+        per_core = (origin / origin_cpu * 10, static / static_cpu * 10)
+        print(f"origin {origin:.0f} req/s at {origin_cpu * 10:.0f} % of a core = {per_core[0]:.0f} req/s per core; "
+              f"nginx {static:.0f} req/s at {static_cpu * 10:.0f} % = {per_core[1]:.0f} req/s per core; "
+              f"origin/nginx per core = {per_core[0] / per_core[1]:.2f}")
+    finally:
+        _stop(nginx, signal.SIGQUIT, 10)
+
+
+def main(mode: str, args: list[str]) -> None:
+    workdir = ARTIFACTS / "origin_scale"
+    workdir.mkdir(parents=True, exist_ok=True)
+    loop = loop_file(workdir)
+    gw = Gateway(workdir, ["--transcode", "off"], cpus=ORIGIN_CORE).start()
+    pub = Publisher(pinned(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re", "-stream_loop", "-1",
+                            "-i", str(loop), "-c", "copy", "-f", "flv", gw.rtmp_url(KEY)], "0"),
+                    workdir / "publisher.log")
+    try:
+        playlist = f"http://127.0.0.1:{gw.http_port}/live/{KEY}/video.m3u8"
+        wait_for("the playlist", lambda: requests.get(playlist, timeout=12).status_code == 200, 30, 0.3)
+        time.sleep(4)
+        if mode == "viewers":
+            viewers(gw, [int(a) for a in args])
+        else:
+            rps(gw, workdir)
+    finally:
+        pub.stop()
+        gw.stop()
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).parent))
+    main(sys.argv[1], sys.argv[2:])
