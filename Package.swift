@@ -98,7 +98,7 @@ let package = Package(
         .target(
             name: "RTMPIngest",
             dependencies: [
-                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "PublishAuth",
+                "MediaCore", "RTMPWire", "CodecFormats", "StreamHub", "PublishAuth", "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -317,6 +317,7 @@ let package = Package(
             name: "RTMPIngestTests",
             dependencies: [
                 "RTMPIngest", "RTMPWire", "StreamHub", "MediaCore", "PublishAuth", "CodecFormats", "TestSupport",
+                "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

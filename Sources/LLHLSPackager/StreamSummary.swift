@@ -9,7 +9,7 @@ import Telemetry
 /// { "key": "demo", "state": "live|reconnecting|ended", "video": "avc1.64001f 1280x720", "audio": "mp4a.40.2 48000 Hz 2 ch",
 ///   "source": { "videoFormat": "h264", "video": "avc1.64001f", "audioFormat": "aac", "audio": "mp4a.40.2" },
 ///   "partTarget": 0.201, "lastMSN": 12, "packageP50Ms": 3.1, "packageP99Ms": 9.8, "packageSamples": 900,
-///   "viewers": 2, "blockingRequestsWaiting": 1, "framesDropped": 0, "httpRequests": { "part": 40, "playlist-blocking": 41 },
+///   "otherVideoTracks": [ { "trackID": 1, "codec": "hvc1" } ], "viewers": 2, "blockingRequestsWaiting": 1, "framesDropped": 0, "httpRequests": { "part": 40, "playlist-blocking": 41 },
 ///   "renditions": [ { "name": "video", "kind": "video", "codec": "avc1.64001f", "width": 1280, "height": 720,
 ///       "fps": 30.0, "bitRate": 2480000, "framesIn": 900, "framesOut": 890, "partsPublished": 150, "framesDropped": 0,
 ///       "framesDroppedBy": { "hls": 0 }, "bytesIn": 0, "bytesOut": 0, "lastMSN": 12,
@@ -53,6 +53,8 @@ public struct StreamSummary: Sendable, Codable {
     public var webrtc: WebRTCStreamTelemetry?
     /// libsrt's link figures (RTT, latency window, loss, retransmissions) when the publisher came over SRT; nil otherwise.
     public var srt: SRTStreamTelemetry?
+    /// Video tracks the publisher sends that the stream does not serve (E-RTMP multitrack: the first one is served).
+    public var otherVideoTracks: [IngestTrack] = []
     /// Why the stream is not packaged as asked, one sentence each (e.g. a keyframe interval above the segment target).
     public var notes: [String] = []
 }
@@ -156,6 +158,7 @@ extension LLHLSStream {
             summary.httpRequests = t?.httpRequests ?? [:]
             summary.webrtc = t?.webrtc
             summary.srt = t?.srt
+            summary.otherVideoTracks = t?.otherVideoTracks ?? []
             summary.renditions = s.pipelineNames.compactMap { name in
                 s.pipeline(named: name).map { Self.rendition(name, $0, t?.renditions[name]) }
             }

@@ -5,6 +5,7 @@ import PublishAuth
 import ServiceLifecycle
 import StreamHub
 import Synchronization
+import Telemetry
 
 /// Accepts RTMP publishers (OBS, FFmpeg) and turns each publish into a hub publication.
 public struct RTMPIngestService: Service {
@@ -16,6 +17,8 @@ public struct RTMPIngestService: Service {
     private let onBound: @Sendable (Int) -> Void
     /// Decides each publish (shared with the other ingest protocols).
     private let authorizer: PublishAuthorizer
+    /// Receives what only ingest sees (the other tracks of a multitrack publish); nil records nothing.
+    private let telemetry: GatewayTelemetry?
     private let state = SharedState()
 
     /// Creates the service; `run()` binds `host:port` (port 0 picks a free port, reported via `onBound`). Without an
@@ -27,8 +30,10 @@ public struct RTMPIngestService: Service {
         logger: Logger,
         configuration: RTMPIngestConfiguration = RTMPIngestConfiguration(),
         onBound: @escaping @Sendable (Int) -> Void = { _ in },
-        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
+        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration()),
+        telemetry: GatewayTelemetry? = nil
     ) {
+        self.telemetry = telemetry
         self.host = host
         self.port = port
         self.hub = hub
@@ -71,7 +76,8 @@ public struct RTMPIngestService: Service {
             logger: logger,
             authorizer: authorizer,
             sessions: sessions,
-            limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP)
+            limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP),
+            telemetry: telemetry
         )
         logger.info("RTMP publish auth: \(authorizer.configuration.summary)")
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)

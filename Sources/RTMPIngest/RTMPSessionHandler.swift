@@ -5,6 +5,7 @@ import NIOCore
 import PublishAuth
 import RTMPWire
 import StreamHub
+import Telemetry
 
 /// One RTMP connection: handshake, chunk decoding, the session state machine and the hub publication.
 final class RTMPSessionHandler: ChannelInboundHandler {
@@ -27,6 +28,10 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private var peerIP: String?
     private var closing = false
     private let authorizer: PublishAuthorizer
+    /// Where the publisher's unserved multitrack tracks are shown (`/api/streams`, stats); nil in bare tests.
+    private let telemetry: GatewayTelemetry?
+    /// The other video tracks last written to telemetry, so a change is written once.
+    private var reportedTracks: [UInt8: FourCC] = [:]
     /// `rtmp` or `rtmps`: the scheme in the publication's origin and the webhook's `protocol`.
     var transport = PublishTransport.rtmp
 
@@ -34,9 +39,11 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         hub: StreamHub,
         configuration: RTMPIngestConfiguration,
         logger: Logger,
-        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration())
+        authorizer: PublishAuthorizer = PublishAuthorizer(configuration: PublishAuthConfiguration()),
+        telemetry: GatewayTelemetry? = nil
     ) {
         self.authorizer = authorizer
+        self.telemetry = telemetry
         self.hub = hub
         self.configuration = configuration
         self.logger = logger
@@ -149,7 +156,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             case .media(let kind, let timestamp, let payload):
                 let stamps = HopStamps(firstByte: firstByte, ingested: .now, ingestWall: WallTime.now())
                 switch kind {
-                case .video: deliver(try adapter.video(timestamp: timestamp, body: payload, stamps: stamps))
+                case .video:
+                    deliver(try adapter.video(timestamp: timestamp, body: payload, stamps: stamps))
+                    reportOtherTracks()
                 case .audio: deliver(try adapter.audio(timestamp: timestamp, body: payload, stamps: stamps))
                 }
             case .ignored(let what):
@@ -191,6 +200,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             do {
                 publication = try hub.publish(key: key, origin: "\(transport)://\(peer)")
                 adapter = RTMPToStream()
+                reportedTracks = [:]
+                // A new publish starts with no other tracks listed (the previous publisher's are gone).
+                telemetry?.recordOtherVideoTracks(stream: key, [])
                 next = machine.publishSucceeded()
             } catch {
                 next = machine.publishFailed(error)
@@ -220,6 +232,16 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         }
     }
 
+    /// E-RTMP multitrack: tracks beyond the served one go to telemetry when the set changes.
+    private func reportOtherTracks() {
+        guard let publication, adapter.otherVideoTracks != reportedTracks else { return }
+        reportedTracks = adapter.otherVideoTracks
+        telemetry?.recordOtherVideoTracks(
+            stream: publication.key,
+            reportedTracks.map { IngestTrack(trackID: Int($0.key), codec: "\($0.value)") }
+        )
+    }
+
     private func write(_ bytes: [UInt8], context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
     }
@@ -231,7 +253,8 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             metadata: metadata([
                 "dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)",
                 // E-RTMP multitrack: only the first video track is served; name the rest.
-                "other_video_tracks": "\(adapter.otherVideoTracks.sorted())",
+                "other_video_tracks":
+                    "\(adapter.otherVideoTracks.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" })",
             ])
         )
         self.publication = nil

@@ -84,7 +84,9 @@ extension RTMPToStream {
         if servedVideoTrack == nil, tag.packetType == .sequenceStart, let first = tag.tracks.first {
             servedVideoTrack = first.trackID
         }
-        for track in tag.tracks where track.trackID != servedVideoTrack { otherVideoTracks.insert(track.trackID) }
+        for track in tag.tracks where track.trackID != servedVideoTrack {
+            otherVideoTracks[track.trackID] = track.fourCC
+        }
         return tag.tracks.first { $0.trackID == servedVideoTrack }
     }
 

@@ -18,8 +18,9 @@ public struct RTMPToStream: Sendable {
     public private(set) var announced: StreamDescription?
     /// Coded frames dropped because their track's sequence header had not arrived.
     public internal(set) var framesDroppedBeforeSequenceHeader = 0
-    /// Multitrack video track IDs seen besides the one served (E-RTMP v2: the first video track is the stream).
-    public internal(set) var otherVideoTracks: Set<UInt8> = []
+    /// Multitrack video tracks seen besides the one served, by track id with their FourCC (E-RTMP v2: the first video
+    /// track is the stream).
+    public internal(set) var otherVideoTracks: [UInt8: FourCC] = [:]
     var current = StreamDescription()
     var nalLengthSize = 4
     /// The E-RTMP video track served: the first one announced by a SequenceStart.

@@ -3,6 +3,7 @@ import NIOCore
 import NIOSSL
 import PublishAuth
 import StreamHub
+import Telemetry
 
 /// Sets up each accepted connection: the per-IP session limit, then idle timeout and the session handler.
 struct SessionInitializer: Sendable {
@@ -12,6 +13,7 @@ struct SessionInitializer: Sendable {
     let authorizer: PublishAuthorizer
     let sessions: SessionRegistry
     let limiter: ConnectionLimiter
+    let telemetry: GatewayTelemetry?
     /// Set on the RTMPS listener: TLS is unwrapped before the session handler sees a byte.
     var tls: NIOSSLContext? = nil
 
@@ -38,7 +40,8 @@ struct SessionInitializer: Sendable {
                 hub: hub,
                 configuration: configuration,
                 logger: logger,
-                authorizer: authorizer
+                authorizer: authorizer,
+                telemetry: telemetry
             )
             session.transport = tls == nil ? .rtmp : .rtmps
             try ops.addHandler(session)

@@ -125,7 +125,8 @@ public struct GatewayApp: Sendable {
             logger: logger,
             configuration: c.rtmp,
             onBound: { port in ports.set(rtmp: port) },
-            authorizer: authorizer
+            authorizer: authorizer,
+            telemetry: telemetry
         )
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: origin)]

@@ -24,6 +24,7 @@ extension GatewayTelemetry {
             out.httpRequests = Dictionary(uniqueKeysWithValues: s.http.map { ($0.key.rawValue, $0.value) })
             if s.webrtc.sessionsGauge != nil || !s.webrtc.counters.isEmpty { out.webrtc = s.webrtc.snapshot }
             if s.srt.sessionsGauge != nil { out.srt = SRTStreamTelemetry(sessions: s.srt.sessions, stats: s.srt.last) }
+            out.otherVideoTracks = s.otherVideoTracks
             return out
         }
     }

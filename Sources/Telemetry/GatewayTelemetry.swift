@@ -138,6 +138,8 @@ struct StreamState: Sendable {
     var srt = SRTState()
     /// The ladder's shed rungs (GatewayTelemetry+LoadShedding.swift).
     var loadShedding = LoadSheddingState()
+    /// Video tracks the publisher sends but the stream does not serve (GatewayTelemetry+IngestTracks.swift).
+    var otherVideoTracks: [IngestTrack] = []
 
     init(origin: ContinuousClock.Instant) { peakWaitingVideo = PeakWindow(origin: origin) }
 }

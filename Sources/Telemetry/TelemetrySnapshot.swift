@@ -70,6 +70,8 @@ public struct StreamTelemetry: Sendable, Codable, Equatable {
     public var webrtc: WebRTCStreamTelemetry?
     /// SRT sessions and libsrt link figures; nil for a stream never published over SRT.
     public var srt: SRTStreamTelemetry?
+    /// Video tracks received but not served (E-RTMP multitrack beyond the first), by track id.
+    public var otherVideoTracks: [IngestTrack] = []
 
     /// Empty telemetry for a stream.
     public init(stream: String) { self.stream = stream }

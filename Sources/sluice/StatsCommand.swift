@@ -70,6 +70,7 @@ struct StatsStream: Decodable {
     var framesDropped: Int?
     var renditions: [StatsRendition]?
     var source: StatsSource?
+    var otherVideoTracks: [StatsTrack]?
     var webrtc: StatsWebRTC?
     var srt: StatsSRT?
     var notes: [String]?
@@ -88,6 +89,12 @@ struct StatsSource: Decodable {
             format.map { f in codec.map { "\(f) \($0)" } ?? f } ?? codec
         }.joined(separator: " + ")
     }
+}
+
+/// A video track the publisher sends that the stream does not serve (`/api/streams` `otherVideoTracks`).
+struct StatsTrack: Decodable {
+    var trackID: Int
+    var codec: String
 }
 
 /// An SRT publisher's link figures (`/api/streams` `srt`), as libsrt reports them.
@@ -169,6 +176,10 @@ enum StatsScreen {
                     + "drops \(s.framesDropped ?? 0)  part \(fixed(s.partTarget, 3)) s  msn \(s.lastMSN.map(String.init) ?? "-")"
             )
             if let codecs = s.source { lines.append("  source: \(codecs.line)") }
+            if let tracks = s.otherVideoTracks, !tracks.isEmpty {
+                let named = tracks.map { "track \($0.trackID) \($0.codec)" }.joined(separator: ", ")
+                lines.append("  other video tracks (not served): \(named)")
+            }
             let header =
                 pad("rendition", 10) + pad("codec", 16) + pad("size", 11) + lpad("fps", 6) + lpad("kbps", 7)
                 + hops.map { lpad($0, 13) }.joined() + lpad("drops", 7)

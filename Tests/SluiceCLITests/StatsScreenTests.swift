@@ -51,4 +51,14 @@ struct StatsScreenTests {
         #expect(old != Self.hevcStream)
         #expect(!(try Self.render(old)).contains { $0.contains("source:") })
     }
+
+    @Test func otherMultitrackVideoTracksAreListedWithTheirCodec() throws {
+        let multitrack = Self.hevcStream.replacingOccurrences(
+            of: #""renditions":["#,
+            with: #""otherVideoTracks":[{"trackID":1,"codec":"hvc1"},{"trackID":2,"codec":"av01"}],"renditions":["#
+        )
+        #expect(multitrack != Self.hevcStream)
+        #expect(try Self.render(multitrack).contains("  other video tracks (not served): track 1 hvc1, track 2 av01"))
+        #expect(!(try Self.render(Self.hevcStream)).contains { $0.contains("other video tracks") })
+    }
 }

@@ -7,16 +7,21 @@ testsrc2, track 1 is 160x90 testsrc (small: two x265 encodes must keep real time
 10 s at 30 fps with a 1 s GOP plus a sine; the ladder is off so only the source variant is served. Checks: the
 only video variant is track 0's size and codec, ffprobe decodes its segments at 480x270 with one frame every
 1/30 s (RTMP's millisecond clock: 33 or 34 ms; a second track mixed in would add frames or break decoding), and
-the gateway logs the other track when the publish ends.
+the gateway logs the other track when the publish ends, and `/api/streams`, `sluice stats` and the streams page
+list it (track id and FourCC) while the publisher sends.
 """
 from __future__ import annotations
 
+import json
+import subprocess
+import time
 from fractions import Fraction
 
 import pytest
+import requests
 
 import laddercheck as lc
-from procs import ARTIFACTS
+from procs import ARTIFACTS, SLUICE
 from session import live_run
 
 try:
@@ -49,17 +54,26 @@ def multitrack(request):
     codec = request.param
     key = f"e2e-ertmp-multitrack-{codec}"
     workdir = ARTIFACTS / f"ertmp-multitrack-{codec}"
+    scraped: dict[str, str] = {}
+
+    def scrape(gw, _pubs):
+        time.sleep(5)
+        base = f"http://127.0.0.1:{gw.http_port}"
+        scraped["api"] = requests.get(f"{base}/api/streams", timeout=5).text
+        scraped["stats"] = subprocess.run([str(SLUICE), "stats", base, "--once"], capture_output=True, text=True,
+                                          timeout=30).stdout
+
     run = live_run(workdir, key, lambda gw: publisher_cmd(gw.rtmp_url(key), CODECS[codec][1]),
-                   follow_seconds=SECONDS - 1,
+                   follow_seconds=SECONDS - 1, during=scrape,
                    gateway_args=["--transcode", "off", "--segment-target-seconds", "2", "--part-target-ms", "200"])
     rungs = lc.video_rungs(run.follow)
     msns = lc.common_msns(rungs)
     decoded = lc.decode(rungs[0], msns, workdir / "source.mp4") if rungs and len(msns) >= 2 else None
-    return codec, run, rungs, msns, decoded
+    return codec, run, rungs, msns, decoded, scraped
 
 
 def test_the_first_track_is_the_only_video_variant(multitrack):
-    codec, run, rungs, _, _ = multitrack
+    codec, run, rungs, _, _, _ = multitrack
     mv = run.follow.multivariant
     assert mv is not None, f"no multivariant\n{run.context()}"
     assert len(mv.variants) == 1, f"want one variant (ladder off), got {mv.variants}\n{mv.text}"
@@ -69,7 +83,7 @@ def test_the_first_track_is_the_only_video_variant(multitrack):
 
 
 def test_ffprobe_decodes_track_0_alone_at_its_frame_rate(multitrack):
-    _, run, rungs, msns, decoded = multitrack
+    _, run, rungs, msns, decoded, _ = multitrack
     assert decoded is not None, f"MSNs {msns} of {[r.uri for r in rungs]}\n{run.context()}"
     assert not decoded.error, f"ffprobe said {decoded.error}"
     assert (decoded.width, decoded.height) == (480, 270)
@@ -81,8 +95,21 @@ def test_ffprobe_decodes_track_0_alone_at_its_frame_rate(multitrack):
 
 
 def test_the_gateway_names_the_other_track(multitrack):
-    _, run, _, _, _ = multitrack
+    codec, run, _, _, _, _ = multitrack
     log = run.gateway.log()
     ended = [line for line in log.splitlines() if "RTMP publish ended" in line]
     assert ended, f"no publish-ended line\n{log[-2000:]}"
-    assert any("other_video_tracks" in line and "[1]" in line for line in ended), ended
+    fourcc = CODECS[codec][0].rstrip(".")
+    assert any("other_video_tracks" in line and f"1 {fourcc}" in line for line in ended), ended
+
+
+def test_api_and_stats_list_the_other_track(multitrack):
+    """`/api/streams` `otherVideoTracks` and `sluice stats` name track 1 with its FourCC while the publisher sends."""
+    codec, _, _, _, _, scraped = multitrack
+    fourcc = CODECS[codec][0].rstrip(".")
+    streams = json.loads(scraped.get("api", "[]"))
+    stream = next((s for s in streams if s["key"] == f"e2e-ertmp-multitrack-{codec}"), None)
+    assert stream is not None, f"stream not in /api/streams: {scraped.get('api')}"
+    assert stream.get("otherVideoTracks") == [{"trackID": 1, "codec": fourcc}], stream.get("otherVideoTracks")
+    line = f"other video tracks (not served): track 1 {fourcc}"
+    assert line in scraped.get("stats", ""), f"want {line!r} in:\n{scraped.get('stats')}"

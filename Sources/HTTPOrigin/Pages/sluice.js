@@ -56,6 +56,11 @@ const Sluice = {
       .map(([f, s]) => [f, s].filter(x => x).join(' ')).filter(x => x).join(' + ');
   },
 
+  /** E-RTMP multitrack tracks received but not served (`otherVideoTracks`): "track 1 hvc1, track 2 av01"; '' if none. */
+  otherTracks(stream) {
+    return (stream.otherVideoTracks || []).map(t => 'track ' + t.trackID + ' ' + t.codec).join(', ');
+  },
+
   /** One hop of a stream: the rendition where it is worst at p50 (encode differs per rung; the rest sit on the source). */
   hop(stream, hop) {
     let best = null;
