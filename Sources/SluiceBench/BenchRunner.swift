@@ -58,15 +58,15 @@ public struct BenchRunner: Sendable {
     var source: PublishInput {
         .testPattern(width: options.sourceWidth, height: options.sourceHeight, fps: 30, gopFrames: 30, bFrames: 0)
     }
-    /// What `scenario` publishes: the test pattern in its source codec; HEVC with 2 B-frames as OBS's x265 sends it,
-    /// AV1 in SVT-AV1's low-delay structure (no B-frames), H.264 with none.
+    /// What `scenario` publishes: the test pattern in its source codec and B-frames (AV1: SVT-AV1's low-delay
+    /// structure, none).
     static func source(for scenario: BenchScenario, options: BenchOptions) -> PublishInput {
         .testPattern(
             width: options.sourceWidth,
             height: options.sourceHeight,
             fps: 30,
             gopFrames: 30,
-            bFrames: scenario.sourceCodec == .hevc ? BenchScenario.hevcBFrames : 0,
+            bFrames: scenario.sourceBFrames,
             codec: scenario.sourceCodec
         )
     }

@@ -29,9 +29,8 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     /// The publisher's video codec: the live test pattern (pixel clock included) encoded with libx264, or libx265 /
     /// SVT-AV1 and sent as E-RTMP.
     public var sourceCodec: Codec = .h264
-
-    /// Consecutive B-frames of the HEVC scenarios' publisher (OBS's x265 presets use B-frames; the issue asks for them).
-    public static let hevcBFrames = 2
+    /// Consecutive B-frames the publisher's encoder makes (the HEVC scenario: 2, as OBS's x265 and NVENC send).
+    public var sourceBFrames = 0
 
     public var description: String { id }
 
@@ -66,6 +65,13 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
             id: "rtmp-hevc-llhls-ladder",
             title:
                 "E-RTMP HEVC (live x265, 2 B-frames) -> LL-HLS, hvc1 passthrough + H.264 ladder (model: top H.264 rung)",
+            path: .sluice(lowLatency: true, transcode: true, rendition: "480p"),
+            sourceCodec: .hevc,
+            sourceBFrames: 2
+        ),
+        BenchScenario(
+            id: "rtmp-hevc-nob-llhls-ladder",
+            title: "E-RTMP HEVC (live x265, no B-frames) -> LL-HLS, as rtmp-hevc-llhls-ladder: what its B-frames cost",
             path: .sluice(lowLatency: true, transcode: true, rendition: "480p"),
             sourceCodec: .hevc
         ),
