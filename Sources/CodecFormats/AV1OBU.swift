@@ -55,7 +55,9 @@ public struct AV1OBU: Equatable, Sendable {
         var offset = 0
         while offset < data.count {
             let header = data[offset]
+            guard header & 0x80 == 0 else { throw .invalidValue(field: "obu_forbidden_bit", value: 1) }
             var cursor = offset + 1 + (header & 0x04 != 0 ? 1 : 0)
+            guard cursor <= data.count else { throw .truncated(what: "obu_extension_header") }
             var end = data.count
             if header & 0x02 != 0 {
                 let size = try leb128(data, at: &cursor)

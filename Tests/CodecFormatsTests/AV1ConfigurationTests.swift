@@ -87,6 +87,13 @@ struct AV1ConfigurationTests {
             #expect(bare.count == unit.count - 2)
         }
         #expect(throws: CodecFormatError.self) { try AV1OBU.removingTemporalDelimiters([0x32, 0x05, 0x00]) }
+        // FuzzAV1's find: an av1C (first byte 0x81, the OBU forbidden bit) is refused, as split refuses it.
+        #expect(throws: CodecFormatError.invalidValue(field: "obu_forbidden_bit", value: 1)) {
+            try AV1OBU.removingTemporalDelimiters(hex("81000c000a0b0200000521e7fde017c002"))
+        }
+        #expect(throws: CodecFormatError.truncated(what: "obu_extension_header")) {
+            try AV1OBU.removingTemporalDelimiters([0x0C])
+        }
     }
 
     @Test func codecStringCarriesHighTierAndTwelveBits() throws {

@@ -23,10 +23,9 @@ func fuzzAV1(_ bytes: [UInt8]) {
     }
     if let bare = try? AV1OBU.removingTemporalDelimiters(bytes) {
         precondition(bare.count <= bytes.count, "removing delimiters grew the unit")
-        precondition(
-            (try? AV1OBU.split(bare))?.contains { $0.type == AV1OBU.temporalDelimiter } == false,
-            "delimiter left"
-        )
+        let obus = try? AV1OBU.split(bare)
+        precondition(obus != nil, "delimiters removed from a unit that does not split")
+        precondition(obus?.contains { $0.type == AV1OBU.temporalDelimiter } == false, "delimiter left")
     }
     // The capture clock metadata OBU: reading never traps; stamping a walkable unit leaves one readable clock.
     let time = WallTime(nanosecondsSince1970: 1_763_000_000_123_456_000)
