@@ -320,6 +320,7 @@ let package = Package(
             name: "RTMPIngestTests",
             dependencies: [
                 "RTMPIngest", "RTMPWire", "StreamHub", "MediaCore", "PublishAuth", "CodecFormats", "TestSupport",
+                "Telemetry",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -33,6 +33,45 @@ public struct AV1OBU: Equatable, Sendable {
         return obus
     }
 
+    /// OBU_TEMPORAL_DELIMITER.
+    public static let temporalDelimiter: UInt8 = 2
+
+    /// One OBU with obu_has_size_field set and no extension header (§5.3.1).
+    public static func serialize(type: UInt8, payload: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = [(type & 0x0F) << 3 | 0x02]
+        var size = payload.count
+        repeat {
+            let low = UInt8(size & 0x7F)
+            size >>= 7
+            out.append(size > 0 ? low | 0x80 : low)
+        } while size > 0
+        return out + payload
+    }
+
+    /// The temporal unit without its temporal delimiter OBUs (AV1-ISOBMFF §2.4: samples should not carry them);
+    /// the other OBUs are kept byte for byte.
+    public static func removingTemporalDelimiters(_ data: [UInt8]) throws(CodecFormatError) -> [UInt8] {
+        var out: [UInt8] = []
+        var offset = 0
+        while offset < data.count {
+            let header = data[offset]
+            guard header & 0x80 == 0 else { throw .invalidValue(field: "obu_forbidden_bit", value: 1) }
+            var cursor = offset + 1 + (header & 0x04 != 0 ? 1 : 0)
+            guard cursor <= data.count else { throw .truncated(what: "obu_extension_header") }
+            var end = data.count
+            if header & 0x02 != 0 {
+                let size = try leb128(data, at: &cursor)
+                guard cursor <= data.count, size <= data.count - cursor else {
+                    throw .badNALLength(offset: offset, length: size, available: max(0, data.count - cursor))
+                }
+                end = cursor + size
+            }
+            if (header >> 3) & 0x0F != temporalDelimiter { out += data[offset..<end] }
+            offset = end
+        }
+        return out
+    }
+
     /// §4.10.5: up to eight 7-bit groups, least significant first.
     static func leb128(_ data: [UInt8], at cursor: inout Int) throws(CodecFormatError) -> Int {
         var value = 0

@@ -14,6 +14,8 @@ public struct AV1SequenceHeader: Equatable, Sendable {
     public var height: Int
     /// time_scale / num_units_in_display_tick when timing_info is present with equal picture intervals.
     public var frameRate: Double?
+    /// §5.5.2 color_config (what an av1C record repeats); nil when the payload ends before it.
+    public var colorConfig: AV1ColorConfig?
 
     /// Parses a sequence header OBU payload (after the OBU header and size).
     public init<C: Collection>(parsing payload: C) throws(CodecFormatError) where C.Element == UInt8 {
@@ -67,6 +69,31 @@ public struct AV1SequenceHeader: Equatable, Sendable {
         let heightBits = Int(try r.readBits(4, "frame_height_bits_minus_1")) + 1
         width = Int(try r.readBits(widthBits, "max_frame_width_minus_1")) + 1
         height = Int(try r.readBits(heightBits, "max_frame_height_minus_1")) + 1
+        colorConfig = try? Self.readToolFlagsAndColorConfig(&r, profile: profile, reduced: reducedStillPictureHeader)
+    }
+
+    /// §5.5.1 from frame_id_numbers_present_flag through color_config: the tool flags are skipped, the colour kept.
+    private static func readToolFlagsAndColorConfig(
+        _ r: inout BitReader,
+        profile: UInt8,
+        reduced: Bool
+    ) throws(CodecFormatError) -> AV1ColorConfig {
+        if !reduced, try r.readFlag("frame_id_numbers_present_flag") {
+            _ = try r.readBits(7, "delta_frame_id_length_minus_2, additional_frame_id_length_minus_1")
+        }
+        _ = try r.readBits(3, "use_128x128_superblock, enable_filter_intra, enable_intra_edge_filter")
+        if !reduced {
+            _ = try r.readBits(4, "enable_interintra_compound, masked_compound, warped_motion, dual_filter")
+            let orderHint = try r.readFlag("enable_order_hint")
+            if orderHint { _ = try r.readBits(2, "enable_jnt_comp, enable_ref_frame_mvs") }
+            // seq_choose_screen_content_tools set means SELECT (2), which counts as "> 0".
+            var screenContent = try r.readFlag("seq_choose_screen_content_tools")
+            if !screenContent { screenContent = try r.readFlag("seq_force_screen_content_tools") }
+            if screenContent, try !r.readFlag("seq_choose_integer_mv") { _ = try r.readFlag("seq_force_integer_mv") }
+            if orderHint { _ = try r.readBits(3, "order_hint_bits_minus_1") }
+        }
+        _ = try r.readBits(3, "enable_superres, enable_cdef, enable_restoration")
+        return try AV1ColorConfig(reading: &r, profile: profile)
     }
 
     /// §4.10.3 uvlc(): leading zeros, then that many bits; 32 or more zeros saturate.

@@ -1,9 +1,11 @@
 import CFFmpeg
 import MediaCore
 
-/// Draws test pictures and encodes them with libx264 through libavcodec, yielding AVCC frames at 90 kHz.
+/// Draws test pictures and encodes them with libx264, libx265 or SVT-AV1 through libavcodec, yielding samples
+/// (4-byte length NAL units, or AV1 OBUs) at 90 kHz.
 final class PatternVideoEncoder {
     private let context: CodecContext
+    private let codec: Codec
     private let frame: Frame
     private let packet: Packet
     private let painter: PatternPainter
@@ -13,15 +15,19 @@ final class PatternVideoEncoder {
     private var flushed = false
     /// Wall clock at which each picture (by pts) was drawn, for `HopStamps.capture` (and so the publishers' SEI).
     private var captureTimes: [Int64: WallTime] = [:]
-    /// The AVCDecoderConfigurationRecord built from the encoder's global header.
+    /// The decoder configuration record (avcC, hvcC or av1C) built from the encoder's global header.
     let decoderConfiguration: [UInt8]
     /// Encode the next picture as an IDR (a WebRTC receiver's PLI/FIR).
     var forceKeyframe = false
 
     init(_ config: TestPatternSource.Configuration) throws(FFmpegError) {
         fps = Int32(config.fps)
+        codec = config.videoCodec
         frameLimit = config.duration.map { Int64(($0.secondsDouble * Double(config.fps)).rounded()) }
-        context = try CodecContext(encoderNamed: "libx264")
+        guard let name = PatternEncoderSetup.encoderName(codec) else {
+            throw FFmpegError(message: "\(codec) is not a video codec", context: "PatternVideoEncoder")
+        }
+        context = try CodecContext(encoderNamed: name)
         let c = context.pointer
         c.pointee.width = Int32(config.width)
         c.pointee.height = Int32(config.height)
@@ -32,22 +38,11 @@ final class PatternVideoEncoder {
         c.pointee.keyint_min = Int32(config.gopFrames)
         c.pointee.max_b_frames = Int32(config.bFrames)
         c.pointee.bit_rate = Int64(config.videoBitRate)
-        // SPS/PPS go to extradata (the avcC), not in front of every keyframe.
+        // Parameter sets go to extradata (the avcC/hvcC/av1C), not in front of every keyframe.
         c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        try context.setOption("preset", "veryfast")
-        try context.setOption("tune", "zerolatency")
-        try context.setOption("sc_threshold", "0")
-        if config.constantBitRate {
-            c.pointee.rc_max_rate = Int64(config.videoBitRate)
-            c.pointee.rc_buffer_size = Int32(clamping: config.videoBitRate)
-            try context.setOption("nal-hrd", "cbr")
-        }
-        if config.bFrames > 0 {
-            // zerolatency forces bframes=0; x264-params is applied after the tune, and b-adapt=0 keeps them fixed.
-            try context.setOption("x264-params", "bframes=\(config.bFrames):b-adapt=0:b-pyramid=none")
-        }
+        try PatternEncoderSetup.configure(context, config)
         try context.open()
-        decoderConfiguration = try H264Packaging.decoderConfiguration(fromExtradata: context.extradata)
+        decoderConfiguration = try PatternEncoderSetup.decoderConfiguration(codec, extradata: context.extradata)
 
         frame = try Frame()
         frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
@@ -77,7 +72,7 @@ final class PatternVideoEncoder {
         let made = WallTime.now()
         painter.paint(index: nextIndex, clock: made, into: frame.pointer)
         frame.pointer.pointee.pts = nextIndex
-        // libx264 turns a forced I picture into an IDR (closed GOP).
+        // libx264 (and libx265 with forced-idr) turn a forced I picture into an IDR; SVT-AV1 into a key frame.
         frame.pointer.pointee.pict_type = forceKeyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         forceKeyframe = false
         captureTimes[nextIndex] = made
@@ -91,7 +86,7 @@ final class PatternVideoEncoder {
             let p = packet.pointer.pointee
             let dts = MediaTime(value: p.dts, timescale: fps).converted(to: 90_000)
             let pts = MediaTime(value: p.pts, timescale: fps).converted(to: 90_000)
-            let data = H264Packaging.avcc(fromAnnexB: packet.bytes)
+            let data = PatternEncoderSetup.sample(codec, packet: packet.bytes)
             return MediaFrame(
                 kind: .video,
                 dts: dts,

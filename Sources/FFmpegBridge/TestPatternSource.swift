@@ -1,7 +1,8 @@
 import CodecFormats
 import MediaCore
 
-/// A synthetic live source: a moving test picture encoded with libx264 and a sine tone encoded with AAC.
+/// A synthetic live source: a moving test picture encoded with libx264 (or libx265, SVT-AV1) and a sine tone encoded
+/// with AAC.
 public final class TestPatternSource: MediaSource {
     /// What to generate; defaults give 1280x720 at 30 fps, 1 s GOP, no B-frames, 2.5 Mb/s, 440 Hz tone.
     public struct Configuration: Sendable, Hashable {
@@ -11,6 +12,8 @@ public final class TestPatternSource: MediaSource {
         public var height: Int = 720
         /// Frames per second.
         public var fps: Int = 30
+        /// The video codec: h264 (libx264), hevc (libx265) or av1 (SVT-AV1, no B-frames).
+        public var videoCodec: Codec = .h264
         /// Frames per GOP; nil means one second (`fps` frames).
         public var gop: Int?
         /// Consecutive B-frames (0 keeps zerolatency's no-B behaviour).
@@ -40,6 +43,7 @@ public final class TestPatternSource: MediaSource {
             gop: Int? = nil,
             bFrames: Int = 0,
             videoBitRate: Int = 2_500_000,
+            videoCodec: Codec = .h264,
             duration: Duration? = nil
         ) {
             self.width = width
@@ -48,6 +52,7 @@ public final class TestPatternSource: MediaSource {
             self.gop = gop
             self.bFrames = bFrames
             self.videoBitRate = videoBitRate
+            self.videoCodec = videoCodec
             self.duration = duration
         }
     }
@@ -59,7 +64,7 @@ public final class TestPatternSource: MediaSource {
     private let audio: ToneAudioEncoder
     private var interleaver = FrameInterleaver(kinds: [.video, .audio])
 
-    /// Opens the encoders; throws if libx264 or aac is missing or rejects the settings.
+    /// Opens the encoders; throws if the video encoder or aac is missing or rejects the settings.
     public init(configuration: Configuration = Configuration()) throws(FFmpegError) {
         guard configuration.width > 0, configuration.height > 0, configuration.width % 2 == 0,
             configuration.height % 2 == 0, configuration.fps > 0, configuration.gopFrames > 0,
@@ -72,14 +77,24 @@ public final class TestPatternSource: MediaSource {
         audio = try ToneAudioEncoder(configuration)
         do {
             streamDescription = StreamDescription(
-                video: try VideoParameters(
-                    avcDecoderConfiguration: video.decoderConfiguration,
-                    frameRate: Double(configuration.fps)
-                ),
+                video: try Self.videoParameters(configuration, record: video.decoderConfiguration),
                 audio: try AudioParameters(audioSpecificConfig: audio.audioSpecificConfig)
             )
         } catch {
             throw FFmpegError(message: "encoder headers did not parse: \(error)", context: "TestPatternSource")
+        }
+    }
+
+    /// The parameters of the encoder's record for the configured codec.
+    private static func videoParameters(
+        _ configuration: Configuration,
+        record: [UInt8]
+    ) throws(CodecFormatError) -> VideoParameters {
+        let fps = Double(configuration.fps)
+        return switch configuration.videoCodec {
+        case .hevc: try VideoParameters(hevcDecoderConfiguration: record, frameRate: fps)
+        case .av1: try VideoParameters(av1CodecConfiguration: record, frameRate: fps)
+        case .h264, .aac, .opus: try VideoParameters(avcDecoderConfiguration: record, frameRate: fps)
         }
     }
 

@@ -58,6 +58,18 @@ public struct BenchRunner: Sendable {
     var source: PublishInput {
         .testPattern(width: options.sourceWidth, height: options.sourceHeight, fps: 30, gopFrames: 30, bFrames: 0)
     }
+    /// What `scenario` publishes: the test pattern in its source codec and B-frames (AV1: SVT-AV1's low-delay
+    /// structure, none).
+    static func source(for scenario: BenchScenario, options: BenchOptions) -> PublishInput {
+        .testPattern(
+            width: options.sourceWidth,
+            height: options.sourceHeight,
+            fps: 30,
+            gopFrames: 30,
+            bFrames: scenario.sourceBFrames,
+            codec: scenario.sourceCodec
+        )
+    }
     /// Model viewers join within this long after the warm-up, each at a random instant (random part phase).
     static let joinSpread: Duration = .seconds(2)
     /// Publishing time before the viewer joins (at most half the run): a full HOLD-BACK of segments and some.
@@ -94,11 +106,6 @@ public struct BenchRunner: Sendable {
             } else if scenario.isWHEP && player != .model {
                 result.skipped = "WHEP rows are watched by the bench's own WHEP client (--player model)"
                 progress.finish("\(tag): skipped, \(result.skipped ?? "")")
-            } else if scenario.sourceCodec != .h264, player != .model {
-                // The pre-encoded E-RTMP source has no capture clock in its pixels for a real player to read.
-                let why = "a real player reads the clock from the pixels; the \(scenario.sourceCodec) file has none"
-                result.skipped = why
-                progress.finish("\(tag): skipped, \(why)")
             } else {
                 do {
                     let chunk = try player == .hlsjs ? hlsjs?.get() : nil
@@ -244,20 +251,8 @@ public struct BenchRunner: Sendable {
         let clock = ContinuousClock()
         let duration = options.duration
         let phase = Mutex("starting")
-        // The E-RTMP scenarios' file is made (once) before the clock starts: encoding it is not publishing.
-        let source: PublishInput
-        if scenario.sourceCodec == .h264 {
-            source = self.source
-        } else {
-            progress.update("\(tag): encoding the \(scenario.sourceCodec) source file")
-            let path = try BenchSourceFile.path(
-                codec: scenario.sourceCodec,
-                seconds: 10,
-                width: options.sourceWidth,
-                height: options.sourceHeight
-            )
-            source = .file(path: path)
-        }
+        // The E-RTMP scenarios encode the same live pattern (pixel clock and all) with libx265 or SVT-AV1.
+        let source = Self.source(for: scenario, options: options)
         var browser: RealPlayerSession?
         if watch.player.isBrowser {
             phase.withLock { $0 = "starting headless Chromium" }

@@ -26,9 +26,11 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
     public var title: String
     /// What runs.
     public var path: Path
-    /// The publisher's video codec: HEVC and AV1 go as E-RTMP from a pre-encoded file looped in real time
-    /// (BenchSourceFile); H.264 is the live test pattern.
+    /// The publisher's video codec: the live test pattern (pixel clock included) encoded with libx264, or libx265 /
+    /// SVT-AV1 and sent as E-RTMP.
     public var sourceCodec: Codec = .h264
+    /// Consecutive B-frames the publisher's encoder makes (the HEVC scenario: 2, as OBS's x265 and NVENC send).
+    public var sourceBFrames = 0
 
     public var description: String { id }
 
@@ -61,14 +63,22 @@ public struct BenchScenario: Sendable, Equatable, CustomStringConvertible {
         ),
         BenchScenario(
             id: "rtmp-hevc-llhls-ladder",
-            title: "E-RTMP HEVC (x265 file, looped) -> LL-HLS, hvc1 passthrough + H.264 ladder (model: top H.264 rung)",
+            title:
+                "E-RTMP HEVC (live x265, 2 B-frames) -> LL-HLS, hvc1 passthrough + H.264 ladder (model: top H.264 rung)",
+            path: .sluice(lowLatency: true, transcode: true, rendition: "480p"),
+            sourceCodec: .hevc,
+            sourceBFrames: 2
+        ),
+        BenchScenario(
+            id: "rtmp-hevc-nob-llhls-ladder",
+            title: "E-RTMP HEVC (live x265, no B-frames) -> LL-HLS, as rtmp-hevc-llhls-ladder: what its B-frames cost",
             path: .sluice(lowLatency: true, transcode: true, rendition: "480p"),
             sourceCodec: .hevc
         ),
         BenchScenario(
             id: "rtmp-av1-llhls-ladder",
             title:
-                "E-RTMP AV1 (SVT-AV1 file, looped) -> LL-HLS, av01 passthrough + H.264 ladder (model: top H.264 rung)",
+                "E-RTMP AV1 (live SVT-AV1, low delay) -> LL-HLS, av01 passthrough + H.264 ladder (model: top H.264 rung)",
             path: .sluice(lowLatency: true, transcode: true, rendition: "480p"),
             sourceCodec: .av1
         ),

@@ -4,9 +4,8 @@ import MediaCore
 /// The bench's pre-encoded sources: testsrc2 + a 440 Hz tone, 30 fps, 1 s GOP, no B-frames, made once by the `ffmpeg`
 /// CLI (Debian's libx264, libx265 and libsvtav1) and kept in the temporary folder.
 ///
-/// HEVC and AV1 sources are files because no in-process encoder of ours makes them: the E-RTMP scenarios publish
-/// such a file in a loop with the capture clock taken at each frame's release (CaptureClock), as OBS's hardware
-/// encoder hands frames to its RTMP output.
+/// `sluice bench --transcode-only` times the ladder on such a file (the same bytes for us and the ffmpeg CLI); the
+/// latency scenarios publish the live test pattern instead, whatever its codec.
 enum BenchSourceFile {
     /// The FFmpeg encoder arguments per codec: x265 closed GOP, SVT-AV1 low delay (as test_ertmp.py publishes).
     static func encoderArguments(_ codec: Codec) -> [String] {

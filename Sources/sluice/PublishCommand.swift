@@ -16,7 +16,7 @@ struct PublishCommand: AsyncParsableCommand {
             "Publish an FLV/MP4 file or a test pattern to an RTMP URL, a WHIP endpoint or an SRT listener in real time "
             + "(like ffmpeg -re).",
         usage:
-            "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N] [--bearer TOKEN]"
+            "sluice publish [INPUT] URL [--duration SECONDS] [--loop] [--size WxH] [--fps N] [--gop-seconds S] [--bframes N] [--video-codec C] [--bearer TOKEN]"
     )
 
     @Argument(help: "FLV/MP4 file to publish, or 'testsrc' for the test pattern (the default when omitted).")
@@ -48,6 +48,9 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(help: "Test pattern consecutive B-frames.")
     var bframes = 0
 
+    @Option(help: "Test pattern video codec: h264, or hevc / av1 (RTMP only: sent as Enhanced RTMP hvc1 / av01).")
+    var videoCodec = "h264"
+
     @Option(help: "WHIP only: send 'Authorization: Bearer TOKEN' with the offer and the DELETE.")
     var bearer: String?
 
@@ -64,7 +67,23 @@ struct PublishCommand: AsyncParsableCommand {
             guard fps > 0, gop > 0, bframes >= 0 else {
                 throw ValidationError("--fps and --gop-seconds must be positive and --bframes not negative")
             }
-            return .testPattern(width: parts[0], height: parts[1], fps: fps, gopFrames: gop, bFrames: bframes)
+            guard let codec = Codec(rawValue: videoCodec), [.h264, .hevc, .av1].contains(codec) else {
+                throw ValidationError("--video-codec must be h264, hevc or av1, not \(videoCodec)")
+            }
+            guard codec == .h264 || (!isWHIP && !isSRT) else {
+                throw ValidationError("--video-codec \(videoCodec) goes over RTMP only (Enhanced RTMP)")
+            }
+            guard codec != .av1 || bframes == 0 else {
+                throw ValidationError("--video-codec av1 uses SVT-AV1's low-delay structure: no --bframes")
+            }
+            return .testPattern(
+                width: parts[0],
+                height: parts[1],
+                fps: fps,
+                gopFrames: gop,
+                bFrames: bframes,
+                codec: codec
+            )
         }
     }
 

@@ -46,6 +46,56 @@ struct AV1ConfigurationTests {
         #expect(params.codec == .av1 && params.codecString == c.codecString && params.width == c.width)
     }
 
+    @Test(arguments: all)
+    func recordRebuiltFromItsSequenceHeaderIsFFmpegsByteForByte(_ c: Case) throws {
+        let record = try AV1CodecConfigurationRecord(parsing: c.av1C)
+        let color = try #require(try record.sequenceHeader().colorConfig)
+        #expect(color.highBitDepth == record.highBitDepth && color.monochrome == record.monochrome)
+        #expect(color.subsamplingX && color.subsamplingY)
+        #expect(try AV1CodecConfigurationRecord.serialize(configOBUs: record.configOBUs) == c.av1C)
+    }
+
+    @Test func recordNeedsASequenceHeaderWithItsColorConfig() throws {
+        #expect(throws: CodecFormatError.missingSPS) {
+            try AV1CodecConfigurationRecord.serialize(configOBUs: [0x12, 0x00])
+        }
+        // The 8-bit record's sequence header cut after the frame size, before color_config.
+        let cut = AV1OBU.serialize(
+            type: AV1OBU.sequenceHeader,
+            payload: [0x00, 0x00, 0x00, 0x05, 0x21, 0xE7, 0xFD, 0xE0]
+        )
+        #expect(throws: CodecFormatError.truncated(what: "sequence header color_config")) {
+            try AV1CodecConfigurationRecord.serialize(configOBUs: cut)
+        }
+    }
+
+    @Test func serializedOBUsSplitBackAndDelimitersAloneAreRemoved() throws {
+        var random = SeededRandom(seed: 20)
+        for _ in 0..<200 {
+            var unit: [UInt8] = [0x12, 0x00]
+            var kept: [[UInt8]] = []
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let type = [UInt8(1), 3, 4, 5, 6, 15].randomElement(using: &random)!
+                let payload = (0..<Int.random(in: 0...300, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
+                unit += AV1OBU.serialize(type: type, payload: payload[...])
+                kept.append([type] + payload)
+            }
+            let bare = try AV1OBU.removingTemporalDelimiters(unit)
+            #expect(try AV1OBU.split(bare).map { [$0.type] + $0.payload } == kept)
+            #expect(bare.count == unit.count - 2)
+        }
+        #expect(throws: CodecFormatError.self) { try AV1OBU.removingTemporalDelimiters([0x32, 0x05, 0x00]) }
+        // FuzzAV1's find: an av1C (first byte 0x81, the OBU forbidden bit) is refused, as split refuses it.
+        #expect(throws: CodecFormatError.invalidValue(field: "obu_forbidden_bit", value: 1)) {
+            try AV1OBU.removingTemporalDelimiters(hex("81000c000a0b0200000521e7fde017c002"))
+        }
+        #expect(throws: CodecFormatError.truncated(what: "obu_extension_header")) {
+            try AV1OBU.removingTemporalDelimiters([0x0C])
+        }
+    }
+
     @Test func codecStringCarriesHighTierAndTwelveBits() throws {
         let record = try AV1CodecConfigurationRecord(parsing: [0x81, 0x4D, 0xE0, 0])
         #expect(record.codecString == "av01.2.13H.12")

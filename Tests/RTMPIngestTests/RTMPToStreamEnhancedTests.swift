@@ -201,6 +201,7 @@ struct RTMPToStreamMultitrackTests {
         #expect(frames.count == 50)
         #expect(Set(frames.map(\.dts.value)).count == frames.count)
         #expect(adapter.otherVideoTracks == [1])
+        #expect(adapter.otherVideoTrackCodecs == [1: name == "h264" ? .avc1 : .hvc1])
         #expect(adapter.framesDroppedBeforeSequenceHeader == 0)
     }
 }

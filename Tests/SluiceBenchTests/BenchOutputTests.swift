@@ -1,6 +1,7 @@
 import Foundation
 import FoundationXML
 import MediaCore
+import MediaSources
 import Testing
 
 @testable import SluiceBench
@@ -179,5 +180,28 @@ struct BenchOutputTests {
         #expect(BenchScenario.named("rtmp-llhls-ladder")?.sourceCodec == .h264)
         #expect(BenchSourceFile.encoderArguments(.hevc).contains("libx265"))
         #expect(BenchSourceFile.encoderArguments(.av1).contains("libsvtav1"))
+    }
+
+    @Test func eRTMPScenariosPublishTheLivePatternHEVCWithBFrames() throws {
+        let options = BenchOptions(scenarios: [], command: "test")
+        func source(_ id: String) throws -> PublishInput {
+            BenchRunner.source(for: try #require(BenchScenario.named(id)), options: options)
+        }
+        #expect(
+            try source("rtmp-hevc-llhls-ladder")
+                == .testPattern(width: 1280, height: 720, fps: 30, gopFrames: 30, bFrames: 2, codec: .hevc)
+        )
+        #expect(
+            try source("rtmp-hevc-nob-llhls-ladder")
+                == .testPattern(width: 1280, height: 720, fps: 30, gopFrames: 30, bFrames: 0, codec: .hevc)
+        )
+        #expect(
+            try source("rtmp-av1-llhls-ladder")
+                == .testPattern(width: 1280, height: 720, fps: 30, gopFrames: 30, bFrames: 0, codec: .av1)
+        )
+        #expect(
+            try source("rtmp-llhls-ladder")
+                == .testPattern(width: 1280, height: 720, fps: 30, gopFrames: 30, bFrames: 0)
+        )
     }
 }
