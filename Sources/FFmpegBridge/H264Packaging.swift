@@ -11,16 +11,8 @@ enum H264Packaging {
     /// also begin like a start code (a 256–511-byte first NAL has the 4-byte prefix 00 00 01 xx), so the framing a
     /// packet starts with alone cannot tell the two apart.
     static func tilesAsLengthPrefixed(_ bytes: [UInt8], lengthSize: Int) -> Bool {
-        guard (1...4).contains(lengthSize) else { return false }
-        var i = 0
-        while i < bytes.count {
-            guard bytes.count - i >= lengthSize else { return false }
-            var length = 0
-            for b in bytes[i..<i + lengthSize] { length = length << 8 | Int(b) }
-            guard length > 0, length <= bytes.count - i - lengthSize else { return false }
-            i += lengthSize + length
-        }
-        return i == bytes.count && i > 0
+        guard let units = try? H264.nalUnits(avcc: bytes, lengthSize: lengthSize) else { return false }
+        return !units.isEmpty
     }
 
     /// Whether a packet of a stream whose extradata is length-prefixed was written as Annex B anyway (some muxers do):

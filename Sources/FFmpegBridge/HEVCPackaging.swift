@@ -15,8 +15,7 @@ enum HEVCPackaging {
             }
             var sets: [UInt8: [[UInt8]]] = [:]
             for nal in H264.nalUnits(annexB: extradata) where nal.count > 2 {
-                // H.265 §7.3.1.2: nal_unit_type is bits 1-6 of the first header byte; SEI and the rest stay out.
-                sets[(nal[nal.startIndex] >> 1) & 0x3F, default: []].append(Array(nal))
+                sets[HEVC.nalType(nal), default: []].append(Array(nal))
             }
             return try HEVCDecoderConfigurationRecord.serialize(
                 vps: sets[HEVCDecoderConfigurationRecord.vpsType] ?? [],

@@ -232,10 +232,10 @@ final class RTMPSessionHandler: ChannelInboundHandler {
 
     /// E-RTMP multitrack: the first video and audio track are the stream; each other track is logged once and listed.
     private func reportUnservedTracks() {
-        let count = adapter.otherVideoTrackCodecs.count + adapter.otherAudioTracks.count
+        let count = adapter.otherVideoTracks.count + adapter.otherAudioTracks.count
         guard count != reportedTracks.count, let key = publication?.key else { return }
         let tracks =
-            adapter.otherVideoTrackCodecs.map { UnservedTrack(kind: "video", track: Int($0.key), codec: "\($0.value)") }
+            adapter.otherVideoTracks.map { UnservedTrack(kind: "video", track: Int($0.key), codec: "\($0.value)") }
             + adapter.otherAudioTracks.map { UnservedTrack(kind: "audio", track: Int($0.key), codec: "\($0.value)") }
         for track in tracks.sorted() where reportedTracks.insert(track).inserted {
             telemetry?.noteUnservedTrack(stream: key, track)
@@ -257,7 +257,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             metadata: metadata([
                 "dropped_before_sequence_header": "\(adapter.framesDroppedBeforeSequenceHeader)",
                 // E-RTMP multitrack: only the first video track is served; name the rest.
-                "other_video_tracks": "\(adapter.otherVideoTracks.sorted())",
+                "other_video_tracks": "\(adapter.otherVideoTracks.keys.sorted())",
                 "other_audio_tracks": "\(adapter.otherAudioTracks.keys.sorted())",
             ])
         )

@@ -85,8 +85,7 @@ extension RTMPToStream {
             servedVideoTrack = first.trackID
         }
         for track in tag.tracks where track.trackID != servedVideoTrack {
-            otherVideoTracks.insert(track.trackID)
-            otherVideoTrackCodecs[track.trackID] = track.fourCC
+            otherVideoTracks[track.trackID] = track.fourCC
         }
         return tag.tracks.first { $0.trackID == servedVideoTrack }
     }

@@ -18,10 +18,9 @@ public struct RTMPToStream: Sendable {
     public private(set) var announced: StreamDescription?
     /// Coded frames dropped because their track's sequence header had not arrived.
     public internal(set) var framesDroppedBeforeSequenceHeader = 0
-    /// Multitrack video track IDs seen besides the one served (E-RTMP v2: the first video track is the stream).
-    public internal(set) var otherVideoTracks: Set<UInt8> = []
-    /// Their FourCCs, as their tags named them.
-    public internal(set) var otherVideoTrackCodecs: [UInt8: FourCC] = [:]
+    /// Multitrack video tracks seen besides the one served, by track ID with the FourCC their tags named (E-RTMP v2:
+    /// the first video track is the stream).
+    public internal(set) var otherVideoTracks: [UInt8: FourCC] = [:]
     /// Multitrack audio track IDs seen besides the one served, with their FourCCs (the first audio track is the stream).
     public internal(set) var otherAudioTracks: [UInt8: FourCC] = [:]
     /// The E-RTMP audio track served: track 0 once classic AAC tags came, else the first announced by a SequenceStart.
