@@ -21,7 +21,7 @@ public struct MediaPart: Sendable, Equatable {
 
     /// The tag line.
     public func render() -> String {
-        var line = "#EXT-X-PART:DURATION=\(PlaylistDecimal.format(duration)),URI=\(quoted(uri))"
+        var line = "#EXT-X-PART:DURATION=\(PlaylistDecimal.duration(duration)),URI=\(quoted(uri))"
         if independent { line += ",INDEPENDENT=YES" }
         if gap { line += ",GAP=YES" }
         return line

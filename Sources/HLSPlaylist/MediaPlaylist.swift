@@ -74,7 +74,7 @@ public struct MediaPlaylist: Sendable, Equatable {
             for part in segment.parts { out.append(part.render()) }
             if let uri = segment.uri {
                 if segment.gap { out.append("#EXT-X-GAP") }
-                out.append("#EXTINF:\(PlaylistDecimal.format(segment.duration)),")
+                out.append("#EXTINF:\(PlaylistDecimal.duration(segment.duration)),")
                 out.append(uri)
             }
         }

@@ -38,7 +38,7 @@ struct VODPlaylist: Sendable, Equatable {
                 lastInit = e.initURI
             }
             out.append("#EXT-X-PROGRAM-DATE-TIME:\(e.programDateTime.iso8601)")
-            out.append("#EXTINF:\(PlaylistDecimal.format(e.duration)),")
+            out.append("#EXTINF:\(PlaylistDecimal.duration(e.duration)),")
             out.append(e.uri)
         }
         if finished { out.append("#EXT-X-ENDLIST") }

@@ -1,3 +1,4 @@
+import Foundation
 import MediaCore
 import TestSupport
 import Testing
@@ -43,6 +44,41 @@ struct PlaylistDecimalTests {
     @Test(arguments: 0..<times.count)
     func formatsMediaTimes(_ i: Int) {
         #expect(PlaylistDecimal.format(Self.times[i].0) == Self.times[i].1)
+    }
+
+    /// Lengths as EXTINF and PART DURATION print them: rounded down, exact ones unchanged.
+    static let durations: [(MediaTime, String)] = [
+        (MediaTime(value: 48_128, timescale: 48_000), "1.00266"),  // 47 AAC frames: 1.0026666 (nearest: 1.00267)
+        (MediaTime(value: 2_048, timescale: 48_000), "0.04266"),  // 2 AAC frames
+        (MediaTime(value: 9_216, timescale: 48_000), "0.19200"),
+        (MediaTime(value: 18_000, timescale: 90_000), "0.20000"),  // exact: integer ticks, no Double ending in 0.19999
+        (MediaTime(value: 3_003, timescale: 90_000), "0.03336"),  // 29.97 fps frame: 0.0333666
+        (MediaTime(value: 90_000, timescale: 90_000), "1.00000"),
+        (MediaTime(value: 0, timescale: 90_000), "0.00000"),
+        (MediaTime(value: 2_002, timescale: 1_000), "2.00200"),
+    ]
+
+    @Test(arguments: 0..<durations.count)
+    func printsLengthsRoundedDown(_ i: Int) {
+        #expect(PlaylistDecimal.duration(Self.durations[i].0) == Self.durations[i].1)
+    }
+
+    /// A player dates each segment by adding the lengths before it: that sum never passes the media's own end, and
+    /// trails it by under 10 µs per length (property over random lengths; compared in integers, 10 µs units vs ticks).
+    @Test func runningSumsOfPrintedLengthsNeverRunAheadOfTheMedia() {
+        var rng = SeededRandom(seed: 7)
+        for timescale: Int32 in [48_000, 44_100, 90_000, 1_000] {
+            let ts = Int64(timescale)
+            var ticks: Int64 = 0
+            var printed: Int64 = 0
+            for n in 1...2_000 {
+                let t = MediaTime(value: Int64.random(in: 1...200_000, using: &rng), timescale: timescale)
+                ticks += t.value
+                printed += Int64(PlaylistDecimal.duration(t).replacingOccurrences(of: ".", with: ""))!
+                #expect(printed * ts <= ticks * 100_000, "\(timescale) Hz: ahead after \(n) lengths")
+                #expect(ticks * 100_000 - printed * ts < Int64(n) * ts, "\(timescale) Hz: over 10 µs behind per length")
+            }
+        }
     }
 
     @Test func partDurationsSumToTheirSegmentWithinFiveDecimals() {
