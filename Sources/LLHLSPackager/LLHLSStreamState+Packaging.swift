@@ -108,7 +108,7 @@ extension LLHLSStreamState {
         p.rendition.append(
             part,
             initIndex: sessionIndex,
-            programDateTime: timeline.programDateTime(at: start, fallback: now.wall),
+            programDateTime: timeline.programDateTime(at: start, fallback: now.wall, kind: p.kind),
             now: now.instant
         )
         let position = p.rendition.lastPart ?? (msn: p.rendition.nextMSN - 1, part: 0)

@@ -105,8 +105,9 @@ extension LLHLSStreamState {
     /// Fills a rendition's missing MSNs with EXT-X-GAP segments dated on the stream's timeline.
     func fillGaps(_ p: inout TrackPipeline, upTo target: Int, lengths: [Int: MediaTime], now: ClockReading) {
         let timeline = self.timeline
+        let kind = p.kind
         p.rendition.fillGaps(upTo: target, lengths: lengths, initIndex: sessionIndex) { t in
-            timeline.programDateTime(at: t, fallback: now.wall)
+            timeline.programDateTime(at: t, fallback: now.wall, kind: kind)
         }
     }
 

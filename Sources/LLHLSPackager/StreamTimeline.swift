@@ -41,4 +41,14 @@ struct StreamTimeline: Sendable {
     func programDateTime(at time: MediaTime, fallback: WallTime) -> WallTime {
         (wallAnchor ?? fallback).advanced(by: (time - base).duration)
     }
+
+    /// The same, as rendition `kind` prints it: video's rounded up to the millisecond, audio's down (the print
+    /// truncates), so a player that lines audio up with video by these dates (hls.js does, at millisecond precision)
+    /// never dates an audio segment after its media, which its exact lookup at the live edge would skip for a playlist.
+    func programDateTime(at time: MediaTime, fallback: WallTime, kind: MediaKind) -> WallTime {
+        let t = programDateTime(at: time, fallback: fallback)
+        guard kind == .video else { return t }
+        let ms: Int64 = 1_000_000
+        return WallTime(nanosecondsSince1970: (t.nanosecondsSince1970 + ms - 1) / ms * ms)
+    }
 }
