@@ -27,9 +27,11 @@ enum OriginResponse {
         )
     }
 
-    /// `public, max-age=N[, immutable]`, or `no-cache` for answers an edge must not keep.
+    /// `public, max-age=N[, immutable]`, `public, max-age=0, s-maxage=N` for edges only, or `no-cache` for answers an
+    /// edge must not keep.
     static func cacheControl(_ r: HLSResponse) -> String {
         guard r.maxAge > 0 else { return "no-cache" }
+        if r.sharedCachesOnly { return "public, max-age=0, s-maxage=\(r.maxAge)" }
         return r.immutable ? "public, max-age=\(r.maxAge), immutable" : "public, max-age=\(r.maxAge)"
     }
 

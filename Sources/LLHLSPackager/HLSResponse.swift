@@ -10,6 +10,8 @@ public struct HLSResponse: Sendable {
     public var maxAge: Int
     /// The URI names these bytes forever (parts, segments, init sections): `Cache-Control: immutable`.
     public var immutable: Bool
+    /// Only shared caches (edges) may keep it `maxAge` seconds; a browser must ask again (`max-age=0, s-maxage`).
+    public var sharedCachesOnly = false
     /// The body; parts and rendered playlists share one storage across every viewer (no copy per response).
     public var payload: ByteBuffer
 

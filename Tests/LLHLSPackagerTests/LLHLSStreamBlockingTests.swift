@@ -99,11 +99,26 @@ struct LLHLSStreamBlockingTests {
         let (stream, _) = try Self.stream()
         let r = await stream.mediaPlaylist(.video, request: PlaylistRequest())
         #expect(r.status == 200)
-        #expect(r.maxAge == 1)
+        #expect(r.maxAge == 1 && !r.sharedCachesOnly)
         let bad = await stream.mediaPlaylist(.video, request: PlaylistRequest(msn: 99))
         #expect(bad.status == 400)
         // Short: the same URL becomes valid a few segments later (FanOutTests).
         #expect(bad.maxAge == 1)
+    }
+
+    /// At TD 1, TD/2 rounds up to a whole second: edges may keep a non-blocking playlist that long, browsers not at
+    /// all (Chromium's native player reloading a browser-kept copy missed a whole segment per reload and stalled).
+    @Test func nonBlockingPlaylistOfOneSecondSegmentsIsKeptByEdgesOnly() async throws {
+        let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
+        let d = try Fixtures.description()
+        let frames = Fixtures.av(seconds: 5, gop: 30)
+        stream.mutate { $0.beginSession(now: .now) + $0.apply(d, now: .now) + $0.feed(frames) }
+        #expect(stream.targetDuration == 1)
+        let r = await stream.mediaPlaylist(.video, request: PlaylistRequest())
+        #expect(r.status == 200 && r.maxAge == 1 && r.sharedCachesOnly)
+        let msn = try #require(stream.summary().lastMSN)
+        let blocking = await stream.mediaPlaylist(.video, request: PlaylistRequest(msn: msn - 1))
+        #expect(blocking.status == 200 && blocking.maxAge == 6 && !blocking.sharedCachesOnly)
     }
 
     @Test func deltaRequestSkipsOldSegments() async throws {
