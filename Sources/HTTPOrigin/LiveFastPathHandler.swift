@@ -211,7 +211,11 @@ final class LiveFastPathInstaller: ChannelInboundHandler, RemovableChannelHandle
             try pipeline.addHandler(handler, position: .after(state))
         } catch {
             // No state handler (not Hummingbird's pipeline): right behind this one works too, without its extras.
-            try? pipeline.addHandler(handler, position: .after(self))
+            if let writer {
+                try? pipeline.addHandler(handler, position: .after(writer))
+            } else {
+                try? pipeline.addHandler(handler, position: .after(self))
+            }
         }
         context.fireChannelRead(data)
         pipeline.removeHandler(context: context, promise: nil)

@@ -5,9 +5,9 @@ import MediaCore
 /// `[/t/{token}]/live/{key}/{rendition}.m3u8[?query]` and `[/t/{token}]/live/{key}/{epoch}/{rendition}/{file}[?query]`.
 ///
 /// Targets with `%` or `+` (they decode in the router), empty segments or other shapes are not live paths (nil).
-struct LivePath: Equatable {
+struct LivePath: Equatable, Sendable {
     /// What the path names under its stream key.
-    enum Resource: Equatable {
+    enum Resource: Equatable, Sendable {
         /// `{rendition}.m3u8` (the multivariant `index.m3u8` included; callers decide what to do with it).
         case playlist(rendition: String)
         /// `{epoch}/{rendition}/{file}`.
@@ -26,8 +26,8 @@ struct LivePath: Equatable {
 
     /// Parses `target`; nil when it is not one of the live forms.
     static func parse(_ target: String) -> LivePath? {
-        var target = target
-        return target.withUTF8 { bytes in parse(bytes, target) }
+        var bytes = target
+        return bytes.withUTF8 { parse($0, target) }
     }
 
     private static let slash = UInt8(ascii: "/")
