@@ -1,4 +1,5 @@
 import MediaCore
+import Telemetry
 
 /// RFC 3986 §3.3–3.4 and RFC 8216bis §6.2.5: the origin's live request targets, read from the target's UTF-8 bytes
 /// in one pass (the fast path's routing, without splitting into `String`s):

@@ -86,7 +86,9 @@ struct LiveFastPathHandlerTests {
                 : ["/t/\(token)/live/demo/video.m3u8"]
             for path in routed {
                 try channel.writeInbound(Self.get(path))
+                try channel.writeInbound(HTTPRequestPart.end(nil))
                 #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.get(path))
+                #expect(try channel.readInbound(as: HTTPRequestPart.self) == .end(nil))
                 try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .forbidden)))
                 try channel.writeOutbound(HTTPResponsePart.end(nil))
                 #expect(try Self.written(channel).count == 2)

@@ -131,7 +131,11 @@ struct LiveFastPathServerTests {
                         "access-control-expose-headers", "content-length", "server",
                     ]
                     .map { "\($0)=\(r.headers[$0] ?? "-")" }
-                    let body = r.body.count > 2_000 ? "\(r.body.count) bytes" : String(decoding: r.body, as: UTF8.self)
+                    // Each server has its own epoch: named alike here.
+                    let body =
+                        r.body.count > 2_000
+                        ? "\(r.body.count) bytes"
+                        : String(decoding: r.body, as: UTF8.self).replacingOccurrences(of: epoch, with: "{epoch}")
                     seen.append("\(r.status) \(fields) published:\(r.headers["x-sluice-published"] != nil) \(body)")
                 }
                 answers.withLock { $0.append(seen) }
@@ -151,7 +155,7 @@ struct LiveFastPathServerTests {
                 "\(base)/other/video/\(PublishedRendition.firstMSN).0.m4s", "\(base)/video.m3u8?_HLS_msn=999",
             ]
         }
-        #expect(both.count == 2 && both[0] == both[1])
+        #expect(both.count == 2 && both[0] == both[1], "\(both)")
     }
 
     @Test func viewerTokenPathsAreAnsweredAsTheRouterAnswersThem() async throws {
@@ -170,7 +174,7 @@ struct LiveFastPathServerTests {
                 "\(origin)/t/\(token)/live/other/video.m3u8",
             ]
         }
-        #expect(both.count == 2 && both[0] == both[1])
+        #expect(both.count == 2 && both[0] == both[1], "\(both)")
         #expect(both.first?.map { $0.prefix(3) } == ["200", "200", "200", "403", "403", "403"])
     }
 
