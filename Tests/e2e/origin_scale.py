@@ -183,7 +183,12 @@ def main(mode: str, args: list[str]) -> None:
     workdir = ARTIFACTS / "origin_scale"
     workdir.mkdir(parents=True, exist_ok=True)
     loop = loop_file(workdir)
-    gw = Gateway(workdir, ["--transcode", "off"], cpus=ORIGIN_CORE).start()
+    # Every viewer holds two blocking reloads at once: the held-request limits (1,000 per stream by default) go up.
+    config = workdir / "sluice.yaml"
+    config.write_text((Path(__file__).parents[2] / "Config" / "sluice.yaml").read_text()
+                      .replace("max_blocking_per_stream: 1000", "max_blocking_per_stream: 100000")
+                      .replace("max_blocking_total: 10000", "max_blocking_total: 100000"))
+    gw = Gateway(workdir, ["--transcode", "off"], config=config, cpus=ORIGIN_CORE).start()
     pub = Publisher(pinned(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re", "-stream_loop", "-1",
                             "-i", str(loop), "-c", "copy", "-f", "flv", gw.rtmp_url(KEY)], "0"),
                     workdir / "publisher.log")
