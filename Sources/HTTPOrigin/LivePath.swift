@@ -140,8 +140,11 @@ struct LivePath: Equatable, Sendable {
             if file.hasPrefix("init-") && file.hasSuffix(".mp4") {
                 t.kind = .initSection
             } else if file.hasSuffix(".m4s") {
-                let numbers = file.utf8.dropLast(4).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-                    .map { Int(Substring($0)) }
+                let numbers = file.utf8.dropLast(4).split(
+                    separator: UInt8(ascii: "."),
+                    omittingEmptySubsequences: false
+                )
+                .map { Int(Substring($0)) }
                 switch numbers.count {
                 case 1: (t.kind, t.msn) = (.segment, numbers[0])
                 case 2: (t.kind, t.msn, t.part) = (.part, numbers[0], numbers[1])

@@ -42,7 +42,10 @@ struct EncodedResponseHeadTests {
             ]
         ),
         response(.notFound, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "0")]),
-        response(.serviceUnavailable, [("Retry-After", "1"), ("Content-Length", "5"), ("Date", "Mon, 01 Jan 2024 00:00:00 GMT")]),
+        response(
+            .serviceUnavailable,
+            [("Retry-After", "1"), ("Content-Length", "5"), ("Date", "Mon, 01 Jan 2024 00:00:00 GMT")]
+        ),
         response(HTTPResponse.Status(code: 599), [("Content-Length", "0")]),
     ]
 

@@ -106,7 +106,8 @@ struct LiveFastPathHandlerTests {
         let fastPath = Self.fastPath(fixture, access: .withViewerSecret)
         let token = SignedToken.viewerToken(key: "demo", expiry: Self.now + 600, secret: "s")
         let paths = [
-            "/t/\(token)/live/demo/video.m3u8", "/t/\(token)/live/demo/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s",
+            "/t/\(token)/live/demo/video.m3u8",
+            "/t/\(token)/live/demo/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s",
         ]
         for path in paths {
             let channel = EmbeddedChannel(handler: LiveFastPathHandler(fastPath))

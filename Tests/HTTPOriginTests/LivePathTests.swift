@@ -24,15 +24,30 @@ struct LivePathTests {
     }
 
     static let golden: [Case] = [
-        Case(target: "/live/demo/video.m3u8", parsed: live("demo", .playlist(rendition: "video"), path: "/live/demo/video.m3u8")),
+        Case(
+            target: "/live/demo/video.m3u8",
+            parsed: live("demo", .playlist(rendition: "video"), path: "/live/demo/video.m3u8")
+        ),
         Case(
             target: "/live/demo/audio.m3u8?_HLS_msn=12&_HLS_part=3",
-            parsed: live("demo", .playlist(rendition: "audio"), path: "/live/demo/audio.m3u8", query: "_HLS_msn=12&_HLS_part=3")
+            parsed: live(
+                "demo",
+                .playlist(rendition: "audio"),
+                path: "/live/demo/audio.m3u8",
+                query: "_HLS_msn=12&_HLS_part=3"
+            )
         ),
-        Case(target: "/live/demo/index.m3u8", parsed: live("demo", .playlist(rendition: "index"), path: "/live/demo/index.m3u8")),
+        Case(
+            target: "/live/demo/index.m3u8",
+            parsed: live("demo", .playlist(rendition: "index"), path: "/live/demo/index.m3u8")
+        ),
         Case(
             target: "/live/k/e1/video/12.3.m4s",
-            parsed: live("k", .media(epoch: "e1", rendition: "video", file: "12.3.m4s"), path: "/live/k/e1/video/12.3.m4s")
+            parsed: live(
+                "k",
+                .media(epoch: "e1", rendition: "video", file: "12.3.m4s"),
+                path: "/live/k/e1/video/12.3.m4s"
+            )
         ),
         Case(
             target: "/t/99-ab/live/k/v.m3u8?x=1",
@@ -40,9 +55,17 @@ struct LivePathTests {
         ),
         Case(
             target: "/t/tok/live/k/e/a/init-0.mp4",
-            parsed: live("k", .media(epoch: "e", rendition: "a", file: "init-0.mp4"), token: "tok", path: "/t/tok/live/k/e/a/init-0.mp4")
+            parsed: live(
+                "k",
+                .media(epoch: "e", rendition: "a", file: "init-0.mp4"),
+                token: "tok",
+                path: "/t/tok/live/k/e/a/init-0.mp4"
+            )
         ),
-        Case(target: "/live/k/v.m3u8?a/b", parsed: live("k", .playlist(rendition: "v"), path: "/live/k/v.m3u8", query: "a/b")),
+        Case(
+            target: "/live/k/v.m3u8?a/b",
+            parsed: live("k", .playlist(rendition: "v"), path: "/live/k/v.m3u8", query: "a/b")
+        ),
         Case(target: "/live/k/.m3u8", parsed: nil),
         Case(target: "/live/k/v.m3u", parsed: nil),
         Case(target: "/live/k", parsed: nil),
@@ -58,7 +81,10 @@ struct LivePathTests {
         Case(target: "/x/tok/live/k/v.m3u8", parsed: nil),
         Case(target: "/api/streams", parsed: nil),
         Case(target: "", parsed: nil),
-        Case(target: "/live/ключ/видео.m3u8", parsed: live("ключ", .playlist(rendition: "видео"), path: "/live/ключ/видео.m3u8")),
+        Case(
+            target: "/live/ключ/видео.m3u8",
+            parsed: live("ключ", .playlist(rendition: "видео"), path: "/live/ключ/видео.m3u8")
+        ),
     ]
 
     @Test(arguments: golden) func parses(_ c: Case) {
@@ -117,7 +143,10 @@ struct LivePathTests {
             #expect(parsed.map { String($0.query) } == expected?.query, "\(target)")
             if let parsed {
                 live += 1
-                #expect(parsed.target == RequestTarget(path: String(parsed.path), query: String(parsed.query)), "\(target)")
+                #expect(
+                    parsed.target == RequestTarget(path: String(parsed.path), query: String(parsed.query)),
+                    "\(target)"
+                )
             }
         }
         // The alphabet reaches live paths hundreds of times (and non-live ones far more often).

@@ -90,7 +90,9 @@ struct GatewayTelemetryTests {
         let start = ContinuousClock.now
         // 10,000 viewers fetching 5 playlists each: more than 4,096 recent clients must not walk the map every time.
         for round in 0..<5 {
-            for c in 0..<10_000 { t.notePlaylistFetch(stream: demo, client: "c\(c)", now: start + .milliseconds(round)) }
+            for c in 0..<10_000 {
+                t.notePlaylistFetch(stream: demo, client: "c\(c)", now: start + .milliseconds(round))
+            }
         }
         #expect(t.viewers(stream: demo, now: start + .seconds(1)) == 10_000)
         #expect(t.clientPrunings(stream: demo) <= 2)
