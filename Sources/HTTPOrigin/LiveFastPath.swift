@@ -10,7 +10,8 @@ import Telemetry
 /// media of live streams answered on the event loop, with the router's headers, limits and telemetry.
 ///
 /// Only what the router would answer the same way comes here: a GET of `/live/{key}/{rendition}.m3u8` or
-/// `/live/{key}/{epoch}/{rendition}/{file}` for a stream and rendition being served, without viewer tokens.
+/// `/live/{key}/{epoch}/{rendition}/{file}` for a stream and rendition being served, under `/t/{token}` with a
+/// valid viewer token when the origin asks for one.
 /// Everything else (HEAD, the multivariant, unknown keys, start waits, malformed directives) goes to the router.
 final class LiveFastPath: Sendable {
     let packager: LLHLSPackager
@@ -20,6 +21,8 @@ final class LiveFastPath: Sendable {
     /// The `Server` field the application adds to every response.
     let serverName: String?
     let dates = HTTPDateCache()
+    /// Viewer tokens verified so far, when the origin asks for them.
+    let tokens: ViewerTokenCache?
     private let counts = Mutex<(answered: Int, parked: Int)>((0, 0))
 
     init(packager: LLHLSPackager, access: OriginAccess, waiting: BlockingCounter, logger: Logger, serverName: String?) {
@@ -28,6 +31,7 @@ final class LiveFastPath: Sendable {
         self.waiting = waiting
         self.logger = logger
         self.serverName = serverName
+        self.tokens = access.viewerSecret.map { ViewerTokenCache(secret: $0) }
     }
 
     /// Requests this path answered, and how many of them waited parked on a stream.
@@ -35,51 +39,38 @@ final class LiveFastPath: Sendable {
 
     /// What the fast path answers for `head`, or nil to leave the request to the router.
     func route(_ head: HTTPRequest) -> FastRoute? {
-        // Viewer tokens rewrite paths in the router; percent-encoded paths and queries decode there too.
-        guard head.method == .get, access.viewerSecret == nil, let full = head.path, full.hasPrefix("/live/"),
-            !full.contains("%"), !full.contains("+")
-        else { return nil }
-        let split = full.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = String(split[0])
-        let query = split.count > 1 ? String(split[1]) : ""
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2)
-        guard parts.allSatisfy({ !$0.isEmpty }), let keyText = parts.first, let key = StreamKey(String(keyText)),
-            let stream = packager.stream(for: key)
-        else { return nil }
-        let target = RequestTarget(path: path, query: query)
-        switch parts.count {
-        case 2:
-            let name = parts[parts.startIndex + 1]
-            guard name != "index.m3u8", name.hasSuffix(".m3u8") else { return nil }
-            let rendition = String(name.dropLast(5))
-            guard stream.hasRendition(rendition) else { return nil }
-            let items = query.split(separator: "&").map { item in
-                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                return (String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
-            }
+        guard head.method == .get, let full = head.path, let live = LivePath.parse(full) else { return nil }
+        // With a secret, only `/t/{token}/live/…` with a valid token comes here (the router answers the 403s);
+        // without one, token paths are the router's 404s.
+        if let tokens {
+            guard let token = live.token,
+                tokens.admits(token, key: live.key, now: WallTime.now().nanosecondsSince1970 / 1_000_000_000)
+            else { return nil }
+        } else if live.token != nil {
+            return nil
+        }
+        guard let key = StreamKey(live.key), let stream = packager.stream(for: key) else { return nil }
+        switch live.resource {
+        case .playlist(let rendition):
+            guard rendition != "index", stream.hasRendition(rendition) else { return nil }
             // A malformed directive gets the router's 400.
-            guard let directives = try? PlaylistRequest(query: items) else { return nil }
+            guard let directives = try? PlaylistRequest(query: live.directives) else { return nil }
             return FastRoute(
                 key: key,
                 stream: stream,
-                target: target,
+                target: live.target,
                 path: full,
                 ask: .playlist(rendition: rendition, directives)
             )
-        case 4:
-            let rendition = String(parts[parts.startIndex + 2])
+        case .media(let epoch, let rendition, let file):
             guard stream.hasRendition(rendition) else { return nil }
-            let epoch = String(parts[parts.startIndex + 1])
-            let file = String(parts[parts.startIndex + 3])
             return FastRoute(
                 key: key,
                 stream: stream,
-                target: target,
+                target: live.target,
                 path: full,
                 ask: .media(epoch: epoch, rendition: rendition, file: file)
             )
-        default:
-            return nil
         }
     }
 
@@ -93,9 +84,10 @@ final class LiveFastPath: Sendable {
                     total: access.maxBlockingTotal
                 )
             else {
-                var refused = reply(HLSResponse.error(503, "too many waiting playlist requests", maxAge: 0), route)
-                refused.head.headerFields[.retryAfter] = "\(max(1, access.retryAfter.components.seconds))"
-                return refused
+                let refused = reply(HLSResponse.error(503, "too many waiting playlist requests", maxAge: 0), route)
+                var head = refused.head
+                head.headerFields[.retryAfter] = "\(max(1, access.retryAfter.components.seconds))"
+                return FastReply(head: head, encoded: EncodedResponseHead(head), body: refused.body, date: refused.date)
             }
         }
         let telemetry = packager.telemetry
@@ -147,11 +139,8 @@ final class LiveFastPath: Sendable {
         let date = dates.now
         fields[.date] = date
         if let serverName { fields[.server] = serverName }
-        return FastReply(
-            head: HTTPResponse(status: HTTPResponse.Status(code: r.status), headerFields: fields),
-            body: r.payload,
-            date: date
-        )
+        let head = HTTPResponse(status: HTTPResponse.Status(code: r.status), headerFields: fields)
+        return FastReply(head: head, encoded: EncodedResponseHead(head), body: r.payload, date: date)
     }
 
     /// `reply` with the current `Date` (a shared reply may be older than this second).
@@ -161,6 +150,7 @@ final class LiveFastPath: Sendable {
         var fresh = reply
         fresh.head.headerFields[.date] = date
         fresh.date = date
+        fresh.encodedBytes = reply.encoded.dated(date) ?? EncodedResponseHead(fresh.head).bytes
         return fresh
     }
 }
@@ -194,10 +184,23 @@ struct FastRoute: Sendable {
     }
 }
 
-/// A response built once and written to every request that shares it: head fields and the shared body.
+/// A response built once and written to every request that shares it: head fields (and their HTTP/1.1 bytes) and
+/// the shared body.
 struct FastReply: Sendable {
     var head: HTTPResponse
+    /// `head` as HTTP/1.1 bytes, encoded once for every waiter.
+    let encoded: EncodedResponseHead
+    /// What HTTP/1.1 connections write: `encoded`, or a copy with a later `Date`.
+    var encodedBytes: ByteBuffer
     let body: ByteBuffer
     /// The `Date` value in `head`.
     var date: String
+
+    init(head: HTTPResponse, encoded: EncodedResponseHead, body: ByteBuffer, date: String) {
+        self.head = head
+        self.encoded = encoded
+        self.encodedBytes = encoded.bytes
+        self.body = body
+        self.date = date
+    }
 }

@@ -4,6 +4,7 @@ import LLHLSPackager
 import Logging
 import MediaCore
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import Telemetry
 
@@ -27,13 +28,18 @@ final class LiveFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private let fastPath: LiveFastPath
+    /// On HTTP/1.1 connections: writes answers' pre-encoded bytes (HTTP/2 streams encode their own heads).
+    private let writer: PreEncodedResponseWriter?
     private var exchange = FastPathExchange()
     private var serving: Serving?
     private var generation: UInt64 = 0
     /// A read the channel asked for while requests were held (resumed once they are read again).
     private var readPending = false
 
-    init(_ fastPath: LiveFastPath) { self.fastPath = fastPath }
+    init(_ fastPath: LiveFastPath, writer: PreEncodedResponseWriter? = nil) {
+        self.fastPath = fastPath
+        self.writer = writer
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
@@ -126,8 +132,12 @@ final class LiveFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         published: ContinuousClock.Instant?,
         context: ChannelHandlerContext
     ) {
-        context.write(wrapOutboundOut(.head(reply.head)), promise: nil)
-        if reply.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(reply.body)), promise: nil) }
+        if let writer {
+            writer.prepare(head: reply.encodedBytes, body: reply.body)
+        } else {
+            context.write(wrapOutboundOut(.head(reply.head)), promise: nil)
+            if reply.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(reply.body)), promise: nil) }
+        }
         if let published {
             // The deliver hop ends when the bytes are handed to the socket, as the router's middleware measures it.
             let telemetry = fastPath.packager.telemetry
@@ -190,13 +200,22 @@ final class LiveFastPathInstaller: ChannelInboundHandler, RemovableChannelHandle
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let pipeline = context.pipeline.syncOperations
-        let handler = LiveFastPathHandler(fastPath)
+        // HTTP/1.1 connections have NIO's encoder below: answers go out as pre-encoded bytes beneath it.
+        let writer = (try? pipeline.context(handlerType: HTTPResponseEncoder.self)).map {
+            PreEncodedResponseWriter(encoder: $0)
+        }
+        let handler = LiveFastPathHandler(fastPath, writer: writer)
+        if let writer { try? pipeline.addHandler(writer, position: .after(self)) }
         do {
             let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
             try pipeline.addHandler(handler, position: .after(state))
         } catch {
             // No state handler (not Hummingbird's pipeline): right behind this one works too, without its extras.
-            try? pipeline.addHandler(handler, position: .after(self))
+            if let writer {
+                try? pipeline.addHandler(handler, position: .after(writer))
+            } else {
+                try? pipeline.addHandler(handler, position: .after(self))
+            }
         }
         context.fireChannelRead(data)
         pipeline.removeHandler(context: context, promise: nil)

@@ -131,9 +131,18 @@ extension GatewayTelemetry {
         let window = viewerWindow
         withStream(stream) { s in
             s.clients[client] = now
-            if s.clients.count > 4_096 { s.clients = s.clients.filter { now - $0.value < window } }
+            // Pruning walks every client: only once the map doubled since the last walk, so a fetch costs O(1)
+            // amortized even when more than 4,096 clients are recent (each walk used to run on every fetch then).
+            if s.clients.count > s.clientsPruneAt {
+                s.clients = s.clients.filter { now - $0.value < window }
+                s.clientsPruneAt = max(4_096, 2 * s.clients.count)
+                s.clientPrunings += 1
+            }
         }
     }
+
+    /// Times `stream`'s client map was walked to drop stale clients.
+    func clientPrunings(stream: StreamKey) -> Int { withStream(stream) { $0.clientPrunings } }
 
     /// Viewers of a stream: the distinct client connections that fetched one of its playlists within `viewerWindow`,
     /// or, when larger (the peer is unknown, or connections are shared), the peak number of blocking requests for

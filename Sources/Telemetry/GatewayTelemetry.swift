@@ -124,6 +124,10 @@ struct StreamState: Sendable {
     var renditions: [String: RenditionState] = [:]
     /// Last playlist request per client identity (peer address), for `viewers`.
     var clients: [String: ContinuousClock.Instant] = [:]
+    /// `clients` is pruned of stale entries when it grows past this: twice what the last pruning kept, at least 4,096.
+    var clientsPruneAt = 4_096
+    /// Prunings of `clients` so far.
+    var clientPrunings = 0
     /// Blocking playlist requests waiting now, all renditions and video renditions only.
     var waiting = 0
     var waitingVideo = 0

@@ -76,13 +76,55 @@ struct LiveFastPathHandlerTests {
                 try channel.writeOutbound(HTTPResponsePart.end(nil))
                 #expect(try Self.written(channel).count == 2)
             }
-            if access.viewerSecret != nil {
-                // With viewer tokens every /live/ request is the router's (403 or the token rewrite).
-                try channel.writeInbound(Self.get("/live/demo/video.m3u8"))
-                #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.get("/live/demo/video.m3u8"))
+            // With viewer tokens, bare /live/ paths and bad tokens are the router's 403s; without, token paths its 404s.
+            let token = SignedToken.viewerToken(key: "demo", expiry: Self.now + 600, secret: "s")
+            let late = SignedToken.viewerToken(key: "demo", expiry: Self.now - 1, secret: "s")
+            let other = SignedToken.viewerToken(key: "demo", expiry: Self.now + 600, secret: "t")
+            let routed =
+                access.viewerSecret != nil
+                ? ["/live/demo/video.m3u8", "/t/\(late)/live/demo/video.m3u8", "/t/\(other)/live/demo/video.m3u8"]
+                : ["/t/\(token)/live/demo/video.m3u8"]
+            for path in routed {
+                try channel.writeInbound(Self.get(path))
+                try channel.writeInbound(HTTPRequestPart.end(nil))
+                #expect(try channel.readInbound(as: HTTPRequestPart.self) == Self.get(path))
+                #expect(try channel.readInbound(as: HTTPRequestPart.self) == .end(nil))
+                try channel.writeOutbound(HTTPResponsePart.head(HTTPResponse(status: .forbidden)))
+                try channel.writeOutbound(HTTPResponsePart.end(nil))
+                #expect(try Self.written(channel).count == 2)
             }
             _ = try channel.finish()
         }
+        await fixture.stop()
+    }
+
+    static var now: Int64 { WallTime.now().nanosecondsSince1970 / 1_000_000_000 }
+
+    @Test func aValidViewerTokenIsAnsweredByTheFastPathAndCheckedOnce() async throws {
+        let fixture = try await OriginFixture()
+        let epoch = try await fixture.epoch()
+        let fastPath = Self.fastPath(fixture, access: .withViewerSecret)
+        let token = SignedToken.viewerToken(key: "demo", expiry: Self.now + 600, secret: "s")
+        let paths = [
+            "/t/\(token)/live/demo/video.m3u8",
+            "/t/\(token)/live/demo/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s",
+        ]
+        for path in paths {
+            let channel = EmbeddedChannel(handler: LiveFastPathHandler(fastPath))
+            try channel.writeInbound(Self.get(path))
+            #expect(try channel.readInbound(as: HTTPRequestPart.self) == nil, "\(path) went to the router")
+            guard case .head(let head) = try Self.written(channel).first else {
+                Issue.record("no answer for \(path)")
+                continue
+            }
+            #expect(head.status == .ok)
+            _ = try channel.finish()
+        }
+        #expect(fastPath.answered.total == 2)
+        // One HMAC for the token; the second request found it verified.
+        #expect(fastPath.tokens?.count == 1)
+        // The same token does not open another key.
+        #expect(fastPath.tokens?.admits(Substring(token), key: "other", now: Self.now) == false)
         await fixture.stop()
     }
 

@@ -24,11 +24,13 @@ struct LiveFastPathServerTests {
     /// Serves the fixture's stream on a free port, with or without the fast path.
     static func withServer(
         fastPath: Bool = true,
+        access: OriginAccess = .init(),
         _ body: @Sendable (OriginFixture, Int, LiveFastPath?) async throws -> Void
     ) async throws {
         let fixture = try await OriginFixture()
         var options = HTTPOriginOptions()
         options.fastPath = fastPath
+        options.access = access
         let bound = Mutex<Int?>(nil)
         let service = HTTPOriginService(
             packager: fixture.packager,
@@ -112,20 +114,14 @@ struct LiveFastPathServerTests {
         }
     }
 
-    @Test func theFastPathAnswersWhatTheRouterAnswers() async throws {
-        let urls: @Sendable (Int, String) -> [String] = { port, epoch in
-            let base = "http://127.0.0.1:\(port)/live/demo"
-            return [
-                "\(base)/video.m3u8", "\(base)/audio.m3u8?_HLS_skip=YES",
-                "\(base)/video.m3u8?_HLS_msn=\(PublishedRendition.firstMSN)",
-                "\(base)/\(epoch)/video/init-0.mp4", "\(base)/\(epoch)/audio/\(PublishedRendition.firstMSN).1.m4s",
-                "\(base)/\(epoch)/video/\(PublishedRendition.firstMSN).m4s", "\(base)/\(epoch)/video/99.0.m4s",
-                "\(base)/other/video/\(PublishedRendition.firstMSN).0.m4s", "\(base)/video.m3u8?_HLS_msn=999",
-            ]
-        }
+    /// What curl saw for each URL, served with the fast path on and then off: status, the router's fields, body.
+    static func answersOnAndOff(
+        access: OriginAccess = .init(),
+        _ urls: @escaping @Sendable (Int, String) -> [String]
+    ) async throws -> [[String]] {
         let answers = Mutex<[[String]]>([])
         for fast in [true, false] {
-            try await Self.withServer(fastPath: fast) { fixture, port, _ in
+            try await Self.withServer(fastPath: fast, access: access) { fixture, port, _ in
                 let epoch = try await fixture.epoch()
                 var seen: [String] = []
                 for url in urls(port, epoch) {
@@ -135,13 +131,80 @@ struct LiveFastPathServerTests {
                         "access-control-expose-headers", "content-length", "server",
                     ]
                     .map { "\($0)=\(r.headers[$0] ?? "-")" }
-                    seen.append("\(r.status) \(fields) published:\(r.headers["x-sluice-published"] != nil)")
+                    // Each server has its own epoch: named alike here.
+                    let body =
+                        r.body.count > 2_000
+                        ? "\(r.body.count) bytes"
+                        : String(decoding: r.body, as: UTF8.self).replacingOccurrences(of: epoch, with: "{epoch}")
+                    seen.append("\(r.status) \(fields) published:\(r.headers["x-sluice-published"] != nil) \(body)")
                 }
                 answers.withLock { $0.append(seen) }
             }
         }
-        let both = answers.withLock { $0 }
-        #expect(both.count == 2 && both[0] == both[1])
+        return answers.withLock { $0 }
+    }
+
+    @Test func theFastPathAnswersWhatTheRouterAnswers() async throws {
+        let both = try await Self.answersOnAndOff { port, epoch in
+            let base = "http://127.0.0.1:\(port)/live/demo"
+            return [
+                "\(base)/video.m3u8", "\(base)/audio.m3u8?_HLS_skip=YES",
+                "\(base)/video.m3u8?_HLS_msn=\(PublishedRendition.firstMSN)",
+                "\(base)/\(epoch)/video/init-0.mp4", "\(base)/\(epoch)/audio/\(PublishedRendition.firstMSN).1.m4s",
+                "\(base)/\(epoch)/video/\(PublishedRendition.firstMSN).m4s", "\(base)/\(epoch)/video/99.0.m4s",
+                "\(base)/other/video/\(PublishedRendition.firstMSN).0.m4s", "\(base)/video.m3u8?_HLS_msn=999",
+            ]
+        }
+        #expect(both.count == 2 && both[0] == both[1], "\(both)")
+    }
+
+    @Test func viewerTokenPathsAreAnsweredAsTheRouterAnswersThem() async throws {
+        var access = OriginAccess()
+        access.viewerSecret = "v1"
+        let now = WallTime.now().nanosecondsSince1970 / 1_000_000_000
+        let token = SignedToken.viewerToken(key: "demo", expiry: now + 600, secret: "v1")
+        let late = SignedToken.viewerToken(key: "demo", expiry: now - 5, secret: "v1")
+        let both = try await Self.answersOnAndOff(access: access) { port, epoch in
+            let origin = "http://127.0.0.1:\(port)"
+            let part = "\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s"
+            return [
+                "\(origin)/t/\(token)/live/demo/video.m3u8", "\(origin)/t/\(token)/live/demo/\(part)",
+                "\(origin)/t/\(token)/live/demo/audio.m3u8?_HLS_msn=\(PublishedRendition.firstMSN)",
+                "\(origin)/live/demo/video.m3u8", "\(origin)/t/\(late)/live/demo/\(part)",
+                "\(origin)/t/\(token)/live/other/video.m3u8",
+            ]
+        }
+        #expect(both.count == 2 && both[0] == both[1], "\(both)")
+        #expect(both.first?.map { $0.prefix(3) } == ["200", "200", "200", "403", "403", "403"])
+    }
+
+    @Test func oneKeepAliveConnectionCarriesFastAndRouterAnswersInTurn() async throws {
+        try await Self.withServer { fixture, port, fastPath in
+            let fastPath = try #require(fastPath)
+            let epoch = try await fixture.epoch()
+            let base = "http://127.0.0.1:\(port)/live/demo"
+            // Router answers (the multivariant, a 404) between fast-path ones, all on one HTTP/1.1 connection.
+            let urls = [
+                "\(base)/\(epoch)/video/\(PublishedRendition.firstMSN).0.m4s", "\(base)/index.m3u8",
+                "\(base)/video.m3u8", "http://127.0.0.1:\(port)/nosuch", "\(base)/audio.m3u8",
+            ]
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments =
+                ["-s", "--http1.1", "--max-time", "10", "-w", "%{http_code} %{num_connects} %{size_download}\\n"]
+                + urls.flatMap { ["-o", "/dev/null", $0] }
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            process.waitUntilExit()
+            let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            #expect(lines.map { $0.first } == ["200", "200", "200", "404", "200"])
+            // One connection for all five: every answer ended where its length said.
+            #expect(lines.map { $0.dropFirst().first } == ["1", "0", "0", "0", "0"])
+            #expect(lines.count == 5 && [0, 2, 4].allSatisfy { Int(lines[$0].last ?? "") ?? 0 > 0 })
+            #expect(fastPath.answered.total == 3)
+        }
     }
 
     @Test func blockingReloadsParkAndOnePartWakesThemOnBothProtocols() async throws {

@@ -85,6 +85,23 @@ struct GatewayTelemetryTests {
         #expect(t.viewers(stream: demo, now: start + .seconds(11)) == 0)
     }
 
+    @Test func manyRecentViewersArePrunedRarelyAndStaleOnesStillGo() {
+        let t = GatewayTelemetry(viewerWindow: .seconds(10))
+        let start = ContinuousClock.now
+        // 10,000 viewers fetching 5 playlists each: more than 4,096 recent clients must not walk the map every time.
+        for round in 0..<5 {
+            for c in 0..<10_000 {
+                t.notePlaylistFetch(stream: demo, client: "c\(c)", now: start + .milliseconds(round))
+            }
+        }
+        #expect(t.viewers(stream: demo, now: start + .seconds(1)) == 10_000)
+        #expect(t.clientPrunings(stream: demo) <= 2)
+        // Later, 9,000 others: the first ones leave the map at the next pruning.
+        for c in 0..<9_000 { t.notePlaylistFetch(stream: demo, client: "d\(c)", now: start + .seconds(20)) }
+        #expect(t.viewers(stream: demo, now: start + .seconds(20)) == 9_000)
+        #expect(t.clientPrunings(stream: demo) <= 3)
+    }
+
     @Test func viewersWithoutPeerIdentityCountWaitingVideoRequests() {
         let t = GatewayTelemetry()
         let now = ContinuousClock.now

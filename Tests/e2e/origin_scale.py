@@ -5,8 +5,14 @@ The origin (`sluice serve --transcode off`, SLUICE_BIN or the debug build) runs 
 own and the generator's is measured apart (docs/BENCHMARKS.md, issue 22).
 - `viewers N`: `sluice bench --viewers N` (blocking reload + part, video and audio, delivery from the origin's
   `X-Sluice-Published`, misses counted) for 15 s per N; prints the bench's report and the generator's own CPU.
-- `rps`: wrk (one thread, 100 connections, 10 s) fetching one part from the origin, then the same bytes from nginx
-  (one worker, also on core 0) serving them as a file; prints requests/s of each and their ratio.
+- `wrk N [N ...]`: N viewers from wrk running Tests/e2e/wrk_llhls.lua (2N connections: a video and an audio chain
+  each, blocking reload then part; several threads, all on core 1) for SCALE_SECONDS (default 20) per N; prints
+  wrk's delivery percentiles (misses beside them and counted as late), the origin's CPU share and its CPU per request.
+- `cross N`: `sluice bench --viewers N`, then wrk with N viewers, against the same origin, one after the other.
+- `varnish N [N ...]`: the wrk viewers through the shipped Varnish edge (Config/varnish-edge.vcl, not pinned); the
+  origin's CPU share beside its idle share.
+- `rps [RUNS]`: wrk (one thread, 100 connections, 10 s) fetching one part from the origin, then the same bytes from
+  nginx (one worker, also on core 0) serving them as a file; prints requests/s of each and their ratio, RUNS times.
 """
 from __future__ import annotations
 
@@ -68,6 +74,47 @@ def viewers(gw: Gateway, counts: list[int]) -> None:
         print(out)
         print(f"load generator: {used:.1f} s CPU over {wall:.1f} s wall = {100 * used / wall:.0f} % of a core")
         time.sleep(3)
+
+
+SECONDS = int(os.environ.get("SCALE_SECONDS", "20"))
+
+
+def origin_share(gw: Gateway, seconds: float) -> float:
+    """The origin's CPU over `seconds` of no added load, in % of a core."""
+    c0 = cpu_seconds(gw.proc.pid)
+    time.sleep(seconds)
+    return 100 * (cpu_seconds(gw.proc.pid) - c0) / seconds
+
+
+def wrk_viewers(gw: Gateway, playlist: str, n: int, core: str | None = LOAD_CORE) -> None:
+    """N wrk viewers against `playlist`; the origin's CPU per request from /proc around the run."""
+    lua = Path(__file__).parent / "wrk_llhls.lua"
+    threads = max(1, min(8, n // 250))
+    cmd = ["wrk", f"-t{threads}", f"-c{2 * n}", f"-d{SECONDS}s", "--timeout", "10s", "-s", str(lua), playlist]
+    c0, t0 = cpu_seconds(gw.proc.pid), time.monotonic()
+    w = subprocess.Popen(pinned(cmd, core) if core else cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         text=True)
+    used, origin, wall = 0.0, 0.0, 1e-9
+    while w.poll() is None:
+        try:
+            used = cpu_seconds(w.pid)
+        except (FileNotFoundError, ProcessLookupError):
+            break
+        if time.monotonic() - t0 <= SECONDS:
+            origin = cpu_seconds(gw.proc.pid) - c0
+            wall = time.monotonic() - t0
+        time.sleep(0.25)
+    out = w.stdout.read()
+    line = next((ln for ln in out.splitlines() if ln.startswith("wrk parts")), out)
+    m = re.search(r"requests (\d+)", line)
+    requests_done = int(m.group(1)) if m else 0
+    per = 1e6 * origin / requests_done if requests_done else float("nan")
+    print(f"== {n} viewers from wrk ({2 * n} connections, {threads} threads, "
+          f"{'core ' + core if core else 'unpinned'}, {SECONDS} s), load average {os.getloadavg()[0]:.1f}")
+    print(line)
+    print(f"origin: {100 * origin / wall:.1f} % of a core, {requests_done / SECONDS:.0f} req/s, "
+          f"{per:.1f} us CPU per request; wrk: {100 * used / SECONDS:.0f} % of a core", flush=True)
+    time.sleep(3)
 
 
 def wrk(url: str) -> float:
@@ -136,7 +183,12 @@ def main(mode: str, args: list[str]) -> None:
     workdir = ARTIFACTS / "origin_scale"
     workdir.mkdir(parents=True, exist_ok=True)
     loop = loop_file(workdir)
-    gw = Gateway(workdir, ["--transcode", "off"], cpus=ORIGIN_CORE).start()
+    # Every viewer holds two blocking reloads at once: the held-request limits (1,000 per stream by default) go up.
+    config = workdir / "sluice.yaml"
+    config.write_text((Path(__file__).parents[2] / "Config" / "sluice.yaml").read_text()
+                      .replace("max_blocking_per_stream: 1000", "max_blocking_per_stream: 100000")
+                      .replace("max_blocking_total: 10000", "max_blocking_total: 100000"))
+    gw = Gateway(workdir, ["--transcode", "off"], config=config, cpus=ORIGIN_CORE).start()
     pub = Publisher(pinned(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re", "-stream_loop", "-1",
                             "-i", str(loop), "-c", "copy", "-f", "flv", gw.rtmp_url(KEY)], "0"),
                     workdir / "publisher.log")
@@ -146,8 +198,26 @@ def main(mode: str, args: list[str]) -> None:
         time.sleep(4)
         if mode == "viewers":
             viewers(gw, [int(a) for a in args])
+        elif mode == "wrk":
+            print(f"origin idle: {origin_share(gw, 5):.1f} % of a core")
+            for n in args:
+                wrk_viewers(gw, playlist, int(n))
+        elif mode == "cross":
+            viewers(gw, [int(args[0])])
+            wrk_viewers(gw, playlist, int(args[0]))
+        elif mode == "varnish":
+            from varnishedge import VarnishEdge
+            edge = VarnishEdge(workdir, gw.http_port)
+            try:
+                print(f"origin idle: {origin_share(gw, 5):.1f} % of a core")
+                for n in args:
+                    wrk_viewers(gw, edge.url(f"/live/{KEY}/video.m3u8"), int(n), core=None)
+                    print(f"origin fetches so far through Varnish: {len(edge.backend_fetches())}")
+            finally:
+                edge.stop()
         else:
-            rps(gw, workdir)
+            for _ in range(int(args[0]) if args else 1):
+                rps(gw, workdir)
     finally:
         pub.stop()
         gw.stop()
