@@ -61,8 +61,8 @@ final class WHEPViewer: Sendable {
         var timeline: WHEPJoinSwitch
         /// The passthrough's SSRC: the viewer's one video SSRC.
         let ssrc: UInt32
-        /// Rung packets as this viewer got them, for its NACKs.
-        var history: RTPSendHistory
+        /// Rung packets as this viewer got them, for its NACKs; freed once they are too old to be asked for.
+        var history: RTPSendHistory?
         /// The rung feed it takes frames from until the switch; nil after.
         var rung: WHEPStreamFeed?
         /// Called once when it leaves the rung (the service lets an unwatched rung stop).
@@ -216,10 +216,11 @@ final class WHEPViewer: Sendable {
                             timestamp: timestamp,
                             ssrc: bridge.ssrc
                         )
-                        if origin == .rung { bridge.history.store(sequenceNumber: sequence, bytes: rewritten[i]) }
+                        if origin == .rung { bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i]) }
                     }
                 }
             }
+            if bridge.timeline.phase == .switched, bridge.timeline.rungPackets == 0 { bridge.history = nil }
             return .sent(enqueued: enqueue(rewritten, payloadType: payloadType), switched: switched)
         }
     }
@@ -231,7 +232,7 @@ final class WHEPViewer: Sendable {
             guard let bridge = j else { return nil }
             return sequenceNumbers.compactMap { sequence -> [UInt8]? in
                 switch bridge.timeline.origin(ofSent: sequence) {
-                case .rung: return bridge.history.packet(sequence)
+                case .rung: return bridge.history?.packet(sequence)
                 case .passthrough(let original):
                     guard var bytes = feedHistory([original]).first, bytes.count >= 12 else { return nil }
                     bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)
