@@ -13,6 +13,7 @@ extension SluiceConfiguration {
             c.whep.keyframeRequestInterval = .milliseconds(ms)
         }
         if let kbps = try r.int("rung_bitrate_kbps", in: 100...50_000) { c.whep.rungBitRate = kbps * 1000 }
+        c.whep.joinOnRung = try r.bool("join_on_rung") ?? c.whep.joinOnRung
         if let kbps = try r.int("opus_bitrate_kbps", in: 16...510) { c.whep.opusBitRate = kbps * 1000 }
         if let s = try r.int("reconnect_grace_s", in: 0...300) { c.whep.reconnectGrace = .seconds(s) }
     }
@@ -26,6 +27,7 @@ extension SluiceConfiguration {
             .init(key: "nack_history_packets", value: .int(whep.videoHistoryPackets)),
             .init(key: "keyframe_request_interval_ms", value: .int(Int(whep.keyframeRequestInterval.milliseconds))),
             .init(key: "rung_bitrate_kbps", value: .int(whep.rungBitRate / 1000)),
+            .init(key: "join_on_rung", value: .bool(whep.joinOnRung)),
             .init(key: "opus_bitrate_kbps", value: .int(whep.opusBitRate / 1000)),
             .init(key: "reconnect_grace_s", value: .int(Int(whep.reconnectGrace.components.seconds))),
         ])

@@ -20,6 +20,9 @@ public final class KeyframeRequests: Sendable {
         handlers.withLock { _ = $0.removeValue(forKey: key) }
     }
 
+    /// True when the source of `key` can be asked for a keyframe now.
+    public func canRequest(key: StreamKey) -> Bool { handlers.withLock { $0[key] != nil } }
+
     /// Asks the source of `key` for a keyframe; false when it cannot be asked.
     @discardableResult
     public func request(key: StreamKey) -> Bool {

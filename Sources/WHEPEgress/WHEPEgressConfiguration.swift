@@ -29,6 +29,9 @@ public struct WHEPEgressConfiguration: Sendable {
     public var maxPayloadSize: Int = 1_200
     /// Target bit rate of the dedicated WebRTC rung (`whep.rung_bitrate_kbps`), used when no rendition qualifies.
     public var rungBitRate: Int = 2_000_000
+    /// A passthrough viewer whose source cannot be asked for a keyframe (RTMP) starts on the WebRTC rung's IDR and
+    /// moves onto the passthrough at its next keyframe (`whep.join_on_rung`); off: it waits for that keyframe.
+    public var joinOnRung: Bool = true
     /// x264 preset of the dedicated WebRTC rung.
     public var rungPreset: String = "veryfast"
     /// Opus bit rate for AAC sources transcoded once per stream (`whep.opus_bitrate_kbps`).

@@ -17,8 +17,9 @@ extension WHEPEgressService {
                 case .connected(let profile):
                     logger.info("WHEP DTLS connected", metadata: metadata.merging(["srtp": "\(profile)"]) { $1 })
                     viewer.connected()
-                    // Fast join: the WebRTC rung encodes an IDR now; a rendition's next keyframe comes by itself.
-                    feed.requestKeyframe()
+                    // Fast join: the WebRTC rung encodes an IDR now (also for a passthrough viewer joining on it); a
+                    // rendition's next keyframe comes by itself.
+                    (viewer.joiningRung ?? feed).requestKeyframe()
                 case .rtcp(let bytes, _):
                     do throws(WebRTCWireError) {
                         try received(rtcp: bytes, from: viewer, feed: feed)
@@ -35,6 +36,7 @@ extension WHEPEgressService {
                 }
             }
             viewer.closed()
+            viewer.leaveRung()
             viewer.session.close()
             let remaining = state.withLock { s in
                 s.viewers[viewer.id] = nil
@@ -66,7 +68,8 @@ extension WHEPEgressService {
             switch packet {
             case .genericNACK(let nack):
                 guard let kind = feed.kind(ofSSRC: nack.mediaSSRC) else { continue }
-                let found = feed.history(kind, nack.lostSequenceNumbers)
+                let lost = nack.lostSequenceNumbers
+                let found = kind == .video ? viewer.nacked(lost) { feed.history(.video, $0) } : feed.history(kind, lost)
                 viewer.count { $0.nackedPackets += nack.lostSequenceNumbers.count }
                 viewer.retransmit(found, kind: kind)
             case .pictureLossIndication(_, let media) where media == feed.videoSSRC:
@@ -83,7 +86,7 @@ extension WHEPEgressService {
         }
         if wantsKeyframe {
             viewer.count { $0.keyframeRequests += 1 }
-            feed.requestKeyframe()
+            (viewer.joiningRung ?? feed).requestKeyframe()
         }
     }
 

@@ -155,6 +155,7 @@ public final class WHEPEgressService: Sendable {
             return s.viewers.values.filter { $0.key == key }.count
         }
         holdingSlot = false
+        if negotiation.video != nil { joinOnRung(viewer, feed: feed) }
         feed.add(viewer)
         telemetry?.setWHEPViewers(stream: key, count)
         var metadata: Logger.Metadata = ["stream": "\(key)", "session": "\(id)", "video": "\(feed.videoSource)"]
@@ -239,11 +240,41 @@ public final class WHEPEgressService: Sendable {
     func release(_ feed: WHEPStreamFeed) {
         let name = "\(feed.key.rawValue)|\(feed.videoSource)"
         let idle = state.withLock { s -> Bool in
-            guard s.feeds[name] === feed, feed.viewers.isEmpty else { return false }
+            guard s.feeds[name] === feed, feed.isIdle else { return false }
             s.feeds[name] = nil
             return true
         }
         if idle { feed.stop() }
+    }
+
+    /// A passthrough viewer whose source cannot be asked for a keyframe (RTMP) starts on the WebRTC rung, which makes
+    /// an IDR at once, and moves onto the passthrough at its next keyframe (`WHEPJoinSwitch`). The answer's
+    /// profile-level-id covers both: the rung is constrained baseline, which every H.264 decoder takes (A.2).
+    private func joinOnRung(_ viewer: WHEPViewer, feed: WHEPStreamFeed) {
+        guard configuration.joinOnRung, feed.videoSource == .rendition(feed.key),
+            keyframeRequests?.canRequest(key: feed.key) != true,
+            let rung = try? self.feed(key: feed.key, source: .webRTCRung)
+        else { return }
+        viewer.joinOnRung(
+            rung,
+            timeline: WHEPJoinSwitch(
+                firstSequence: UInt16.random(in: 0...UInt16.max),
+                timestampShift: feed.videoTimestampOffset &- rung.videoTimestampOffset
+            ),
+            ssrc: feed.videoSSRC,
+            historyCapacity: configuration.videoHistoryPackets
+        ) { [weak self] viewer, rung in
+            let frames = viewer.counters.framesFromRung
+            self?.logger.info(
+                "WHEP viewer left the rung",
+                metadata: [
+                    "stream": "\(viewer.key)", "session": "\(viewer.id)", "rung_frames": "\(frames)",
+                    "on_passthrough": "\(viewer.switchedToPassthrough)",
+                ]
+            )
+            if rung.removeBridged(viewer) { self?.release(rung) }
+        }
+        rung.addBridged(viewer)
     }
 
     private static func randomID() -> String {

@@ -26,6 +26,8 @@ final class WHEPStreamFeed: Sendable {
 
     struct State: Sendable {
         var viewers: [String: WHEPViewer] = [:]
+        /// Passthrough viewers joining on this rung (`WHEPJoinSwitch`): video only, on their own SSRC, no reports.
+        var bridged: [String: WHEPViewer] = [:]
         var reported: [String: WHEPViewer.Counters] = [:]
         var video: WHEPTrackSender
         var audio: WHEPTrackSender
@@ -173,11 +175,30 @@ final class WHEPStreamFeed: Sendable {
     func remove(_ viewer: WHEPViewer) -> Bool {
         let (empty, previous) = state.withLock { s in
             s.viewers[viewer.id] = nil
-            return (s.viewers.isEmpty, s.reported.removeValue(forKey: viewer.id))
+            return (s.viewers.isEmpty && s.bridged.isEmpty, s.reported.removeValue(forKey: viewer.id))
         }
         report(viewer.counters, since: previous ?? .init())
         return empty
     }
+
+    /// Feeds a passthrough viewer this rung's video until it switches (it is counted and reported by its own feed).
+    func addBridged(_ viewer: WHEPViewer) {
+        state.withLock { $0.bridged[viewer.id] = viewer }
+    }
+
+    /// Stops feeding a bridged viewer; true when the feed has nobody left.
+    func removeBridged(_ viewer: WHEPViewer) -> Bool {
+        state.withLock { s in
+            s.bridged[viewer.id] = nil
+            return s.viewers.isEmpty && s.bridged.isEmpty
+        }
+    }
+
+    /// True when neither viewers nor bridged viewers are left.
+    var isIdle: Bool { state.withLock { $0.viewers.isEmpty && $0.bridged.isEmpty } }
+
+    /// The video track's RTP timestamp offset (`WHEPJoinSwitch` moves rung timestamps by the difference).
+    var videoTimestampOffset: UInt32 { state.withLock { $0.video.timestampOffset } }
 
     /// Stops reading the hub; viewers are the service's to close.
     func stop() {
@@ -242,26 +263,33 @@ final class WHEPStreamFeed: Sendable {
     /// Packetizes one video access unit once and hands it to every viewer.
     func send(video frame: MediaFrame) {
         let now = WallTime.now()
-        let result = state.withLock { s -> Result<([[UInt8]], [WHEPViewer]), WebRTCWireError> in
+        typealias Built = (packets: [[UInt8]], viewers: [WHEPViewer], bridged: [WHEPViewer])
+        let result = state.withLock { s -> Result<Built, WebRTCWireError> in
             let wall = s.mediaWall(of: frame.pts, now: now)
             // The viewers get this keyframe: it answers a request still waiting for its window.
             if frame.isKeyframe { s.keyframePacer.keyframePassed() }
             do throws(WebRTCWireError) {
-                return .success((try s.video.packetize(video: frame, wall: wall), Array(s.viewers.values)))
+                let packets = try s.video.packetize(video: frame, wall: wall)
+                return .success((packets, Array(s.viewers.values), Array(s.bridged.values)))
             } catch {
                 return .failure(error)
             }
         }
-        let packets: [[UInt8]]
-        let viewers: [WHEPViewer]
+        let built: Built
         switch result {
-        case .success(let built): (packets, viewers) = built
+        case .success(let b): built = b
         case .failure(let error):
             logger.warning("WHEP video frame not packetized", metadata: ["reason": "\(error)"])
             return
         }
         var wanted = false
-        for viewer in viewers where viewer.deliver(video: packets, keyframe: frame.isKeyframe) { wanted = true }
+        for viewer in built.viewers where viewer.deliver(video: built.packets, keyframe: frame.isKeyframe) {
+            wanted = true
+        }
+        for viewer in built.bridged
+        where viewer.deliver(video: built.packets, keyframe: frame.isKeyframe, origin: .rung) {
+            wanted = true
+        }
         if wanted { requestKeyframe() }
     }
 

@@ -14,7 +14,8 @@ struct WHEPTrackSender: Sendable {
     let kind: MediaKind
     let ssrc: UInt32
     let clockRate: Int64
-    private var timestampOffset: UInt32
+    /// RTP timestamp = this + presentation time at the clock rate (random start, RFC 3550 §5.1).
+    private(set) var timestampOffset: UInt32
     /// Set after the publisher left: the next frame's timestamp continues the old timeline by the wall time between.
     private var rebase = false
     private var packetizer: H264Packetizer

@@ -29,6 +29,8 @@ final class WHEPViewer: Sendable {
         /// Of those, sent on the RTX stream (RFC 4588) rather than as the original packet.
         var retransmittedOnRTX = 0
         var keyframeRequests = 0
+        /// Video frames sent from the WebRTC rung while joining the passthrough (`WHEPJoinSwitch`).
+        var framesFromRung = 0
         /// Last receiver report's loss fraction for video, out of 256 (RFC 3550 §6.4.1).
         var fractionLost: UInt8 = 0
         /// Round trip from the last receiver report that echoed one of our sender reports.
@@ -51,6 +53,21 @@ final class WHEPViewer: Sendable {
     let videoSource: String
     private let inFlight = Atomic<Int>(0)
     private let state = Mutex<(phase: Phase, counters: Counters)>((.connecting, Counters()))
+    /// Set while a passthrough viewer joins on the rung, and kept after the switch (its NACKs map through it).
+    let join = Mutex<JoinBridge?>(nil)
+
+    /// A passthrough viewer's join on the WebRTC rung: its timeline, what the rung sent it, and the rung's feed.
+    struct JoinBridge: Sendable {
+        var timeline: WHEPJoinSwitch
+        /// The passthrough's SSRC: the viewer's one video SSRC.
+        let ssrc: UInt32
+        /// Rung packets as this viewer got them, for its NACKs; freed once they are too old to be asked for.
+        var history: RTPSendHistory?
+        /// The rung feed it takes frames from until the switch; nil after.
+        var rung: WHEPStreamFeed?
+        /// Called once when it leaves the rung (the service lets an unwatched rung stop).
+        var leave: (@Sendable (WHEPViewer, WHEPStreamFeed) -> Void)?
+    }
 
     init(
         id: String,
@@ -84,19 +101,65 @@ final class WHEPViewer: Sendable {
     /// The session ended.
     func closed() { state.withLock { $0.phase = .closed } }
 
+    /// Joins on `rung` until the passthrough's next keyframe (`WHEPJoinSwitch`); `leave` runs once it is off it.
+    func joinOnRung(
+        _ rung: WHEPStreamFeed,
+        timeline: WHEPJoinSwitch,
+        ssrc: UInt32,
+        historyCapacity: Int,
+        leave: @escaping @Sendable (WHEPViewer, WHEPStreamFeed) -> Void
+    ) {
+        join.withLock { j in
+            j = JoinBridge(
+                timeline: timeline,
+                ssrc: ssrc,
+                history: RTPSendHistory(capacity: historyCapacity),
+                rung: rung,
+                leave: leave
+            )
+        }
+    }
+
+    /// The rung it still joins on (keyframe requests go there); nil once on the passthrough or never bridged.
+    var joiningRung: WHEPStreamFeed? { join.withLock { $0?.rung } }
+
+    /// True once a bridged viewer moved onto the passthrough.
+    var switchedToPassthrough: Bool { join.withLock { $0?.timeline.phase == .switched } }
+
+    /// Stops taking the rung (at the switch, or when the session ends while bridging).
+    func leaveRung() {
+        let left = join.withLock { j -> (WHEPStreamFeed, @Sendable (WHEPViewer, WHEPStreamFeed) -> Void)? in
+            guard let rung = j?.rung, let leave = j?.leave else { return nil }
+            j?.rung = nil
+            j?.leave = nil
+            return (rung, leave)
+        }
+        if let (rung, leave) = left { leave(self, rung) }
+    }
+
     /// Updates counters under the lock.
     func count(_ change: (inout Counters) -> Void) { state.withLock { change(&$0.counters) } }
 
     /// Sends one video access unit's packets when the viewer is in sync (or it is a keyframe to join on); true when
     /// the viewer needs a keyframe (it waits for one, or just dropped one for a full queue).
-    func deliver(video packets: [[UInt8]], keyframe: Bool) -> Bool {
+    /// `origin` says which feed sent it, for a viewer joining on the rung.
+    func deliver(video packets: [[UInt8]], keyframe: Bool, origin: WHEPJoinSwitch.Origin = .passthrough) -> Bool {
         guard let payloadType = videoPayloadType else { return false }
         let admitted = state.withLock { s -> Bool in
             if s.phase == .waitingForKeyframe, keyframe { s.phase = .playing }
             return s.phase == .playing
         }
         guard admitted else { return phase == .waitingForKeyframe }
-        if enqueue(packets, payloadType: payloadType) {
+        let sent: Bool
+        switch onTimeline(packets, keyframe: keyframe, origin: origin, payloadType: payloadType) {
+        case .notJoining: sent = enqueue(packets, payloadType: payloadType)
+        case .dropped: return false
+        case .sent(let enqueued, let switched):
+            if switched { leaveRung() }
+            sent = enqueued
+        }
+        if sent {
+            if origin == .rung { count { $0.framesFromRung += 1 } }
             count { $0.videoPacketsSent += packets.count }
             return false
         }
@@ -106,6 +169,80 @@ final class WHEPViewer: Sendable {
             if s.phase == .playing { s.phase = .waitingForKeyframe }
         }
         return true
+    }
+
+    /// What became of a frame for a viewer that may be joining on the rung.
+    private enum TimelineOutcome {
+        /// The viewer never joined on the rung: its packets go out as they are.
+        case notJoining
+        /// Not for this viewer (`WHEPJoinSwitch.Action.drop`).
+        case dropped
+        /// Put on its timeline and handed to the transport (`enqueued` false: its queue was full); `switched` when
+        /// this frame moved it onto the passthrough.
+        case sent(enqueued: Bool, switched: Bool)
+    }
+
+    /// Puts a bridged viewer's frame on its timeline and enqueues it under the same lock, so the two feeds' frames
+    /// leave in the order their sequence numbers were given.
+    private func onTimeline(
+        _ packets: [[UInt8]],
+        keyframe: Bool,
+        origin: WHEPJoinSwitch.Origin,
+        payloadType: UInt8
+    ) -> TimelineOutcome {
+        guard let first = packets.first, first.count >= 12 else { return .notJoining }
+        return join.withLock { j -> TimelineOutcome in
+            guard var bridge = j else { return .notJoining }
+            defer { j = bridge }
+            let frame = WHEPJoinSwitch.Frame(
+                origin: origin,
+                keyframe: keyframe,
+                firstSequence: UInt16(first[2]) << 8 | UInt16(first[3]),
+                packets: packets.count,
+                timestamp: first[4...7].reduce(0) { $0 << 8 | UInt32($1) }
+            )
+            var switched = false
+            var rewritten = packets
+            for action in bridge.timeline.take(frame) {
+                switch action {
+                case .drop: return .dropped
+                case .leaveRung: switched = true
+                case .send(let firstSequence, let timestamp):
+                    for i in rewritten.indices {
+                        let sequence = firstSequence &+ UInt16(truncatingIfNeeded: i)
+                        WHEPJoinSwitch.rewrite(
+                            &rewritten[i],
+                            sequence: sequence,
+                            timestamp: timestamp,
+                            ssrc: bridge.ssrc
+                        )
+                        if origin == .rung { bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i]) }
+                    }
+                }
+            }
+            if bridge.timeline.phase == .switched, bridge.timeline.rungPackets == 0 { bridge.history = nil }
+            return .sent(enqueued: enqueue(rewritten, payloadType: payloadType), switched: switched)
+        }
+    }
+
+    /// The packets a NACK names as this viewer was sent them: `feedHistory` answers for sequence numbers of its feed
+    /// (a bridged viewer's are mapped, and answered from its own history while they came from the rung).
+    func nacked(_ sequenceNumbers: [UInt16], feedHistory: ([UInt16]) -> [[UInt8]]) -> [[UInt8]] {
+        let mapped = join.withLock { j -> [[UInt8]]? in
+            guard let bridge = j else { return nil }
+            return sequenceNumbers.compactMap { sequence -> [UInt8]? in
+                switch bridge.timeline.origin(ofSent: sequence) {
+                case .rung: return bridge.history?.packet(sequence)
+                case .passthrough(let original):
+                    guard var bytes = feedHistory([original]).first, bytes.count >= 12 else { return nil }
+                    bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)
+                    bytes[3] = UInt8(truncatingIfNeeded: sequence)
+                    return bytes
+                case nil: return nil
+                }
+            }
+        }
+        return mapped ?? feedHistory(sequenceNumbers)
     }
 
     /// Sends one Opus packet once connected (audio needs no keyframe).

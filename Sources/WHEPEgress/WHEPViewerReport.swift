@@ -26,6 +26,8 @@ public struct WHEPViewerReport: Sendable, Codable, Equatable {
     public var retransmittedOnRTX: Int = 0
     /// PLI/FIR it sent.
     public var keyframeRequests: Int
+    /// Video frames a passthrough viewer got from the WebRTC rung while it joined (`whep.join_on_rung`).
+    public var framesFromRung: Int = 0
 }
 
 extension WHEPEgressService {
@@ -49,7 +51,8 @@ extension WHEPEgressService {
                 nackedPackets: c.nackedPackets,
                 retransmittedPackets: c.retransmittedPackets,
                 retransmittedOnRTX: c.retransmittedOnRTX,
-                keyframeRequests: c.keyframeRequests
+                keyframeRequests: c.keyframeRequests,
+                framesFromRung: c.framesFromRung
             )
         }
         .sorted { ($0.stream, $0.session) < ($1.stream, $1.session) }

@@ -115,7 +115,8 @@ extension WHIPMediaPipeline {
         }
         // A keyframe answers any request in flight: the next loss may ask again at once.
         if unit.isKeyframe {
-            lastKeyframeRequest = nil
+            // A fresh pacer: the keyframe answers a deferred request and opens the window again.
+            keyframePacer = KeyframeRequestPacer(interval: configuration.keyframeRequestInterval)
             lastKeyframe = now
         }
         let firstByte = track.arrivals.removeValue(forKey: unit.timestamp) ?? now
@@ -172,9 +173,19 @@ extension WHIPMediaPipeline {
     }
 
     mutating func requestKeyframe(now: ContinuousClock.Instant, into actions: inout [Action]) {
-        guard let ssrc = video?.ssrc, configuration.keyframeRequest != .unavailable else { return }
-        if let last = lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestInterval { return }
-        lastKeyframeRequest = now
+        guard video != nil, configuration.keyframeRequest != .unavailable else { return }
+        if keyframePacer.requested(now: now) { appendKeyframeRequest(into: &actions) }
+    }
+
+    /// A request deferred inside the pacer's window goes out when the window ends.
+    mutating func appendDeferredKeyframeRequest(now: ContinuousClock.Instant, into actions: inout [Action]) {
+        guard video != nil, configuration.keyframeRequest != .unavailable else { return }
+        if keyframePacer.tick(now: now) { appendKeyframeRequest(into: &actions) }
+    }
+
+    /// RFC 4585 §6.3.1 PLI or RFC 5104 §4.3.1 FIR, as the publisher negotiated.
+    private mutating func appendKeyframeRequest(into actions: inout [Action]) {
+        guard let ssrc = video?.ssrc else { return }
         let packet: RTCPPacket
         switch configuration.keyframeRequest {
         case .pli, .unavailable:
@@ -197,7 +208,9 @@ extension WHIPMediaPipeline {
     /// a request still outstanding (no IDR since) is repeated only after `keyframeRequestTimeout`.
     mutating func appendPeriodicKeyframeRequest(now: ContinuousClock.Instant, into actions: inout [Action]) {
         guard let since = lastKeyframe, since.duration(to: now) >= configuration.keyframeInterval else { return }
-        if let last = lastKeyframeRequest, last.duration(to: now) < configuration.keyframeRequestTimeout { return }
+        if let last = keyframePacer.lastRequest, last.duration(to: now) < configuration.keyframeRequestTimeout {
+            return
+        }
         requestKeyframe(now: now, into: &actions)
     }
 

@@ -29,7 +29,8 @@ public struct WHIPMediaPipeline {
     /// The first packet's arrival: every track's timeline starts at its own first arrival after it.
     var origin: ContinuousClock.Instant?
     var lastReport: ContinuousClock.Instant?
-    var lastKeyframeRequest: ContinuousClock.Instant?
+    /// One PLI/FIR per `keyframeRequestInterval`; a request inside it is deferred to its end (`tick`), never dropped.
+    var keyframePacer: KeyframeRequestPacer
     /// The last IDR's arrival (or the first video packet's): the periodic keyframe clock.
     var lastKeyframe: ContinuousClock.Instant?
     var firSequence: UInt8 = 0
@@ -43,6 +44,7 @@ public struct WHIPMediaPipeline {
     /// A pipeline for the streams `configuration` negotiated.
     public init(configuration: WHIPMediaConfiguration) {
         self.configuration = configuration
+        keyframePacer = KeyframeRequestPacer(interval: configuration.keyframeRequestInterval)
         video = configuration.video.map {
             VideoTrack(stream: $0, reorder: configuration.reorder, nack: configuration.nack)
         }
@@ -110,6 +112,7 @@ public struct WHIPMediaPipeline {
             releaseAudio(output.released, now: now, wall: wall, into: &actions)
         }
         appendNACK(now: now, into: &actions)
+        appendDeferredKeyframeRequest(now: now, into: &actions)
         appendPeriodicKeyframeRequest(now: now, into: &actions)
         if lastReport.map({ $0.duration(to: now) >= configuration.reportInterval }) ?? (origin != nil) {
             lastReport = now

@@ -26,7 +26,12 @@ struct WHEPEgressServiceTests {
     }
 
     /// A transport on a free loopback port, and a constrained-baseline + Opus stream live on `cam`.
-    static func fixture(maxViewers: Int = 500, reconnectGrace: Duration = .milliseconds(200)) async throws -> Fixture {
+    /// `joinOnRung` off by default: these tests look at one feed (its own test turns it on).
+    static func fixture(
+        maxViewers: Int = 500,
+        reconnectGrace: Duration = .milliseconds(200),
+        joinOnRung: Bool = false
+    ) async throws -> Fixture {
         var transportConfiguration = WebRTCTransportConfiguration()
         transportConfiguration.port = 0
         let transport = WebRTCTransportService(
@@ -38,6 +43,7 @@ struct WHEPEgressServiceTests {
         var configuration = WHEPEgressConfiguration()
         configuration.maxViewers = maxViewers
         configuration.reconnectGrace = reconnectGrace
+        configuration.joinOnRung = joinOnRung
         var logger = Logger(label: "test.whep")
         logger.logLevel = .warning
         let service = WHEPEgressService(transport: transport, hub: hub, configuration: configuration, logger: logger)
@@ -104,6 +110,46 @@ struct WHEPEgressServiceTests {
         // Two of the three are in history (the IDR made four packets); the third was never sent.
         #expect(viewer.counters.nackedPackets == 3)
         #expect(viewer.counters.retransmittedPackets == 2)
+    }
+
+    /// A passthrough whose source cannot be asked for a keyframe: the viewer joins on the WebRTC rung (a second feed,
+    /// feeding it only video); the passthrough's keyframe moves it over (the rung, now unwatched, stops), and its
+    /// NACKs name its own sequence numbers, answered from the passthrough's history on its SSRC.
+    @Test func aPassthroughViewerJoinsOnTheRungAndMovesOntoThePassthroughAtItsKeyframe() async throws {
+        let f = try await Self.fixture(joinOnRung: true)
+        defer { Task { await f.transport.shutdown() } }
+        let created = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        #expect(created.videoSource == "passthrough")
+        let names = f.service.state.withLock { Set($0.feeds.keys) }
+        #expect(names == ["cam|passthrough", "cam|webrtc-rung"])
+        let feed = try #require(f.service.state.withLock { $0.feeds["cam|passthrough"] })
+        let rung = try #require(f.service.state.withLock { $0.feeds["cam|webrtc-rung"] })
+        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        #expect(viewer.joiningRung === rung && rung.viewers.isEmpty && !rung.isIdle)
+        viewer.connected()
+        let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
+        f.publication.send(idr)
+        #expect(await Self.eventually { viewer.switchedToPassthrough })
+        #expect(viewer.joiningRung == nil)
+        #expect(await Self.eventually { f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"] })
+        let first = try #require(viewer.join.withLock { $0?.timeline.firstSequence })
+        let nacked = viewer.nacked([first, first &+ 3, first &+ 4]) { feed.history(.video, $0) }
+        let packets = try nacked.map { try RTPPacket(parsing: $0) }
+        // The IDR made four packets (SPS/PPS in a STAP-A, three FU-A): the fifth was never sent.
+        #expect(packets.map(\.sequenceNumber) == [first, first &+ 3])
+        #expect(packets.allSatisfy { $0.ssrc == feed.videoSSRC })
+        try f.service.endSession(id: created.sessionID, key: "cam")
+        #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
+    }
+
+    /// Ending the session while still on the rung takes the viewer off it, and both feeds stop.
+    @Test func aViewerThatLeavesWhileOnTheRungStopsBothFeeds() async throws {
+        let f = try await Self.fixture(joinOnRung: true)
+        defer { Task { await f.transport.shutdown() } }
+        let created = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        #expect(f.service.state.withLock { $0.feeds.count } == 2)
+        try f.service.endSession(id: created.sessionID, key: "cam")
+        #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
     }
 
     @Test func malformedRTCPIsRefusedWithAReason() async throws {

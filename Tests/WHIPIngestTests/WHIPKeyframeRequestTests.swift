@@ -1,3 +1,4 @@
+import MediaCore
 import Telemetry
 import Testing
 import WHIPIngest
@@ -53,6 +54,41 @@ import WebRTCWire
         #expect(driver.pliCount == before + 1)
         driver.collect(driver.pipeline.requestKeyframe(now: driver.now + .milliseconds(600)))
         #expect(driver.pliCount == before + 2)
+    }
+
+    /// Golden timeline: a request inside the 500 ms window is deferred to its end (not dropped, as it was), requests
+    /// meanwhile fold into it, and an IDR from the publisher answers a deferred one and opens the window again.
+    @Test func aRequestInsideTheWindowIsDeferredToItsEndNotDropped() throws {
+        let golden = try GoldenPublisher(count: 40, gop: 20)
+        var driver = PipelineDriver(try Self.configuration(interval: .seconds(30)))
+        for unit in golden.units[..<5] { for packet in unit.packets { driver.send(packet) } }
+        driver.advance(.seconds(1))
+        let t0 = driver.now
+        let base = driver.pliCount
+        // (ms since t0, a consumer asks, PLIs sent by then)
+        let steps: [(Int, Bool, Int)] = [
+            (0, true, 1),  // passed at once
+            (100, true, 1),  // inside the window: deferred
+            (300, true, 1),  // folded into the deferred one
+            (499, false, 1),
+            (500, false, 2),  // the window ended: the deferred request goes out
+            (600, false, 2),  // nothing waits
+            (700, true, 2),  // deferred again (window since 500)
+        ]
+        for (ms, asks, plis) in steps {
+            let now = t0 + .milliseconds(ms)
+            driver.now = now
+            if asks { driver.collect(driver.pipeline.requestKeyframe(now: now)) }
+            driver.collect(driver.pipeline.tick(now: now, wall: WallTime.now()))
+            #expect(driver.pliCount - base == plis, "at \(ms) ms")
+        }
+        // The publisher's IDR (unit 20) arrives at 800 ms: it answers the deferred request, and the window reopens.
+        driver.now = t0 + .milliseconds(800)
+        for unit in golden.units[5...20] { for packet in unit.packets { driver.send(packet) } }
+        driver.advance(.milliseconds(300))
+        #expect(driver.pliCount - base == 2)
+        driver.collect(driver.pipeline.requestKeyframe(now: driver.now))
+        #expect(driver.pliCount - base == 3)  // at 1100 ms, within 500 ms of the last PLI, yet at once
     }
 
     @Test func noIDRForLongerThanTheIntervalYieldsAPictureLossIndication() throws {

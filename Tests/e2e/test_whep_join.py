@@ -1,6 +1,9 @@
 """WHEP join → first frame on a running RTMP stream with a 2 s GOP (issue 18, fast join), in headless Chromium.
 
-The publisher (ffmpeg, `-bf 2`, 2 s GOP, AAC) has B-frames, so Chromium's viewer gets the WebRTC rung. Each join
+Two cases: a source with B-frames (the viewer gets the WebRTC rung) and one without (the passthrough, joined on
+the rung and switched at the source's next keyframe, last test).
+
+In the first, the publisher (ffmpeg, `-bf 2`, 2 s GOP, AAC) has B-frames, so Chromium's viewer gets the WebRTC rung. Each join
 is the stream's only viewer, so each starts the rung afresh: its decoder must catch up on the hub's last GOP
 (instead of waiting up to 2 s for the source's next keyframe) and its encoder makes an IDR at once. The test joins
 several times at different GOP phases, checks the rung caught up on the replayed GOP each time, and measures POST →
@@ -50,6 +53,55 @@ def test_chromium_joins_the_rung_of_a_2s_gop_rtmp_stream_without_waiting_for_its
         # Waiting for the source's keyframe would put the joins uniformly over 0-2 s (median ~1 s); single joins on
         # this shared machine vary (the budget itself is measured by `sluice bench`, see docs/BENCHMARKS.md).
         assert statistics.median(joins) < 600, joins
+    finally:
+        pub.stop()
+        gw.stop()
+
+
+PASS_KEY = "e2e-whep-join-passthrough"
+PASS_JOINS = 3
+
+
+def test_chromium_joins_an_rtmp_passthrough_on_the_rung_and_moves_onto_the_passthrough_without_a_freeze():
+    """The source has no B-frames (2 s GOP, AAC), so Chromium gets the passthrough; RTMP cannot be asked for a
+    keyframe, so each viewer starts on the WebRTC rung's IDR and switches at the source's next keyframe (one SSRC,
+    continuous sequence numbers and timestamps). Each watches 6 s (past at least two source keyframes)."""
+    workdir = ARTIFACTS / "whep-join-passthrough"
+    workdir.mkdir(parents=True, exist_ok=True)
+    gw = Gateway(workdir, ["--segment-target-seconds", "2", "--part-target-ms", "200", "--transcode", "off",
+                           "--webrtc-port", str(free_port())]).start()
+    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(PASS_KEY), 90, bframes=0, size="640x360", gop=60),
+                    workdir / "publisher.log")
+    try:
+        wait_live(gw, PASS_KEY)
+        time.sleep(3)
+        results = []
+        for i in range(PASS_JOINS):
+            done, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{gw.http_port}",
+                                   PASS_KEY, "--seconds", "6", "--delete", "--shots", str(workdir / f"viewer-{i}")],
+                                  workdir / f"viewer-{i}.log", 90)
+            assert done.get("connected") and done.get("source") == "passthrough", es
+            assert done.get("deleteStatus") == 200, es
+            results.append(done)
+            time.sleep(0.37 * (i + 1))  # Each join at another phase of the 2 s GOP.
+        log = gw.log()
+        left = [line for line in log.splitlines() if "WHEP viewer left the rung" in line]
+        summary = [{k: r.get(k) for k in ("firstFrameAfterPostMs", "frames", "maxFrameGapMs", "maxFrameGapAtMs")}
+                   | {"pli": r["stats"]["video"].get("pliCount"), "freezes": r["stats"]["video"].get("freezeCount"),
+                      "lost": r["stats"]["video"].get("packetsLost")} for r in results]
+        (workdir / "joins.json").write_text(json.dumps({"joins": summary, "leftRung": left}, indent=1))
+        print(json.dumps(summary))
+        # Every viewer joined on the rung and moved onto the passthrough (not left there by the session's end).
+        assert len(left) == PASS_JOINS and all("on_passthrough=true" in line for line in left), "\n".join(left)
+        assert all("rung_frames=0" not in line for line in left), "\n".join(left)
+        for r in summary:
+            # Frames kept being presented across the switch: ~30 fps for 6 s, no wait between two over 200 ms
+            # (a wait for the source's keyframe would be up to 2 s), and no PLI storm.
+            assert r["frames"] > 6 * 30 * 0.75, summary
+            assert r["maxFrameGapMs"] < 200, summary
+            assert (r["pli"] or 0) <= 2, summary
+        # The join itself no longer waits for the source's keyframe (a uniform wait over the 2 s GOP has median ~1 s).
+        assert statistics.median(r["firstFrameAfterPostMs"] for r in summary) < 600, summary
     finally:
         pub.stop()
         gw.stop()

@@ -112,11 +112,25 @@ def test_chromium_repairs_two_percent_loss_with_retransmissions_on_rtx(workdir):
     """Chromium under the same loss: its offer pairs rtx with each H.264 payload type, so the answer keeps RTX and
     retransmissions go out on our RTX SSRC with the original sequence number in front (RFC 4588 §4); Chromium must
     take them as repairs (its retransmittedPacketsReceived) and keep presenting frames."""
+    chromium_under_loss(workdir, bframes=2, gop=None, source="webrtc-rung")
+
+
+def test_chromium_repairs_loss_across_the_join_from_the_rung_onto_the_passthrough(workdir):
+    """The same loss on an RTMP passthrough (no B-frames, 2 s GOP): the viewer joins on the WebRTC rung and moves
+    onto the passthrough, so its NACKs name its own sequence numbers, answered from what it was sent (the rung's
+    packets from its own history, the passthrough's mapped back): the repairs still land."""
+    log = chromium_under_loss(workdir, bframes=0, gop=60, source="passthrough")
+    assert "WHEP viewer left the rung" in log and "on_passthrough=true" in log, log[-2500:]
+
+
+def chromium_under_loss(workdir, *, bframes: int, gop, source: str) -> str:
+    """Chromium watches KEY through the 2 % loss relay; asserts playback and RTX repairs; returns the gateway log."""
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         pytest.skip("chromium or /usr/bin/chromedriver is not installed")
     gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port())]).start()
     webrtc_port = int(gw.cmd[gw.cmd.index("--webrtc-port") + 1])
-    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), 60, bframes=2, size="640x360"), workdir / "publisher.log")
+    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), 60, bframes=bframes, size="640x360", gop=gop),
+                    workdir / "publisher.log")
     try:
         wait_live(gw, KEY)
         time.sleep(1)
@@ -127,6 +141,7 @@ def test_chromium_repairs_two_percent_loss_with_retransmissions_on_rtx(workdir):
                                   workdir / "chromium.log", WATCH_SECONDS + 90)
         context = f"relay forwarded={dict(relay.forwarded)} dropped={dict(relay.dropped)}\n{done}\n{gw.log()[-2500:]}"
         assert done.get("connected") and done["watchedSeconds"] >= 10, context
+        assert done.get("source") == source, context
         assert relay.dropped["rtp"] > 20, context
         assert done["frames"] >= 10 * 15, context
         video = done["stats"]["video"]
@@ -140,6 +155,7 @@ def test_chromium_repairs_two_percent_loss_with_retransmissions_on_rtx(workdir):
         assert resent > 0 and on_rtx == resent, f"resent={resent} on_rtx={on_rtx}\n{context}"
         (workdir / "chromium-summary.txt").write_text(
             f"dropped={dict(relay.dropped)} resent={resent} on_rtx={on_rtx} video={video}\n")
+        return gw.log()
     finally:
         pub.stop()
         gw.stop()

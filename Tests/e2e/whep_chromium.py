@@ -18,7 +18,7 @@ PLAY_JS = """
 const [key, token, done] = arguments;
 (async () => {
 const s = window.whep = {frames: 0, state: 'new', status: null, source: null, error: null, location: null,
-                         firstFrameMs: null, width: 0, height: 0};
+                         firstFrameMs: null, width: 0, height: 0, maxFrameGapMs: 0, maxFrameGapAtMs: null};
 const t0 = performance.now();
 try {
   const pc = window.whepPC = new RTCPeerConnection();
@@ -32,6 +32,11 @@ try {
   s.glass = [];
   const count = (now, meta) => {
     s.frames += 1; s.width = meta.width; s.height = meta.height;
+    // The longest wait between two presented frames after the first (a freeze), and when it ended (since POST).
+    if (s.lastFrameAt !== undefined && now - s.lastFrameAt > s.maxFrameGapMs) {
+      s.maxFrameGapMs = Math.round(now - s.lastFrameAt); s.maxFrameGapAtMs = Math.round(now - s.postedAt);
+    }
+    s.lastFrameAt = now;
     if (window.readClock) {
       // Glass: when this frame is shown minus the capture clock the publisher painted into it (same machine clock).
       const capture = window.readClock(video, meta.width, meta.height);
@@ -122,7 +127,8 @@ window.whepPC.getStats().then((report) => {
       framesDecoded: r.framesDecoded, nackCount: r.nackCount, pliCount: r.pliCount, codecId: r.codecId,
       jitterBufferDelay: r.jitterBufferDelay, jitterBufferEmittedCount: r.jitterBufferEmittedCount,
       totalSamplesReceived: r.totalSamplesReceived, retransmittedPacketsReceived: r.retransmittedPacketsReceived,
-      rtxSsrc: r.rtxSsrc};
+      rtxSsrc: r.rtxSsrc, freezeCount: r.freezeCount, totalFreezesDuration: r.totalFreezesDuration,
+      framesDropped: r.framesDropped, frameWidth: r.frameWidth};
     if (r.type === 'codec') out[r.id] = r.mimeType + ' ' + (r.sdpFmtpLine || '');
   });
   done(out);
@@ -207,6 +213,7 @@ def main() -> int:
         result.update(watchedSeconds=round(time.monotonic() - t_connected, 1), frames=state["frames"],
                       width=state["width"], height=state["height"], firstFrameMs=state["firstFrameMs"],
                       firstFrameAfterPostMs=state.get("firstFrameAfterPostMs"),
+                      maxFrameGapMs=state.get("maxFrameGapMs"), maxFrameGapAtMs=state.get("maxFrameGapAtMs"),
                       finalState=state["state"], stats=stats)
         return 0
     finally:
