@@ -31,36 +31,24 @@ struct PlaylistDecimalTests {
         #expect(PlaylistDecimal.format(seconds: value, decimals: decimals) == text)
     }
 
-    /// Media times as they appear in EXTINF and PART DURATION.
-    static let times: [(MediaTime, String)] = [
-        (MediaTime(value: 3_003, timescale: 90_000), "0.03337"),
-        (MediaTime(value: 180_180, timescale: 90_000), "2.00200"),
-        (MediaTime(value: 18_090, timescale: 90_000), "0.20100"),
-        (MediaTime(value: 1_024, timescale: 48_000), "0.02133"),
-        (MediaTime(value: 9_216, timescale: 48_000), "0.19200"),
-        (MediaTime(value: 2_002, timescale: 1_000), "2.00200"),
+    /// Media times rounded to nearest (`format`, PART-TARGET) and down (`duration`, EXTINF and PART DURATION).
+    static let times: [(MediaTime, nearest: String, down: String)] = [
+        (MediaTime(value: 3_003, timescale: 90_000), "0.03337", "0.03336"),  // 29.97 fps frame: 0.0333666
+        (MediaTime(value: 180_180, timescale: 90_000), "2.00200", "2.00200"),
+        (MediaTime(value: 18_090, timescale: 90_000), "0.20100", "0.20100"),
+        (MediaTime(value: 18_000, timescale: 90_000), "0.20000", "0.20000"),  // integer ticks: no 0.19999 from a Double
+        (MediaTime(value: 1_024, timescale: 48_000), "0.02133", "0.02133"),
+        (MediaTime(value: 2_048, timescale: 48_000), "0.04267", "0.04266"),  // 2 AAC frames
+        (MediaTime(value: 9_216, timescale: 48_000), "0.19200", "0.19200"),
+        (MediaTime(value: 48_128, timescale: 48_000), "1.00267", "1.00266"),  // 47 AAC frames: 1.0026666
+        (MediaTime(value: 0, timescale: 90_000), "0.00000", "0.00000"),
+        (MediaTime(value: 2_002, timescale: 1_000), "2.00200", "2.00200"),
     ]
 
     @Test(arguments: 0..<times.count)
-    func formatsMediaTimes(_ i: Int) {
-        #expect(PlaylistDecimal.format(Self.times[i].0) == Self.times[i].1)
-    }
-
-    /// Lengths as EXTINF and PART DURATION print them: rounded down, exact ones unchanged.
-    static let durations: [(MediaTime, String)] = [
-        (MediaTime(value: 48_128, timescale: 48_000), "1.00266"),  // 47 AAC frames: 1.0026666 (nearest: 1.00267)
-        (MediaTime(value: 2_048, timescale: 48_000), "0.04266"),  // 2 AAC frames
-        (MediaTime(value: 9_216, timescale: 48_000), "0.19200"),
-        (MediaTime(value: 18_000, timescale: 90_000), "0.20000"),  // exact: integer ticks, no Double ending in 0.19999
-        (MediaTime(value: 3_003, timescale: 90_000), "0.03336"),  // 29.97 fps frame: 0.0333666
-        (MediaTime(value: 90_000, timescale: 90_000), "1.00000"),
-        (MediaTime(value: 0, timescale: 90_000), "0.00000"),
-        (MediaTime(value: 2_002, timescale: 1_000), "2.00200"),
-    ]
-
-    @Test(arguments: 0..<durations.count)
-    func printsLengthsRoundedDown(_ i: Int) {
-        #expect(PlaylistDecimal.duration(Self.durations[i].0) == Self.durations[i].1)
+    func formatsMediaTimesToNearestAndLengthsDown(_ i: Int) {
+        #expect(PlaylistDecimal.format(Self.times[i].0) == Self.times[i].nearest)
+        #expect(PlaylistDecimal.duration(Self.times[i].0) == Self.times[i].down)
     }
 
     /// A player dates each segment by adding the lengths before it: that sum never passes the media's own end, and

@@ -276,9 +276,18 @@ def test_overload_sheds_rungs_and_keeps_the_passthrough_on_time(workdir):
         assert again, f"the second session never started\n{gw.log()[-2000:]}"
         kept = wait_for("kept", lambda: "kept from the stream's previous session" in gw.log(), 10)
         assert kept, f"the second session's ladder did not start shed\n{gw.log()[-3000:]}"
-        second = gw.log().split("RTMP publish started")[2]
+        first, second = gw.log().split("RTMP publish started")[1:3]
         inherited = [ln for ln in second.splitlines() if "kept from the stream's previous session" in ln]
-        for gone in {"720p", "480p", "360p"} - names:
+        # What the first session had dropped when it ended: a rung the shedder tried again after 20 s of calm in the
+        # seconds between the check above and the reconnect is rightly not inherited (seen once, 2026-11-26 18:15).
+        dropped = set()
+        for ln in first.splitlines():
+            for rung in ("720p", "480p", "360p"):
+                if f"rung {rung} is no longer encoded" in ln:
+                    dropped.add(rung)
+                elif f"rung {rung} is encoded again" in ln:
+                    dropped.discard(rung)
+        for gone in dropped:
             assert any(f"rung {gone} is no longer encoded" in ln for ln in inherited), inherited
     finally:
         for p in [pub] + (load or []):

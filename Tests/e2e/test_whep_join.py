@@ -27,35 +27,45 @@ KEY = "e2e-whep-join"
 JOINS = 5
 
 
-def test_chromium_joins_the_rung_of_a_2s_gop_rtmp_stream_without_waiting_for_its_keyframe():
-    WORKDIR.mkdir(parents=True, exist_ok=True)
-    gw = Gateway(WORKDIR, ["--segment-target-seconds", "2", "--part-target-ms", "200", "--transcode", "off",
+def _join_repeatedly(workdir: Path, key: str, *, bframes: int, joins: int, seconds: int,
+                     source: str) -> tuple[list[dict], str]:
+    """A gateway and a 2 s GOP ffmpeg publisher; Chromium joins `joins` times, each the stream's only viewer and at
+    another phase of the GOP, and must get `source`. Returns the viewers' results and the gateway's log."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    gw = Gateway(workdir, ["--segment-target-seconds", "2", "--part-target-ms", "200", "--transcode", "off",
                            "--webrtc-port", str(free_port())]).start()
-    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), 90, bframes=2, size="640x360", gop=60), WORKDIR / "publisher.log")
+    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(key), 90, bframes=bframes, size="640x360", gop=60),
+                    workdir / "publisher.log")
     try:
-        wait_live(gw, KEY)
+        wait_live(gw, key)
         time.sleep(3)
-        joins = []
-        for i in range(JOINS):
+        results = []
+        for i in range(joins):
             done, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{gw.http_port}",
-                                   KEY, "--seconds", "2", "--delete", "--shots", str(WORKDIR / f"viewer-{i}")],
-                                  WORKDIR / f"viewer-{i}.log", 90)
-            assert done.get("connected") and done.get("source") == "webrtc-rung", es
-            assert done.get("frames", 0) > 20 and done.get("deleteStatus") == 200, es
-            joins.append(done["firstFrameAfterPostMs"])
+                                   key, "--seconds", str(seconds), "--delete", "--shots", str(workdir / f"viewer-{i}")],
+                                  workdir / f"viewer-{i}.log", 90)
+            assert done.get("connected") and done.get("source") == source, es
+            assert done.get("deleteStatus") == 200, es
+            results.append(done)
             time.sleep(0.37 * (i + 1))  # Each join at another phase of the 2 s GOP.
-        log = gw.log()
-        caught_up = log.count("WHEP rung caught up on the last GOP")
-        (WORKDIR / "joins.json").write_text(json.dumps({"firstFrameAfterPostMs": joins, "caughtUp": caught_up}))
-        print(f"POST -> first frame presented (ms): {joins}, median {statistics.median(joins)}")
-        # Every join started the rung on the replayed GOP, not at the source's next keyframe.
-        assert caught_up == JOINS, f"{caught_up} of {JOINS}\n{log[-3000:]}"
-        # Waiting for the source's keyframe would put the joins uniformly over 0-2 s (median ~1 s); single joins on
-        # this shared machine vary (the budget itself is measured by `sluice bench`, see docs/BENCHMARKS.md).
-        assert statistics.median(joins) < 600, joins
+        return results, gw.log()
     finally:
         pub.stop()
         gw.stop()
+
+
+def test_chromium_joins_the_rung_of_a_2s_gop_rtmp_stream_without_waiting_for_its_keyframe():
+    results, log = _join_repeatedly(WORKDIR, KEY, bframes=2, joins=JOINS, seconds=2, source="webrtc-rung")
+    assert all(r.get("frames", 0) > 20 for r in results), [r.get("frames") for r in results]
+    joins = [r["firstFrameAfterPostMs"] for r in results]
+    caught_up = log.count("WHEP rung caught up on the last GOP")
+    (WORKDIR / "joins.json").write_text(json.dumps({"firstFrameAfterPostMs": joins, "caughtUp": caught_up}))
+    print(f"POST -> first frame presented (ms): {joins}, median {statistics.median(joins)}")
+    # Every join started the rung on the replayed GOP, not at the source's next keyframe.
+    assert caught_up == JOINS, f"{caught_up} of {JOINS}\n{log[-3000:]}"
+    # Waiting for the source's keyframe would put the joins uniformly over 0-2 s (median ~1 s); single joins on
+    # this shared machine vary (the budget itself is measured by `sluice bench`, see docs/BENCHMARKS.md).
+    assert statistics.median(joins) < 600, joins
 
 
 PASS_KEY = "e2e-whep-join-passthrough"
@@ -67,41 +77,21 @@ def test_chromium_joins_an_rtmp_passthrough_on_the_rung_and_moves_onto_the_passt
     keyframe, so each viewer starts on the WebRTC rung's IDR and switches at the source's next keyframe (one SSRC,
     continuous sequence numbers and timestamps). Each watches 6 s (past at least two source keyframes)."""
     workdir = ARTIFACTS / "whep-join-passthrough"
-    workdir.mkdir(parents=True, exist_ok=True)
-    gw = Gateway(workdir, ["--segment-target-seconds", "2", "--part-target-ms", "200", "--transcode", "off",
-                           "--webrtc-port", str(free_port())]).start()
-    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(PASS_KEY), 90, bframes=0, size="640x360", gop=60),
-                    workdir / "publisher.log")
-    try:
-        wait_live(gw, PASS_KEY)
-        time.sleep(3)
-        results = []
-        for i in range(PASS_JOINS):
-            done, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{gw.http_port}",
-                                   PASS_KEY, "--seconds", "6", "--delete", "--shots", str(workdir / f"viewer-{i}")],
-                                  workdir / f"viewer-{i}.log", 90)
-            assert done.get("connected") and done.get("source") == "passthrough", es
-            assert done.get("deleteStatus") == 200, es
-            results.append(done)
-            time.sleep(0.37 * (i + 1))  # Each join at another phase of the 2 s GOP.
-        log = gw.log()
-        left = [line for line in log.splitlines() if "WHEP viewer left the rung" in line]
-        summary = [{k: r.get(k) for k in ("firstFrameAfterPostMs", "frames", "maxFrameGapMs", "maxFrameGapAtMs")}
-                   | {"pli": r["stats"]["video"].get("pliCount"), "freezes": r["stats"]["video"].get("freezeCount"),
-                      "lost": r["stats"]["video"].get("packetsLost")} for r in results]
-        (workdir / "joins.json").write_text(json.dumps({"joins": summary, "leftRung": left}, indent=1))
-        print(json.dumps(summary))
-        # Every viewer joined on the rung and moved onto the passthrough (not left there by the session's end).
-        assert len(left) == PASS_JOINS and all("on_passthrough=true" in line for line in left), "\n".join(left)
-        assert all("rung_frames=0" not in line for line in left), "\n".join(left)
-        for r in summary:
-            # Frames kept being presented across the switch: ~30 fps for 6 s, no wait between two over 200 ms
-            # (a wait for the source's keyframe would be up to 2 s), and no PLI storm.
-            assert r["frames"] > 6 * 30 * 0.75, summary
-            assert r["maxFrameGapMs"] < 200, summary
-            assert (r["pli"] or 0) <= 2, summary
-        # The join itself no longer waits for the source's keyframe (a uniform wait over the 2 s GOP has median ~1 s).
-        assert statistics.median(r["firstFrameAfterPostMs"] for r in summary) < 600, summary
-    finally:
-        pub.stop()
-        gw.stop()
+    results, log = _join_repeatedly(workdir, PASS_KEY, bframes=0, joins=PASS_JOINS, seconds=6, source="passthrough")
+    left = [line for line in log.splitlines() if "WHEP viewer left the rung" in line]
+    summary = [{k: r.get(k) for k in ("firstFrameAfterPostMs", "frames", "maxFrameGapMs", "maxFrameGapAtMs")}
+               | {"pli": r["stats"]["video"].get("pliCount"), "freezes": r["stats"]["video"].get("freezeCount"),
+                  "lost": r["stats"]["video"].get("packetsLost")} for r in results]
+    (workdir / "joins.json").write_text(json.dumps({"joins": summary, "leftRung": left}, indent=1))
+    print(json.dumps(summary))
+    # Every viewer joined on the rung and moved onto the passthrough (not left there by the session's end).
+    assert len(left) == PASS_JOINS and all("on_passthrough=true" in line for line in left), "\n".join(left)
+    assert all("rung_frames=0" not in line for line in left), "\n".join(left)
+    for r in summary:
+        # Frames kept being presented across the switch: ~30 fps for 6 s, no wait between two over 200 ms
+        # (a wait for the source's keyframe would be up to 2 s), and no PLI storm.
+        assert r["frames"] > 6 * 30 * 0.75, summary
+        assert r["maxFrameGapMs"] < 200, summary
+        assert (r["pli"] or 0) <= 2, summary
+    # The join itself no longer waits for the source's keyframe (a uniform wait over the 2 s GOP has median ~1 s).
+    assert statistics.median(r["firstFrameAfterPostMs"] for r in summary) < 600, summary
