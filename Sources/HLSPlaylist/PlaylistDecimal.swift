@@ -12,8 +12,7 @@ public enum PlaylistDecimal {
     /// microseconds past its buffer, which its exact lookup at the live edge skipped until the next playlist (0.2 s of
     /// audio buffer lost at every segment boundary).
     public static func duration(_ t: MediaTime, decimals: Int = 5) -> String {
-        var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
+        let scale = power(decimals)
         // Integer ticks: 0.2 s as a Double times 10^5 can land a hair under 20 000 and round down to 0.19999.
         let (product, overflow) = t.value.multipliedReportingOverflow(by: scale)
         guard !overflow else { return format(seconds: t.seconds, decimals: decimals) }
@@ -22,9 +21,13 @@ public enum PlaylistDecimal {
 
     /// Fixed-point rendering without Foundation's locale-dependent formatters.
     public static func format(seconds: Double, decimals: Int = 5) -> String {
-        var scale: Int64 = 1
-        for _ in 0..<decimals { scale *= 10 }
+        let scale = power(decimals)
         return render(scaled: Int64((seconds * Double(scale)).rounded()), scale: scale, decimals: decimals)
+    }
+
+    /// 10^`decimals`: units of the printed last digit per second.
+    private static func power(_ decimals: Int) -> Int64 {
+        (0..<decimals).reduce(1) { p, _ in p * 10 }
     }
 
     /// `scaled` units of 1/`scale` second as text.

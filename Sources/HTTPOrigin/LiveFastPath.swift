@@ -127,11 +127,7 @@ final class LiveFastPath: Sendable {
 
     /// Builds the response the router would send for `r`: the same fields, once per shared answer.
     func reply(_ r: HLSResponse, _ route: FastRoute) -> FastReply {
-        var fields = HTTPFields()
-        if let type = r.contentType { fields[.contentType] = type }
-        fields[.cacheControl] = OriginResponse.cacheControl(r)
-        fields[OriginResponse.allowOrigin] = "*"
-        fields[OriginResponse.exposeHeaders] = "Age, X-Sluice-Published"
+        var fields = OriginResponse.fields(r)
         fields[.contentLength] = String(r.payload.readableBytes)
         if r.status == 200, let at = OriginRoutes.partPublished(route.stream, route.target) {
             fields[OriginResponse.published] = OriginResponse.publishedValue(at)

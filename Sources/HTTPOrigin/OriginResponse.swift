@@ -14,17 +14,22 @@ enum OriginResponse {
     static let published = HTTPField.Name("X-Sluice-Published")!
 
     static func make(_ r: HLSResponse) -> Response {
+        // The payload's storage is shared by every viewer of the part or playlist: no copy per response.
+        Response(
+            status: HTTPResponse.Status(code: r.status),
+            headers: fields(r),
+            body: ResponseBody(byteBuffer: r.payload)
+        )
+    }
+
+    /// The fields every answer carries, from the router or the fast path: type, caching and CORS.
+    static func fields(_ r: HLSResponse) -> HTTPFields {
         var headers = HTTPFields()
         if let type = r.contentType { headers[.contentType] = type }
         headers[.cacheControl] = cacheControl(r)
         headers[allowOrigin] = "*"
         headers[exposeHeaders] = "Age, X-Sluice-Published"
-        // The payload's storage is shared by every viewer of the part or playlist: no copy per response.
-        return Response(
-            status: HTTPResponse.Status(code: r.status),
-            headers: headers,
-            body: ResponseBody(byteBuffer: r.payload)
-        )
+        return headers
     }
 
     /// `public, max-age=N[, immutable]`, `public, max-age=0, s-maxage=N` for edges only, or `no-cache` for answers an

@@ -18,9 +18,9 @@ final class ViewerTokenCache: Sendable {
     func admits(_ token: Substring, key: String, now: Int64) -> Bool {
         let entry = "\(key)/\(token)"
         if let expiry = verified.withLock({ $0[entry] }) { return expiry >= now }
-        guard (try? SignedToken.verifyViewerToken(token, key: key, secret: secret, now: now)) != nil,
-            let expiry = token.split(separator: "-", maxSplits: 1).first.flatMap({ Int64($0) })
-        else { return false }
+        guard let expiry = try? SignedToken.verifyViewerToken(token, key: key, secret: secret, now: now) else {
+            return false
+        }
         verified.withLock {
             if $0.count >= capacity { $0.removeAll(keepingCapacity: true) }
             $0[entry] = expiry

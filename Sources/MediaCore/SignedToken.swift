@@ -62,10 +62,17 @@ public enum SignedToken {
         "\(expiry)-\(signature(key: key, expiry: expiry, secret: secret))"
     }
 
-    /// Checks a viewer token made by `viewerToken(key:expiry:secret:)`.
-    public static func verifyViewerToken(_ token: Substring, key: String, secret: String, now: Int64) throws(Failure) {
+    /// Checks a viewer token made by `viewerToken(key:expiry:secret:)`; returns its expiry.
+    @discardableResult
+    public static func verifyViewerToken(
+        _ token: Substring,
+        key: String,
+        secret: String,
+        now: Int64
+    ) throws(Failure) -> Int64 {
         let parts = token.split(separator: "-", maxSplits: 1)
         guard parts.count == 2, let expiry = Int64(parts[0]) else { throw .malformed }
         try verify(key: key, expiry: expiry, signature: String(parts[1]), secret: secret, now: now)
+        return expiry
     }
 }

@@ -128,11 +128,17 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     /// RFC 3550 §5.1: one packet put on the viewer's timeline (sequence number, timestamp, SSRC in the fixed header).
     static func rewrite(_ bytes: inout [UInt8], sequence: UInt16, timestamp: UInt32, ssrc: UInt32) {
         guard bytes.count >= 12 else { return }
-        bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)
-        bytes[3] = UInt8(truncatingIfNeeded: sequence)
+        renumber(&bytes, sequence: sequence)
         for i in 0..<4 {
             bytes[4 + i] = UInt8(truncatingIfNeeded: timestamp >> (24 - 8 * i))
             bytes[8 + i] = UInt8(truncatingIfNeeded: ssrc >> (24 - 8 * i))
         }
+    }
+
+    /// RFC 3550 §5.1: the sequence number alone (a passthrough packet resent under the viewer's numbering).
+    static func renumber(_ bytes: inout [UInt8], sequence: UInt16) {
+        guard bytes.count >= 12 else { return }
+        bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)
+        bytes[3] = UInt8(truncatingIfNeeded: sequence)
     }
 }

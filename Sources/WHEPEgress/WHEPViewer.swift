@@ -235,8 +235,7 @@ final class WHEPViewer: Sendable {
                 case .rung: return bridge.history?.packet(sequence)
                 case .passthrough(let original):
                     guard var bytes = feedHistory([original]).first, bytes.count >= 12 else { return nil }
-                    bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)
-                    bytes[3] = UInt8(truncatingIfNeeded: sequence)
+                    WHEPJoinSwitch.renumber(&bytes, sequence: sequence)
                     return bytes
                 case nil: return nil
                 }
