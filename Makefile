@@ -80,8 +80,12 @@ test: deps hlsjs
 
 # Serial: suites that wait on ffmpeg/ffprobe children would otherwise starve the cooperative pool and
 # skew the timing assertions of the blocking-reload tests (40-70 s on 2 cores either way).
+# CI keeps only the tail of the output, so the failures are printed again at the end.
 test-swift:
-	timeout --kill-after=30 $(SWIFT_TEST_TIMEOUT) $(SWIFT) test --skip-build --no-parallel
+	@{ timeout --kill-after=30 $(SWIFT_TEST_TIMEOUT) $(SWIFT) test --skip-build --no-parallel; echo $$? > .build/test-swift.rc; } 2>&1 \
+	  | tee .build/test-swift.log; rc=$$(cat .build/test-swift.rc); if [ "$$rc" != 0 ]; then \
+	  echo "--- unit tests failed (exit $$rc); the failures, from .build/test-swift.log:"; \
+	  grep -E '✘|recorded an issue|error:|Fatal error|Crash' .build/test-swift.log | head -40; fi; exit $$rc
 
 test-e2e:
 	$(PYTHON) -m pytest -q Tests/e2e

@@ -12,6 +12,9 @@ extension SluiceConfiguration {
         if let ms = try r.int("keyframe_request_interval_ms", in: 100...10_000) {
             c.whep.keyframeRequestInterval = .milliseconds(ms)
         }
+        if let ms = try r.int("join_keyframe_interval_ms", in: 33...10_000) {
+            c.whep.joinKeyframeRequestInterval = .milliseconds(ms)
+        }
         if let kbps = try r.int("rung_bitrate_kbps", in: 100...50_000) { c.whep.rungBitRate = kbps * 1000 }
         c.whep.joinOnRung = try r.bool("join_on_rung") ?? c.whep.joinOnRung
         if let kbps = try r.int("opus_bitrate_kbps", in: 16...510) { c.whep.opusBitRate = kbps * 1000 }
@@ -26,6 +29,10 @@ extension SluiceConfiguration {
             .init(key: "viewer_queue_packets", value: .int(whep.viewerQueuePackets)),
             .init(key: "nack_history_packets", value: .int(whep.videoHistoryPackets)),
             .init(key: "keyframe_request_interval_ms", value: .int(Int(whep.keyframeRequestInterval.milliseconds))),
+            .init(
+                key: "join_keyframe_interval_ms",
+                value: .int(Int(whep.joinKeyframeRequestInterval.milliseconds))
+            ),
             .init(key: "rung_bitrate_kbps", value: .int(whep.rungBitRate / 1000)),
             .init(key: "join_on_rung", value: .bool(whep.joinOnRung)),
             .init(key: "opus_bitrate_kbps", value: .int(whep.opusBitRate / 1000)),

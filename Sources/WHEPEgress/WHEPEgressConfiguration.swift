@@ -19,6 +19,10 @@ public struct WHEPEgressConfiguration: Sendable {
     /// Keyframe requests (new viewers, PLI/FIR) are merged into at most one per this interval per stream; one inside
     /// the interval waits for its end (or for a keyframe that comes first), never dropped.
     public var keyframeRequestInterval: Duration = .milliseconds(500)
+    /// The same for a WebRTC rung that only joining passthrough viewers watch (`whep.join_keyframe_interval_ms`):
+    /// each leaves it at the source's next keyframe, so its extra IDRs cost no settled viewer any picture quality,
+    /// and a viewer joining just after another need not wait out the long window.
+    public var joinKeyframeRequestInterval: Duration = .milliseconds(150)
     /// RTCP sender report period per track (RFC 3550 §6.2; short so players sync audio and video early).
     public var senderReportInterval: Duration = .seconds(1)
     /// How long a POST waits for a stream that is live but has not described its tracks yet.

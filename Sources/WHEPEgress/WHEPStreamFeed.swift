@@ -41,6 +41,13 @@ final class WHEPStreamFeed: Sendable {
         var stopped = false
         /// Keyframe requests carried out by the rung (the source itself cannot be asked).
         var keyframesForced = 0
+
+        /// The short join window while only joining viewers (who leave at the source's keyframe) watch, else the
+        /// stream's window.
+        func keyframeInterval(_ configuration: WHEPEgressConfiguration) -> Duration {
+            viewers.isEmpty && !bridged.isEmpty
+                ? configuration.joinKeyframeRequestInterval : configuration.keyframeRequestInterval
+        }
     }
 
     let state: Mutex<State>
@@ -231,14 +238,20 @@ final class WHEPStreamFeed: Sendable {
     /// a ladder rung cannot be asked (its viewers wait for its next IDR).
     func requestKeyframe(now: ContinuousClock.Instant = .now) {
         guard canRequestKeyframes else { return }
-        let due = state.withLock { $0.keyframePacer.requested(now: now) }
+        let due = state.withLock { s in
+            s.keyframePacer.interval = s.keyframeInterval(configuration)
+            return s.keyframePacer.requested(now: now)
+        }
         if due { carryOutKeyframeRequest() }
     }
 
     /// Passes on a deferred keyframe request whose window ended; the video loop calls it for each source frame.
     func tickKeyframeRequests(now: ContinuousClock.Instant = .now) {
         guard canRequestKeyframes else { return }
-        let due = state.withLock { $0.keyframePacer.tick(now: now) }
+        let due = state.withLock { s in
+            s.keyframePacer.interval = s.keyframeInterval(configuration)
+            return s.keyframePacer.tick(now: now)
+        }
         if due { carryOutKeyframeRequest() }
     }
 

@@ -323,6 +323,65 @@ struct WHEPViewerTests {
         #expect(passthrough.keyframesForced == 0)
     }
 
+    @Test func aRungOnlyJoinersWatchTakesTheShortJoinWindowAndASettledViewerBringsBackTheLongOne() async throws {
+        var transportConfiguration = WebRTCTransportConfiguration()
+        transportConfiguration.port = 0
+        let transport = WebRTCTransportService(
+            configuration: transportConfiguration,
+            certificate: try DTLSCertificate()
+        )
+        try await transport.start()
+        defer { Task { await transport.shutdown() } }
+        func viewer(_ id: String) async throws -> WHEPViewer {
+            let session = try await transport.openSession(
+                WebRTCSessionParameters(
+                    local: .random(),
+                    remote: .random(),
+                    remoteFingerprint: DTLSFingerprint(algorithm: "sha-256", digest: Array(repeating: 1, count: 32))
+                )
+            )
+            return WHEPViewer(
+                id: id,
+                key: StreamKey("cam")!,
+                session: session,
+                videoPayloadType: 102,
+                audioPayloadType: 111,
+                queueLimit: 8
+            )
+        }
+        var configuration = WHEPEgressConfiguration()
+        configuration.keyframeRequestInterval = .milliseconds(500)
+        configuration.joinKeyframeRequestInterval = .milliseconds(150)
+        let rung = WHEPStreamFeed(
+            key: StreamKey("cam")!,
+            videoSource: .webRTCRung,
+            hub: StreamHub(),
+            configuration: configuration,
+            telemetry: nil,
+            logger: Logger(label: "test")
+        ) { _ in }
+        let start = ContinuousClock.now
+        rung.addBridged(try await viewer("joiner-1"))
+        rung.requestKeyframe(now: start)
+        // A second joiner 160 ms later: past the join window, its IDR is made at once.
+        rung.addBridged(try await viewer("joiner-2"))
+        rung.requestKeyframe(now: start + .milliseconds(160))
+        #expect(rung.keyframesForced == 2)
+        // Inside the join window: deferred to its end, not to the long window's.
+        rung.requestKeyframe(now: start + .milliseconds(200))
+        rung.tickKeyframeRequests(now: start + .milliseconds(309))
+        #expect(rung.keyframesForced == 2)
+        rung.tickKeyframeRequests(now: start + .milliseconds(310))
+        #expect(rung.keyframesForced == 3)
+        // A viewer that stays on the rung brings back the stream's window: its picture pays for every IDR.
+        rung.add(try await viewer("settled"))
+        rung.requestKeyframe(now: start + .milliseconds(500))
+        rung.tickKeyframeRequests(now: start + .milliseconds(809))
+        #expect(rung.keyframesForced == 3)
+        rung.tickKeyframeRequests(now: start + .milliseconds(810))
+        #expect(rung.keyframesForced == 4)
+    }
+
     @Test func aPassthroughAsksItsSourceWhenTheSourceCanBeAsked() {
         let key = StreamKey("cam")!
         let requests = KeyframeRequests()
