@@ -4,9 +4,8 @@
 ///
 /// A value that returns whether to ask now; the caller owns the clock and calls `tick` as time passes (per frame).
 public struct KeyframeRequestPacer: Sendable, Hashable {
-    /// Shortest time between two requests passed on; the owner may change it as its viewers change (a rung only
-    /// joining viewers watch may make IDRs more often, since nobody stays on it).
-    public var interval: Duration
+    /// Shortest time between two requests passed on.
+    public let interval: Duration
     /// When the last request was passed on.
     public private(set) var lastRequest: ContinuousClock.Instant?
     /// A request is waiting for the window to end (or for a keyframe to answer it).

@@ -16,10 +16,7 @@ extension WHEPEgressService {
                     logger.info("WHEP ICE connected", metadata: metadata.merging(["remote": "\(remote)"]) { $1 })
                 case .connected(let profile):
                     logger.info("WHEP DTLS connected", metadata: metadata.merging(["srtp": "\(profile)"]) { $1 })
-                    viewer.connected()
-                    // Fast join: the WebRTC rung encodes an IDR now (also for a passthrough viewer joining on it); a
-                    // rendition's next keyframe comes by itself.
-                    (viewer.joiningRung ?? feed).requestKeyframe()
+                    startPicture(viewer, feed: feed)
                 case .rtcp(let bytes, _):
                     do throws(WebRTCWireError) {
                         try received(rtcp: bytes, from: viewer, feed: feed)
@@ -58,6 +55,16 @@ extension WHEPEgressService {
                 "\(c.roundTrip.map { "\($0.components.attoseconds / 1_000_000_000_000_000 + $0.components.seconds * 1000)" } ?? "-")"
             logger.info("WHEP session ended", metadata: ended)
         }
+    }
+
+    /// Fast join: the viewer's first picture is its own feed's keyframe when one can be asked for now (the WebRTC
+    /// rung, or a WHIP publisher, outside their keyframe window); otherwise (an RTMP passthrough or a ladder rendition
+    /// cannot be asked, or the window is closed) it starts on the join rung's IDR and moves onto its own feed at that
+    /// feed's next keyframe (`WHEPJoinSwitch`). The bridge is in place before the viewer takes any frame.
+    func startPicture(_ viewer: WHEPViewer, feed: WHEPStreamFeed) {
+        if !feed.requestKeyframe(), viewer.videoPayloadType != nil { joinOnRung(viewer, feed: feed) }
+        viewer.connected()
+        viewer.joiningRung?.requestKeyframe()
     }
 
     /// RFC 4585 §6.2.1 NACK → resend from history; §6.3.1 PLI / RFC 5104 §4.3.1 FIR → one shared keyframe request;

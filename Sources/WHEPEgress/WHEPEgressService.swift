@@ -155,7 +155,6 @@ public final class WHEPEgressService: Sendable {
             return s.viewers.values.filter { $0.key == key }.count
         }
         holdingSlot = false
-        if negotiation.video != nil { joinOnRung(viewer, feed: feed) }
         feed.add(viewer)
         telemetry?.setWHEPViewers(stream: key, count)
         var metadata: Logger.Metadata = ["stream": "\(key)", "session": "\(id)", "video": "\(feed.videoSource)"]
@@ -247,13 +246,12 @@ public final class WHEPEgressService: Sendable {
         if idle { feed.stop() }
     }
 
-    /// A passthrough viewer whose source cannot be asked for a keyframe (RTMP) starts on the WebRTC rung, which makes
-    /// an IDR at once, and moves onto the passthrough at its next keyframe (`WHEPJoinSwitch`). The answer's
-    /// profile-level-id covers both: the rung is constrained baseline, which every H.264 decoder takes (A.2).
-    private func joinOnRung(_ viewer: WHEPViewer, feed: WHEPStreamFeed) {
-        guard configuration.joinOnRung, feed.videoSource == .rendition(feed.key),
-            keyframeRequests?.canRequest(key: feed.key) != true,
-            let rung = try? self.feed(key: feed.key, source: .webRTCRung)
+    /// A viewer whose own feed cannot give it a keyframe now starts on the join rung, which makes an IDR at once, and
+    /// moves onto its own feed at that feed's next keyframe (`WHEPJoinSwitch`). The answer's profile-level-id covers
+    /// both: the rung is constrained baseline, which every H.264 decoder takes (A.2).
+    func joinOnRung(_ viewer: WHEPViewer, feed: WHEPStreamFeed) {
+        guard configuration.joinOnRung, feed.videoSource != .none, feed.videoSource != .joinRung,
+            let rung = try? self.feed(key: feed.key, source: .joinRung)
         else { return }
         viewer.joinOnRung(
             rung,
@@ -269,7 +267,7 @@ public final class WHEPEgressService: Sendable {
                 "WHEP viewer left the rung",
                 metadata: [
                     "stream": "\(viewer.key)", "session": "\(viewer.id)", "rung_frames": "\(frames)",
-                    "on_passthrough": "\(viewer.switchedToPassthrough)",
+                    "on_own_feed": "\(viewer.switchedFromRung)",
                 ]
             )
             if rung.removeBridged(viewer) { self?.release(rung) }

@@ -11,7 +11,7 @@ extension WHEPStreamFeed {
     func runSessions(_ first: Readers) async {
         var readers = first
         while true {
-            let encode = videoSource == .webRTCRung
+            let encode = videoSource.isRung
             let current = readers
             // Whichever track ends first ends the session: the other is cancelled (which finishes its reader).
             await withTaskGroup(of: Void.self) { group in

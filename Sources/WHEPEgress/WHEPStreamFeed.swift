@@ -41,13 +41,6 @@ final class WHEPStreamFeed: Sendable {
         var stopped = false
         /// Keyframe requests carried out by the rung (the source itself cannot be asked).
         var keyframesForced = 0
-
-        /// The short join window while only joining viewers (who leave at the source's keyframe) watch, else the
-        /// stream's window.
-        func keyframeInterval(_ configuration: WHEPEgressConfiguration) -> Duration {
-            viewers.isEmpty && !bridged.isEmpty
-                ? configuration.joinKeyframeRequestInterval : configuration.keyframeRequestInterval
-        }
     }
 
     let state: Mutex<State>
@@ -102,7 +95,10 @@ final class WHEPStreamFeed: Sendable {
                     historyCapacity: configuration.audioHistoryPackets,
                     maxPayloadSize: configuration.maxPayloadSize
                 ),
-                keyframePacer: KeyframeRequestPacer(interval: configuration.keyframeRequestInterval)
+                keyframePacer: KeyframeRequestPacer(
+                    interval: videoSource == .joinRung
+                        ? configuration.joinKeyframeRequestInterval : configuration.keyframeRequestInterval
+                )
             )
         )
     }
@@ -122,14 +118,14 @@ final class WHEPStreamFeed: Sendable {
         let videoKey: StreamKey? =
             switch videoSource {
             case .rendition(let k): k
-            case .webRTCRung: key
+            case .webRTCRung, .joinRung: key
             case .none: nil
             }
         var video: (key: StreamKey, reader: StreamReader)?
         var replayed = 0
         if let videoKey {
             let capacity = configuration.readerCapacity
-            if videoSource == .webRTCRung {
+            if videoSource.isRung {
                 // The rung's decoder catches up on the last GOP, so its first picture is encoded at once.
                 guard let r = hub.subscribeReplayingLastGOP(key: videoKey, name: "whep", capacity: capacity) else {
                     return nil
@@ -235,38 +231,34 @@ final class WHEPStreamFeed: Sendable {
     /// A viewer joined or asked (PLI/FIR): one keyframe per `keyframeRequestInterval` per stream, shared by all; a
     /// request inside the window is deferred to its end (`tickKeyframeRequests`) unless a keyframe reaches the
     /// viewers first. The WebRTC rung encodes it; a passthrough asks its source when the source can be asked (WHIP);
-    /// a ladder rung cannot be asked (its viewers wait for its next IDR).
-    func requestKeyframe(now: ContinuousClock.Instant = .now) {
-        guard canRequestKeyframes else { return }
-        let due = state.withLock { s in
-            s.keyframePacer.interval = s.keyframeInterval(configuration)
-            return s.keyframePacer.requested(now: now)
-        }
+    /// a ladder rung cannot be asked (its viewers wait for its next IDR). True when a keyframe was asked for now.
+    @discardableResult
+    func requestKeyframe(now: ContinuousClock.Instant = .now) -> Bool {
+        guard canRequestKeyframes else { return false }
+        let due = state.withLock { $0.keyframePacer.requested(now: now) }
         if due { carryOutKeyframeRequest() }
+        return due
     }
 
     /// Passes on a deferred keyframe request whose window ended; the video loop calls it for each source frame.
     func tickKeyframeRequests(now: ContinuousClock.Instant = .now) {
         guard canRequestKeyframes else { return }
-        let due = state.withLock { s in
-            s.keyframePacer.interval = s.keyframeInterval(configuration)
-            return s.keyframePacer.tick(now: now)
-        }
+        let due = state.withLock { $0.keyframePacer.tick(now: now) }
         if due { carryOutKeyframeRequest() }
     }
 
     /// The rung can always make a keyframe; a passthrough only when its source can be asked.
     private var canRequestKeyframes: Bool {
         switch videoSource {
-        case .webRTCRung: true
-        case .rendition(let rendition): rendition == key && keyframeRequests != nil
+        case .webRTCRung, .joinRung: true
+        case .rendition(let rendition): rendition == key && keyframeRequests?.canRequest(key: key) == true
         case .none: false
         }
     }
 
     private func carryOutKeyframeRequest() {
         state.withLock { $0.keyframesForced += 1 }
-        if videoSource == .webRTCRung {
+        if videoSource.isRung {
             keyframeWanted.store(true, ordering: .relaxed)
         } else {
             keyframeRequests?.request(key: key)

@@ -30,7 +30,8 @@ struct WHEPEgressServiceTests {
     static func fixture(
         maxViewers: Int = 500,
         reconnectGrace: Duration = .milliseconds(200),
-        joinOnRung: Bool = false
+        joinOnRung: Bool = false,
+        keyframeRequests: KeyframeRequests? = nil
     ) async throws -> Fixture {
         var transportConfiguration = WebRTCTransportConfiguration()
         transportConfiguration.port = 0
@@ -46,7 +47,13 @@ struct WHEPEgressServiceTests {
         configuration.joinOnRung = joinOnRung
         var logger = Logger(label: "test.whep")
         logger.logLevel = .warning
-        let service = WHEPEgressService(transport: transport, hub: hub, configuration: configuration, logger: logger)
+        let service = WHEPEgressService(
+            transport: transport,
+            hub: hub,
+            keyframeRequests: keyframeRequests,
+            configuration: configuration,
+            logger: logger
+        )
         let publication = try publishCam(hub)
         return Fixture(service: service, hub: hub, transport: transport, publication: publication)
     }
@@ -112,25 +119,28 @@ struct WHEPEgressServiceTests {
         #expect(viewer.counters.retransmittedPackets == 2)
     }
 
-    /// A passthrough whose source cannot be asked for a keyframe: the viewer joins on the WebRTC rung (a second feed,
-    /// feeding it only video); the passthrough's keyframe moves it over (the rung, now unwatched, stops), and its
-    /// NACKs name its own sequence numbers, answered from the passthrough's history on its SSRC.
+    /// A passthrough whose source cannot be asked for a keyframe: on connecting, the viewer joins on the join rung (a
+    /// second feed, feeding it only video); the passthrough's keyframe moves it over (the rung, now unwatched, stops),
+    /// and its NACKs name its own sequence numbers, answered from the passthrough's history on its SSRC.
     @Test func aPassthroughViewerJoinsOnTheRungAndMovesOntoThePassthroughAtItsKeyframe() async throws {
         let f = try await Self.fixture(joinOnRung: true)
         defer { Task { await f.transport.shutdown() } }
         let created = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
         #expect(created.videoSource == "passthrough")
-        let names = f.service.state.withLock { Set($0.feeds.keys) }
-        #expect(names == ["cam|passthrough", "cam|webrtc-rung"])
+        #expect(f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"])
         let feed = try #require(f.service.state.withLock { $0.feeds["cam|passthrough"] })
-        let rung = try #require(f.service.state.withLock { $0.feeds["cam|webrtc-rung"] })
         let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        f.service.startPicture(viewer, feed: feed)
+        let names = f.service.state.withLock { Set($0.feeds.keys) }
+        #expect(names == ["cam|passthrough", "cam|join-rung"])
+        let rung = try #require(f.service.state.withLock { $0.feeds["cam|join-rung"] })
         #expect(viewer.joiningRung === rung && rung.viewers.isEmpty && !rung.isIdle)
-        viewer.connected()
+        #expect(viewer.phase == .waitingForKeyframe)
         let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
         f.publication.send(idr)
-        #expect(await Self.eventually { viewer.switchedToPassthrough })
-        #expect(viewer.joiningRung == nil)
+        #expect(await Self.eventually { viewer.switchedFromRung })
+        // The feed's send takes the viewer off the rung just after the switch, on its own task.
+        #expect(await Self.eventually { viewer.joiningRung == nil })
         #expect(await Self.eventually { f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"] })
         let first = try #require(viewer.join.withLock { $0?.timeline.firstSequence })
         let nacked = viewer.nacked([first, first &+ 3, first &+ 4]) { feed.history(.video, $0) }
@@ -147,9 +157,36 @@ struct WHEPEgressServiceTests {
         let f = try await Self.fixture(joinOnRung: true)
         defer { Task { await f.transport.shutdown() } }
         let created = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
+        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        f.service.startPicture(viewer, feed: feed)
         #expect(f.service.state.withLock { $0.feeds.count } == 2)
         try f.service.endSession(id: created.sessionID, key: "cam")
         #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
+    }
+
+    /// A WHIP passthrough (its publisher can be asked): the first viewer's connect asks the publisher and takes its
+    /// IDR, no join rung; a second viewer inside the 500 ms window starts on the join rung instead of waiting for the
+    /// window's end, and the publisher is not asked again.
+    @Test func aViewerInsideItsFeedsKeyframeWindowStartsOnTheJoinRung() async throws {
+        let requests = KeyframeRequests()
+        let asked = Atomic<Int>(0)
+        requests.register(key: Self.key) { asked.add(1, ordering: .relaxed) }
+        let f = try await Self.fixture(joinOnRung: true, keyframeRequests: requests)
+        defer { Task { await f.transport.shutdown() } }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds["cam|passthrough"] })
+        let first = try #require(f.service.state.withLock { $0.viewers.values.first })
+        f.service.startPicture(first, feed: feed)
+        #expect(asked.load(ordering: .relaxed) == 1)
+        #expect(first.joiningRung == nil && first.phase == .waitingForKeyframe)
+        #expect(f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"])
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let second = try #require(f.service.state.withLock { $0.viewers.values.first { $0 !== first } })
+        f.service.startPicture(second, feed: feed)
+        #expect(asked.load(ordering: .relaxed) == 1)
+        let rung = try #require(f.service.state.withLock { $0.feeds["cam|join-rung"] })
+        #expect(second.joiningRung === rung && rung.keyframesForced == 1)
     }
 
     @Test func malformedRTCPIsRefusedWithAReason() async throws {
@@ -323,63 +360,39 @@ struct WHEPViewerTests {
         #expect(passthrough.keyframesForced == 0)
     }
 
-    @Test func aRungOnlyJoinersWatchTakesTheShortJoinWindowAndASettledViewerBringsBackTheLongOne() async throws {
-        var transportConfiguration = WebRTCTransportConfiguration()
-        transportConfiguration.port = 0
-        let transport = WebRTCTransportService(
-            configuration: transportConfiguration,
-            certificate: try DTLSCertificate()
-        )
-        try await transport.start()
-        defer { Task { await transport.shutdown() } }
-        func viewer(_ id: String) async throws -> WHEPViewer {
-            let session = try await transport.openSession(
-                WebRTCSessionParameters(
-                    local: .random(),
-                    remote: .random(),
-                    remoteFingerprint: DTLSFingerprint(algorithm: "sha-256", digest: Array(repeating: 1, count: 32))
-                )
-            )
-            return WHEPViewer(
-                id: id,
-                key: StreamKey("cam")!,
-                session: session,
-                videoPayloadType: 102,
-                audioPayloadType: 111,
-                queueLimit: 8
-            )
-        }
+    @Test func theJoinRungTakesTheShortWindowAndTheWebRTCRungTheStreamsOne() {
         var configuration = WHEPEgressConfiguration()
         configuration.keyframeRequestInterval = .milliseconds(500)
         configuration.joinKeyframeRequestInterval = .milliseconds(150)
-        let rung = WHEPStreamFeed(
-            key: StreamKey("cam")!,
-            videoSource: .webRTCRung,
-            hub: StreamHub(),
-            configuration: configuration,
-            telemetry: nil,
-            logger: Logger(label: "test")
-        ) { _ in }
+        func feed(_ source: WHEPVideoSource) -> WHEPStreamFeed {
+            WHEPStreamFeed(
+                key: StreamKey("cam")!,
+                videoSource: source,
+                hub: StreamHub(),
+                configuration: configuration,
+                telemetry: nil,
+                logger: Logger(label: "test")
+            ) { _ in }
+        }
         let start = ContinuousClock.now
-        rung.addBridged(try await viewer("joiner-1"))
-        rung.requestKeyframe(now: start)
+        let join = feed(.joinRung)
+        #expect(join.requestKeyframe(now: start))
         // A second joiner 160 ms later: past the join window, its IDR is made at once.
-        rung.addBridged(try await viewer("joiner-2"))
-        rung.requestKeyframe(now: start + .milliseconds(160))
-        #expect(rung.keyframesForced == 2)
+        #expect(join.requestKeyframe(now: start + .milliseconds(160)))
         // Inside the join window: deferred to its end, not to the long window's.
-        rung.requestKeyframe(now: start + .milliseconds(200))
-        rung.tickKeyframeRequests(now: start + .milliseconds(309))
+        #expect(!join.requestKeyframe(now: start + .milliseconds(200)))
+        join.tickKeyframeRequests(now: start + .milliseconds(309))
+        #expect(join.keyframesForced == 2)
+        join.tickKeyframeRequests(now: start + .milliseconds(310))
+        #expect(join.keyframesForced == 3)
+        // The rung settled viewers watch: every IDR costs them a picture, so the stream's window holds.
+        let rung = feed(.webRTCRung)
+        #expect(rung.requestKeyframe(now: start))
+        #expect(!rung.requestKeyframe(now: start + .milliseconds(160)))
+        rung.tickKeyframeRequests(now: start + .milliseconds(499))
+        #expect(rung.keyframesForced == 1)
+        rung.tickKeyframeRequests(now: start + .milliseconds(500))
         #expect(rung.keyframesForced == 2)
-        rung.tickKeyframeRequests(now: start + .milliseconds(310))
-        #expect(rung.keyframesForced == 3)
-        // A viewer that stays on the rung brings back the stream's window: its picture pays for every IDR.
-        rung.add(try await viewer("settled"))
-        rung.requestKeyframe(now: start + .milliseconds(500))
-        rung.tickKeyframeRequests(now: start + .milliseconds(809))
-        #expect(rung.keyframesForced == 3)
-        rung.tickKeyframeRequests(now: start + .milliseconds(810))
-        #expect(rung.keyframesForced == 4)
     }
 
     @Test func aPassthroughAsksItsSourceWhenTheSourceCanBeAsked() {
