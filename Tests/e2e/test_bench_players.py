@@ -127,3 +127,32 @@ def test_players_opened_at_publish_start_play_from_it(report, player):
     assert not late, f"Chromium native failed after {NATIVE_SETTLED_MS} ms: {late}"
     shown = [f["shown"] - start for f in t["frames"] if f["viewer"] == 1]
     assert any(x > SECONDS * 1000 - 2_000 for x in shown), "Chromium native stopped presenting frames"
+
+
+# hls.js dates each segment by adding up the EXTINFs and finds the next one at the live edge with no tolerance, and
+# lines audio up with video by PROGRAM-DATE-TIME in milliseconds. Lengths printed rounded up (47 AAC frames =
+# 1.0026666 s as 1.00267) or audio dated a fraction of a millisecond late made it load each new audio segment's first
+# part one blocking reload (a part, ~200 ms) after the playlist listed it, at every boundary, so once a second the
+# audio buffer ahead of the playhead fell to ~0.25 s. Now it loads that part as the playlist that lists it arrives.
+AUDIO_LATE_MS = 100
+
+
+def test_hlsjs_loads_each_new_audio_segment_as_soon_as_it_is_listed(report):
+    t, _ = trace("hlsjs")
+    listed, loaded = {}, {}
+    for e in t["events"]:
+        if e["viewer"] != 1:
+            continue
+        words = e.get("detail", "").split() + ["", ""]
+        if e["type"] == "levelUpdated" and words[0] == "audio" and words[1].startswith("last="):
+            listed.setdefault(words[1][5:], e["at"])
+        if e["type"] == "partLoading" and words[0] == "audio" and "init" not in words[1]:
+            loaded.setdefault(words[1], e["at"])
+    # Boundaries m.0 past the start-up (the first segments load in a burst at join).
+    lags = {m: round(loaded[f"{m}.0"] - listed[f"{m}.0"]) for m in range(3, 100)
+            if f"{m}.0" in loaded and f"{m}.0" in listed}
+    late = {m: lag for m, lag in lags.items() if lag > AUDIO_LATE_MS}
+    (OUT / "audio-boundaries.json").write_text(json.dumps({"lagMs": lags, "late": late}))
+    assert len(lags) >= 5, lags
+    # Before the fix every boundary was late; a loaded machine may delay a request now and then, never most.
+    assert len(late) <= len(lags) // 4, f"audio first parts loaded a reload late at {late} of {lags}"
