@@ -51,6 +51,7 @@ extension WHEPEgressService {
             ended["retransmitted"] = "\(c.retransmittedPackets)"
             ended["rtx"] = "\(c.retransmittedOnRTX)"
             ended["keyframe_requests"] = "\(c.keyframeRequests)"
+            ended["estimate_kbps"] = "\(c.estimatedBitRate.map { "\($0 / 1000)" } ?? "-")"
             ended["rtt_ms"] =
                 "\(c.roundTrip.map { "\($0.components.attoseconds / 1_000_000_000_000_000 + $0.components.seconds * 1000)" } ?? "-")"
             logger.info("WHEP session ended", metadata: ended)
@@ -68,7 +69,7 @@ extension WHEPEgressService {
     }
 
     /// RFC 4585 §6.2.1 NACK → resend from history; §6.3.1 PLI / RFC 5104 §4.3.1 FIR → one shared keyframe request;
-    /// RFC 3550 §6.4 report blocks → loss and round-trip time.
+    /// RFC 3550 §6.4 report blocks → loss and round-trip time; REMB → the viewer's bandwidth estimate.
     func received(rtcp bytes: [UInt8], from viewer: WHEPViewer, feed: WHEPStreamFeed) throws(WebRTCWireError) {
         var wantsKeyframe = false
         for packet in try RTCPPacket.parseCompound(bytes) {
@@ -83,6 +84,8 @@ extension WHEPEgressService {
                 wantsKeyframe = true
             case .fullIntraRequest(let fir) where fir.entries.contains(where: { $0.ssrc == feed.videoSSRC }):
                 wantsKeyframe = true
+            case .receiverEstimatedMaxBitrate(let remb) where remb.ssrcs.contains(feed.videoSSRC) || remb.ssrcs.isEmpty:
+                viewer.count { $0.estimatedBitRate = remb.bitrate }
             case .receiverReport(let report):
                 note(report.reports, viewer: viewer, feed: feed)
             case .senderReport(let report):

@@ -35,6 +35,8 @@ final class WHEPViewer: Sendable {
         var fractionLost: UInt8 = 0
         /// Round trip from the last receiver report that echoed one of our sender reports.
         var roundTrip: Duration?
+        /// The bit rate the viewer's receiver last estimated it can take (REMB, draft-alvestrand-rmcat-remb-03).
+        var estimatedBitRate: UInt64?
     }
 
     let id: String

@@ -15,6 +15,8 @@ public struct WHEPViewerReport: Sendable, Codable, Equatable {
     public var rttMs: Double?
     /// The viewer's last reported video loss fraction, 0…1.
     public var fractionLost: Double
+    /// The bit rate the viewer's receiver last estimated it can take (REMB), in kb/s; nil until one came.
+    public var estimatedKbps: Int? = nil
     public var videoPacketsSent: Int
     public var audioPacketsSent: Int
     /// Packets its full queue refused.
@@ -45,6 +47,7 @@ extension WHEPEgressService {
                     Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3
                 },
                 fractionLost: Double(c.fractionLost) / 256,
+                estimatedKbps: c.estimatedBitRate.map { Int($0 / 1000) },
                 videoPacketsSent: c.videoPacketsSent,
                 audioPacketsSent: c.audioPacketsSent,
                 packetsDropped: c.videoPacketsDropped + c.audioPacketsDropped,

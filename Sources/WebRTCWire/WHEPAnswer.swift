@@ -210,6 +210,8 @@ public struct WHEPNegotiation: Sendable {
             for fb in videoFeedback where offered.isEmpty || offered.contains(fb) {
                 lines.append(.attribute("rtcp-fb", "\(codec.payloadType) \(fb)"))
             }
+            // draft-alvestrand-rmcat-remb-03: the viewer's own bandwidth estimate, only when it offered to send one.
+            if offered.contains("goog-remb") { lines.append(.attribute("rtcp-fb", "\(codec.payloadType) goog-remb")) }
         }
         // RFC 8830 §2 and RFC 5576 §4.1: the track and its SSRC, so the receiver binds packets before any arrive.
         let trackID = "\(configuration.cname)-\(media.kind)"

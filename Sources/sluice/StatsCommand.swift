@@ -125,6 +125,7 @@ struct StatsWHEPViewer: Decodable {
     var phase: String
     var rttMs: Double?
     var fractionLost: Double
+    var estimatedKbps: Int?
     var videoPacketsSent: Int
     var audioPacketsSent: Int
     var packetsDropped: Int
@@ -203,8 +204,10 @@ enum StatsScreen {
                 lines.append("  whep: \(viewers.count) viewer(s)")
                 for v in viewers {
                     let rtt = v.rttMs.map { "\(fixed($0, 1)) ms" } ?? "-"
+                    let estimate = v.estimatedKbps.map { "\($0) kb/s" } ?? "-"
                     lines.append(
                         "    \(pad(v.video, 12)) \(pad(v.phase, 19)) rtt \(lpad(rtt, 9))  loss \(fixed(v.fractionLost * 100, 1))%  "
+                            + "estimate \(lpad(estimate, 11))  "
                             + "sent \(v.videoPacketsSent)/\(v.audioPacketsSent)  nack \(v.nackedPackets) rtx \(v.retransmittedPackets)  "
                             + "pli \(v.keyframeRequests)  dropped \(v.packetsDropped)"
                     )

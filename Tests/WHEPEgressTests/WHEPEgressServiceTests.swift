@@ -189,6 +189,31 @@ struct WHEPEgressServiceTests {
         #expect(second.joiningRung === rung && rung.keyframesForced == 1)
     }
 
+    /// draft-alvestrand-rmcat-remb-03: a REMB naming our video SSRC is the viewer's bandwidth estimate, shown in its
+    /// report; one for another stream's SSRC is not.
+    @Test func aREMBForOurVideoIsTheViewersEstimate() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
+        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        #expect(f.service.viewerReports().first?.estimatedKbps == nil)
+        let other = RTCPReceiverEstimatedMaxBitrate(senderSSRC: 1, bitrate: 300_000, ssrcs: [feed.videoSSRC &+ 1])
+        try f.service.received(
+            rtcp: RTCPPacket.serializeCompound([.receiverEstimatedMaxBitrate(other)]),
+            from: viewer,
+            feed: feed
+        )
+        #expect(f.service.viewerReports().first?.estimatedKbps == nil)
+        let ours = RTCPReceiverEstimatedMaxBitrate(senderSSRC: 1, bitrate: 1_500_000, ssrcs: [feed.videoSSRC])
+        try f.service.received(
+            rtcp: RTCPPacket.serializeCompound([.receiverEstimatedMaxBitrate(ours)]),
+            from: viewer,
+            feed: feed
+        )
+        #expect(f.service.viewerReports().first?.estimatedKbps == 1_500)
+    }
+
     @Test func malformedRTCPIsRefusedWithAReason() async throws {
         let f = try await Self.fixture()
         defer { Task { await f.transport.shutdown() } }

@@ -177,6 +177,7 @@ struct WHEPNegotiationTests {
             a=fmtp:101 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f
             a=rtcp-fb:101 nack
             a=rtcp-fb:101 nack pli
+            a=rtcp-fb:101 goog-remb
             a=msid:sluice-test sluice-test-video
             a=ssrc:1111 cname:sluice-test
             a=ssrc:1111 msid:sluice-test sluice-test-video
@@ -200,7 +201,7 @@ struct WHEPNegotiationTests {
         let n = try Self.negotiate(WHEPOffers.chromium, ["42e01f"], audio: true)
         let video = try #require(try SessionDescription(parsing: n.answerText).media.first)
         #expect(video.attribute("fmtp") == "108 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f")
-        #expect(video.attributes("rtcp-fb") == ["108 nack", "108 nack pli", "108 ccm fir"])
+        #expect(video.attributes("rtcp-fb") == ["108 nack", "108 nack pli", "108 ccm fir", "108 goog-remb"])
         #expect(video.attribute("rtcp-rsize") == "")
     }
 

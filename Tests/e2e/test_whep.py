@@ -94,7 +94,7 @@ def test_chromium_plays_rtmp_with_bframes_and_aac(live):
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         pytest.skip("chromium or /usr/bin/chromedriver is not installed")
     done, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{live.http_port}", KEY,
-                           "--seconds", str(WATCH_SECONDS), "--shots", str(WORKDIR)],
+                           "--seconds", str(WATCH_SECONDS), "--shots", str(WORKDIR), "--delete"],
                           WORKDIR / "chromium.log", WATCH_SECONDS + 90)
     context = f"{done}\n{live.log()[-3000:]}"
     assert done.get("status") == 201 and done.get("connected"), context
@@ -106,6 +106,18 @@ def test_chromium_plays_rtmp_with_bframes_and_aac(live):
     assert (done["width"], done["height"]) == (640, 360), context
     assert done["stats"]["audio"].get("packetsReceived", 0) > 0, context
     assert done["stats"]["video"].get("framesDecoded", 0) > 0, context
+    # We answer goog-remb, so Chromium's receiver sends its bandwidth estimate (REMB); the session's last line (after
+    # the page's DELETE) shows it.
+    assert done.get("deleteStatus") == 200, context
+    session = es[0]["posted"]["location"].rsplit("/", 1)[1]
+    end = time.monotonic() + 15
+    ended = []
+    while not ended and time.monotonic() < end:
+        ended = [line for line in live.log().splitlines()
+                 if line.endswith("WHEP session ended") and f"session={session}" in line]
+        time.sleep(0.2)
+    estimate = re.search(r"estimate_kbps=(\d+)", ended[0] if ended else "")
+    assert estimate and int(estimate.group(1)) > 0, ended or live.log()[-3000:]
 
 
 def test_aiortc_decodes_h264_and_opus_from_rtmp(live):
