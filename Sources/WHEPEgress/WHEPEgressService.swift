@@ -246,11 +246,14 @@ public final class WHEPEgressService: Sendable {
         if idle { feed.stop() }
     }
 
-    /// A viewer whose own feed cannot give it a keyframe now starts on the join rung, which makes an IDR at once, and
-    /// moves onto its own feed at that feed's next keyframe (`WHEPJoinSwitch`). The answer's profile-level-id covers
-    /// both: the rung is constrained baseline, which every H.264 decoder takes (A.2).
+    /// A passthrough viewer whose source cannot give it a keyframe now starts on the join rung, which makes an IDR at
+    /// once, and moves onto the passthrough at its next keyframe (`WHEPJoinSwitch`). The answer's profile-level-id
+    /// covers both: the rung is constrained baseline, which every H.264 decoder takes (A.2). Only a passthrough: its
+    /// frames arrive before the join rung's encodes of them, so its keyframe is always ahead of what the rung sent; an
+    /// encoded rendition's IDR (the WebRTC rung's, a ladder rung's) came out level with or behind the join rung's frame
+    /// of the same picture, so the viewer could not move and stayed on the join rung.
     func joinOnRung(_ viewer: WHEPViewer, feed: WHEPStreamFeed) {
-        guard configuration.joinOnRung, feed.videoSource != .none, feed.videoSource != .joinRung,
+        guard configuration.joinOnRung, feed.videoSource == .rendition(feed.key),
             let rung = try? self.feed(key: feed.key, source: .joinRung)
         else { return }
         viewer.joinOnRung(

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from procs import ARTIFACTS, Gateway, Publisher, ffmpeg_cmd, free_port
+from procs import ARTIFACTS, SLUICE, Gateway, Publisher, ffmpeg_cmd, free_port
 from test_whep import events, run_client, wait_live
 
 HERE = Path(__file__).resolve().parent
@@ -98,30 +98,31 @@ def test_chromium_joins_an_rtmp_passthrough_on_the_rung_and_moves_onto_the_passt
     assert statistics.median(r["firstFrameAfterPostMs"] for r in summary) < 600, summary
 
 
-RUNG_KEY = "e2e-whep-join-window"
+WINDOW_KEY = "e2e-whep-join-window"
 WINDOW_MS = 6_000
 
 
-def test_a_second_chromium_viewer_inside_the_rungs_keyframe_window_starts_on_the_join_rung():
-    """The source has B-frames, so both viewers get the WebRTC rung. The first viewer's connect makes the rung's
-    IDR; the window (`whep.keyframe_request_interval_ms`, 6 s here so the second viewer lands inside it on any
-    machine) keeps the rung from making another, so the second viewer, connecting ~2-3 s later, would wait for the
-    window's end. It starts on the join rung's IDR instead and moves onto the rung at its next keyframe (the
-    deferred request, at the window's end), on one SSRC, without a freeze; the first viewer is not disturbed."""
+def test_a_second_chromium_viewer_inside_the_publishers_keyframe_window_starts_on_the_join_rung():
+    """A WHIP passthrough (our publisher, 10 s GOP, 4 s segments) can be asked for a keyframe, at most once per
+    window (`whep.keyframe_request_interval_ms`, 6 s here so that the second viewer lands inside it on any machine).
+    The first Chromium viewer's connect asks the publisher; the second, connecting ~2-3 s later, would wait for the
+    publisher's next IDR (the ingest asks one per segment; the deferred request comes at the window's end). It starts
+    on the join rung's IDR instead and moves onto the passthrough at that IDR, on one SSRC, without a freeze; the
+    first viewer is not disturbed. Without the join rung there is no "left the rung" line at all."""
     workdir = ARTIFACTS / "whep-join-window"
     workdir.mkdir(parents=True, exist_ok=True)
-    gw = Gateway(workdir, ["--segment-target-seconds", "2", "--part-target-ms", "200", "--transcode", "off",
+    gw = Gateway(workdir, ["--segment-target-seconds", "4", "--part-target-ms", "200", "--transcode", "off",
                            "--webrtc-port", str(free_port())],
                  env={"SLUICE_WHEP_KEYFRAME_REQUEST_INTERVAL_MS": str(WINDOW_MS)}).start()
-    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(RUNG_KEY), 90, bframes=2, size="640x360", gop=60),
-                    workdir / "publisher.log")
+    base = f"http://127.0.0.1:{gw.http_port}"
+    pub = Publisher([str(SLUICE), "publish", "testsrc", f"{base}/whip/{WINDOW_KEY}", "--duration", "90",
+                     "--size", "640x360", "--gop-seconds", "10"], workdir / "publisher.log")
     first = None
     try:
-        wait_live(gw, RUNG_KEY)
+        wait_live(gw, WINDOW_KEY)
         time.sleep(3)
-        base = f"http://127.0.0.1:{gw.http_port}"
-        first = subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), base, RUNG_KEY, "--seconds", "14",
-                                  "--delete", "--shots", str(workdir / "viewer-first")],
+        first = subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), base, WINDOW_KEY, "--seconds",
+                                  "14", "--delete", "--shots", str(workdir / "viewer-first")],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # Start the second viewer once the first has been connected for a second.
         lines = []
@@ -130,7 +131,7 @@ def test_a_second_chromium_viewer_inside_the_rungs_keyframe_window_starts_on_the
             if line.startswith('{"tick"'):
                 break
         assert any(line.startswith('{"tick"') for line in lines), "".join(lines)
-        second, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), base, RUNG_KEY, "--seconds", "9",
+        second, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), base, WINDOW_KEY, "--seconds", "9",
                                  "--delete", "--shots", str(workdir / "viewer-second")],
                                 workdir / "viewer-second.log", 90)
         out, err = first.communicate(timeout=90)
@@ -142,17 +143,17 @@ def test_a_second_chromium_viewer_inside_the_rungs_keyframe_window_starts_on_the
             first.kill()
         pub.stop()
         gw.stop()
-    assert second.get("connected") and second.get("source") == "webrtc-rung", es
-    assert first_done.get("connected") and first_done.get("source") == "webrtc-rung", first_done
+    assert second.get("connected") and second.get("source") == "passthrough", es
+    assert first_done.get("connected") and first_done.get("source") == "passthrough", first_done
     left = [line for line in log.splitlines() if "WHEP viewer left the rung" in line]
     summary = {k: second.get(k) for k in ("firstFrameAfterPostMs", "frames", "maxFrameGapMs", "maxFrameGapAtMs")}
     summary |= {"pli": second["stats"]["video"].get("pliCount"), "freezes": second["stats"]["video"].get("freezeCount"),
                 "firstViewerFrames": first_done.get("frames"), "firstViewerMaxGapMs": first_done.get("maxFrameGapMs")}
     (workdir / "joins.json").write_text(json.dumps({"second": summary, "leftRung": left}, indent=1))
     print(json.dumps(summary))
-    # Only the second viewer joined on the join rung, and it moved onto the WebRTC rung before its session ended.
+    # Only the second viewer joined on the join rung, and it moved onto the passthrough before its session ended.
     assert len(left) == 1 and "on_own_feed=true" in left[0] and "rung_frames=0" not in left[0], "\n".join(left)
-    # Waiting for the window would have cost it seconds; the join rung's IDR is made at once.
+    # The join rung's IDR is made at once (waiting would take up to the next segment's IDR, 4 s here).
     assert summary["firstFrameAfterPostMs"] < 1_500, summary
     # Frames kept coming across the switch (no wait for a keyframe), and the first viewer played on undisturbed.
     assert summary["frames"] > 9 * 30 * 0.75 and summary["maxFrameGapMs"] < 200, summary
