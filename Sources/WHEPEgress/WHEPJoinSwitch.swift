@@ -1,6 +1,7 @@
 /// A viewer that joins on the join rung: the rung's IDR reaches it at once, and at its own feed's next keyframe it
-/// moves onto that feed for good. Its own feed is one that cannot give it a keyframe now: an RTMP passthrough or a
-/// ladder rendition (they cannot be asked), or a WHIP passthrough or the WebRTC rung inside their keyframe window.
+/// moves onto that feed for good. Its own feed is a passthrough that cannot give it a keyframe now (an RTMP source
+/// cannot be asked; a WHIP publisher inside its keyframe window), whose frames arrive before the rung's encodes of
+/// them, so its keyframe lies ahead of what the rung sent.
 /// The viewer sees one stream throughout (RFC 3550 §5.1: one SSRC, sequence numbers that step by one, one RTP clock):
 ///
 /// - its RTP clock is its own feed's; the rung's timestamps move by `timestampShift` (both feeds stamp the same
