@@ -100,12 +100,18 @@ struct WHEPEgressServiceTests {
         #expect(reports.first?.phase == "connecting" && reports.first?.video == "passthrough")
     }
 
-    @Test func nackIsAnsweredFromTheStreamsSharedHistory() async throws {
-        let f = try await Self.fixture()
-        defer { Task { await f.transport.shutdown() } }
+    /// One aiortc viewer of `cam`: its feed and itself.
+    static func oneViewer(_ f: Fixture) async throws -> (WHEPStreamFeed, WHEPViewer) {
         _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
         let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
         let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        return (feed, viewer)
+    }
+
+    @Test func nackIsAnsweredFromTheStreamsSharedHistory() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        let (feed, viewer) = try await Self.oneViewer(f)
         let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
         f.publication.send(idr)
         #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != nil })
@@ -194,32 +200,25 @@ struct WHEPEgressServiceTests {
     @Test func aREMBForOurVideoIsTheViewersEstimate() async throws {
         let f = try await Self.fixture()
         defer { Task { await f.transport.shutdown() } }
-        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
-        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
-        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        let (feed, viewer) = try await Self.oneViewer(f)
+        func remb(_ bitrate: UInt64, for ssrc: UInt32) throws -> Int? {
+            let packet = RTCPReceiverEstimatedMaxBitrate(senderSSRC: 1, bitrate: bitrate, ssrcs: [ssrc])
+            try f.service.received(
+                rtcp: RTCPPacket.serializeCompound([.receiverEstimatedMaxBitrate(packet)]),
+                from: viewer,
+                feed: feed
+            )
+            return f.service.viewerReports().first?.estimatedKbps
+        }
         #expect(f.service.viewerReports().first?.estimatedKbps == nil)
-        let other = RTCPReceiverEstimatedMaxBitrate(senderSSRC: 1, bitrate: 300_000, ssrcs: [feed.videoSSRC &+ 1])
-        try f.service.received(
-            rtcp: RTCPPacket.serializeCompound([.receiverEstimatedMaxBitrate(other)]),
-            from: viewer,
-            feed: feed
-        )
-        #expect(f.service.viewerReports().first?.estimatedKbps == nil)
-        let ours = RTCPReceiverEstimatedMaxBitrate(senderSSRC: 1, bitrate: 1_500_000, ssrcs: [feed.videoSSRC])
-        try f.service.received(
-            rtcp: RTCPPacket.serializeCompound([.receiverEstimatedMaxBitrate(ours)]),
-            from: viewer,
-            feed: feed
-        )
-        #expect(f.service.viewerReports().first?.estimatedKbps == 1_500)
+        #expect(try remb(300_000, for: feed.videoSSRC &+ 1) == nil)
+        #expect(try remb(1_500_000, for: feed.videoSSRC) == 1_500)
     }
 
     @Test func malformedRTCPIsRefusedWithAReason() async throws {
         let f = try await Self.fixture()
         defer { Task { await f.transport.shutdown() } }
-        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
-        let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
-        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        let (feed, viewer) = try await Self.oneViewer(f)
         #expect(throws: WebRTCWireError.self) {
             try f.service.received(rtcp: [0x81, 0xC9, 0x00, 0x07, 0, 0], from: viewer, feed: feed)
         }
