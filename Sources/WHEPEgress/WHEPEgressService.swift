@@ -270,7 +270,7 @@ public final class WHEPEgressService: Sendable {
                 "WHEP viewer left the rung",
                 metadata: [
                     "stream": "\(viewer.key)", "session": "\(viewer.id)", "rung_frames": "\(frames)",
-                    "on_own_feed": "\(viewer.switchedFromRung)",
+                    "on_passthrough": "\(viewer.switchedToPassthrough)",
                 ]
             )
             if rung.removeBridged(viewer) { self?.release(rung) }

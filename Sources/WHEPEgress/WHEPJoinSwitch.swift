@@ -1,13 +1,13 @@
-/// A viewer that joins on the join rung: the rung's IDR reaches it at once, and at its own feed's next keyframe it
-/// moves onto that feed for good. Its own feed is a passthrough that cannot give it a keyframe now (an RTMP source
-/// cannot be asked; a WHIP publisher inside its keyframe window), whose frames arrive before the rung's encodes of
-/// them, so its keyframe lies ahead of what the rung sent.
-/// The viewer sees one stream throughout (RFC 3550 §5.1: one SSRC, sequence numbers that step by one, one RTP clock):
+/// A passthrough viewer that joins on the join rung: the rung's IDR reaches it at once (an RTMP source cannot be
+/// asked for a keyframe; a WHIP publisher was asked inside its window), and at the passthrough's next keyframe it
+/// moves onto the passthrough for good. The passthrough's frames arrive before the rung's encodes of them, so that
+/// keyframe lies ahead of what the rung sent. The viewer sees one stream throughout (RFC 3550 §5.1: one SSRC,
+/// sequence numbers that step by one, one RTP clock):
 ///
-/// - its RTP clock is its own feed's; the rung's timestamps move by `timestampShift` (both feeds stamp the same
+/// - its RTP clock is the passthrough's; the rung's timestamps move by `timestampShift` (both feeds stamp the same
 ///   source presentation times, each from its own random offset);
 /// - while on the rung its sequence numbers are its own, counted on from a start of its own; from the switch on
-///   they are its own feed's moved by a fixed shift;
+///   they are the passthrough's moved by a fixed shift;
 /// - a NACK is answered from what this viewer was sent (`origin(ofSent:)`).
 ///
 /// A value: each frame in gives the actions to carry out, so the timeline is tested without a network.
@@ -15,14 +15,14 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     /// Which feed a frame came from.
     enum Origin: Sendable, Equatable {
         case rung
-        case own
+        case passthrough
     }
 
     /// Where the viewer's video comes from.
     enum Phase: Sendable, Equatable {
-        /// From the rung, until its own feed's next keyframe.
+        /// From the rung, until the passthrough's next keyframe.
         case bridging
-        /// From its own feed; the rung's frames are no longer taken.
+        /// From the passthrough; the rung's frames are no longer taken.
         case switched
     }
 
@@ -39,9 +39,9 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     enum Action: Sendable, Equatable {
         /// Send its packets on the viewer's SSRC numbered from `firstSequence` on, stamped `timestamp`.
         case send(firstSequence: UInt16, timestamp: UInt32)
-        /// Not for this viewer (the rung's after the switch, or its own feed's before its keyframe).
+        /// Not for this viewer (the other feed's, or the passthrough before its keyframe).
         case drop
-        /// The viewer moved onto its own feed with this frame: stop feeding it the rung (and the rung may stop).
+        /// The viewer moved onto the passthrough with this frame: stop feeding it the rung (and the rung may stop).
         case leaveRung
     }
 
@@ -49,23 +49,23 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     enum SentOrigin: Sendable, Equatable {
         /// A rung packet as this viewer got it: from the viewer's own history.
         case rung
-        /// A packet of its own feed: this sequence number in that feed's history.
-        case own(UInt16)
+        /// A passthrough packet: this sequence number in the passthrough's history.
+        case passthrough(UInt16)
     }
 
     private(set) var phase = Phase.bridging
-    /// Added to a rung timestamp to put it on its own feed's clock.
+    /// Added to a rung timestamp to put it on the passthrough's clock.
     let timestampShift: UInt32
     /// The viewer's next sequence number.
     private(set) var nextSequence: UInt16
     /// The first sequence number the viewer was sent, and how many came from the rung.
     let firstSequence: UInt16
     private(set) var rungPackets = 0
-    /// Added to its own feed's sequence numbers once switched.
+    /// Added to a passthrough sequence number once switched.
     private(set) var sequenceShift: UInt16 = 0
-    /// The viewer's sequence number of the first packet of its own feed.
+    /// The viewer's sequence number of the first passthrough packet.
     private(set) var switchSequence: UInt16 = 0
-    /// The newest timestamp sent (its own feed's keyframe must not step back behind the rung's last frame).
+    /// The newest timestamp sent (the passthrough's keyframe must not step back behind the rung's last frame).
     private(set) var lastTimestamp: UInt32?
     /// Frames the viewer got from the rung.
     private(set) var rungFrames = 0
@@ -83,7 +83,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         case (.bridging, .rung):
             let timestamp = frame.timestamp &+ timestampShift
             return [send(frame, timestamp: timestamp, fromRung: true)]
-        case (.bridging, .own):
+        case (.bridging, .passthrough):
             // Switch at a keyframe that lies ahead of what the rung already showed (RTP time never steps back).
             guard frame.keyframe else { return [.drop] }
             if let lastTimestamp, !Self.isAfter(frame.timestamp, lastTimestamp) { return [.drop] }
@@ -93,10 +93,10 @@ struct WHEPJoinSwitch: Sendable, Equatable {
             return [.leaveRung, send(frame, timestamp: frame.timestamp, fromRung: false)]
         case (.switched, .rung):
             return [.drop]
-        case (.switched, .own):
+        case (.switched, .passthrough):
             nextSequence = frame.firstSequence &+ sequenceShift
             // Half the sequence space later the rung's packets are long out of every history: forget them, so the
-            // numbers they had, when they come round again, are its own feed's.
+            // numbers they had, when they come round again, are the passthrough's.
             if rungPackets > 0, nextSequence &- firstSequence >= 0x8000 { rungPackets = 0 }
             return [send(frame, timestamp: frame.timestamp, fromRung: false)]
         }
@@ -107,7 +107,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         if Int(sequence &- firstSequence) < rungPackets { return .rung }
         // Passthrough packets it skipped before the switch were never its own.
         guard phase == .switched, sequence &- switchSequence < 0x8000 else { return nil }
-        return .own(sequence &- sequenceShift)
+        return .passthrough(sequence &- sequenceShift)
     }
 
     private mutating func send(_ frame: Frame, timestamp: UInt32, fromRung: Bool) -> Action {
@@ -137,7 +137,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         }
     }
 
-    /// RFC 3550 §5.1: the sequence number alone (its own feed's packet resent under the viewer's numbering).
+    /// RFC 3550 §5.1: the sequence number alone (a passthrough packet resent under the viewer's numbering).
     static func renumber(_ bytes: inout [UInt8], sequence: UInt16) {
         guard bytes.count >= 12 else { return }
         bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)

@@ -29,7 +29,7 @@ final class WHEPViewer: Sendable {
         /// Of those, sent on the RTX stream (RFC 4588) rather than as the original packet.
         var retransmittedOnRTX = 0
         var keyframeRequests = 0
-        /// Video frames sent from the WebRTC rung while joining its own feed (`WHEPJoinSwitch`).
+        /// Video frames sent from the WebRTC rung while joining the passthrough (`WHEPJoinSwitch`).
         var framesFromRung = 0
         /// Last receiver report's loss fraction for video, out of 256 (RFC 3550 §6.4.1).
         var fractionLost: UInt8 = 0
@@ -55,13 +55,13 @@ final class WHEPViewer: Sendable {
     let videoSource: String
     private let inFlight = Atomic<Int>(0)
     private let state = Mutex<(phase: Phase, counters: Counters)>((.connecting, Counters()))
-    /// Set while a viewer joins on the join rung, and kept after the switch (its NACKs map through it).
+    /// Set while a passthrough viewer joins on the join rung, and kept after the switch (its NACKs map through it).
     let join = Mutex<JoinBridge?>(nil)
 
-    /// A viewer's join on the join rung: its timeline, what the rung sent it, and the rung's feed.
+    /// A passthrough viewer's join on the join rung: its timeline, what the rung sent it, and the rung's feed.
     struct JoinBridge: Sendable {
         var timeline: WHEPJoinSwitch
-        /// Its own feed's SSRC: the viewer's one video SSRC.
+        /// The passthrough's SSRC: the viewer's one video SSRC.
         let ssrc: UInt32
         /// Rung packets as this viewer got them, for its NACKs; freed once they are too old to be asked for.
         var history: RTPSendHistory?
@@ -103,7 +103,7 @@ final class WHEPViewer: Sendable {
     /// The session ended.
     func closed() { state.withLock { $0.phase = .closed } }
 
-    /// Joins on `rung` until its own feed's next keyframe (`WHEPJoinSwitch`); `leave` runs once it is off it.
+    /// Joins on `rung` until the passthrough's next keyframe (`WHEPJoinSwitch`); `leave` runs once it is off it.
     func joinOnRung(
         _ rung: WHEPStreamFeed,
         timeline: WHEPJoinSwitch,
@@ -122,11 +122,11 @@ final class WHEPViewer: Sendable {
         }
     }
 
-    /// The rung it still joins on (keyframe requests go there); nil once on its own feed or never bridged.
+    /// The rung it still joins on (keyframe requests go there); nil once on the passthrough or never bridged.
     var joiningRung: WHEPStreamFeed? { join.withLock { $0?.rung } }
 
-    /// True once a bridged viewer moved onto its own feed.
-    var switchedFromRung: Bool { join.withLock { $0?.timeline.phase == .switched } }
+    /// True once a bridged viewer moved onto the passthrough.
+    var switchedToPassthrough: Bool { join.withLock { $0?.timeline.phase == .switched } }
 
     /// Stops taking the rung (at the switch, or when the session ends while bridging).
     func leaveRung() {
@@ -145,7 +145,7 @@ final class WHEPViewer: Sendable {
     /// Sends one video access unit's packets when the viewer is in sync (or it is a keyframe to join on); true when
     /// the viewer needs a keyframe (it waits for one, or just dropped one for a full queue).
     /// `origin` says which feed sent it, for a viewer joining on the rung.
-    func deliver(video packets: [[UInt8]], keyframe: Bool, origin: WHEPJoinSwitch.Origin = .own) -> Bool {
+    func deliver(video packets: [[UInt8]], keyframe: Bool, origin: WHEPJoinSwitch.Origin = .passthrough) -> Bool {
         guard let payloadType = videoPayloadType else { return false }
         let admitted = state.withLock { s -> Bool in
             if s.phase == .waitingForKeyframe, keyframe { s.phase = .playing }
@@ -180,7 +180,7 @@ final class WHEPViewer: Sendable {
         /// Not for this viewer (`WHEPJoinSwitch.Action.drop`).
         case dropped
         /// Put on its timeline and handed to the transport (`enqueued` false: its queue was full); `switched` when
-        /// this frame moved it onto its own feed.
+        /// this frame moved it onto the passthrough.
         case sent(enqueued: Bool, switched: Bool)
     }
 
@@ -235,7 +235,7 @@ final class WHEPViewer: Sendable {
             return sequenceNumbers.compactMap { sequence -> [UInt8]? in
                 switch bridge.timeline.origin(ofSent: sequence) {
                 case .rung: return bridge.history?.packet(sequence)
-                case .own(let original):
+                case .passthrough(let original):
                     guard var bytes = feedHistory([original]).first, bytes.count >= 12 else { return nil }
                     WHEPJoinSwitch.renumber(&bytes, sequence: sequence)
                     return bytes

@@ -12,7 +12,7 @@ struct WHEPJoinSwitchTests {
     }
 
     static func passthrough(_ sequence: UInt16, _ packets: Int, _ timestamp: UInt32, key: Bool = false) -> Frame {
-        Frame(origin: .own, keyframe: key, firstSequence: sequence, packets: packets, timestamp: timestamp)
+        Frame(origin: .passthrough, keyframe: key, firstSequence: sequence, packets: packets, timestamp: timestamp)
     }
 
     /// Rung IDR at once, passthrough frames dropped until its keyframe lies ahead of the rung's last frame, then the
@@ -43,8 +43,8 @@ struct WHEPJoinSwitchTests {
         #expect(join.sequenceShift == 0 &- 5_010)
         // NACKs: rung packets from the viewer's own history, passthrough ones mapped back, others never sent.
         let origins: [(UInt16, WHEPJoinSwitch.SentOrigin?)] = [
-            (65_530, .rung), (65_535, .rung), (0, .own(5_010)), (5, .own(5_015)),
-            (7, .own(5_017)), (65_529, nil),
+            (65_530, .rung), (65_535, .rung), (0, .passthrough(5_010)), (5, .passthrough(5_015)),
+            (7, .passthrough(5_017)), (65_529, nil),
         ]
         for (sequence, origin) in origins { #expect(join.origin(ofSent: sequence) == origin, "\(sequence)") }
     }
@@ -56,7 +56,7 @@ struct WHEPJoinSwitchTests {
             join.take(Self.passthrough(300, 2, 50, key: true)) == [.leaveRung, .send(firstSequence: 10, timestamp: 50)]
         )
         #expect(join.take(Self.rung(1, 1, 60, key: true)) == [.drop])
-        #expect(join.origin(ofSent: 11) == .own(301))
+        #expect(join.origin(ofSent: 11) == .passthrough(301))
         #expect(join.origin(ofSent: 9) == nil)
     }
 
@@ -68,7 +68,7 @@ struct WHEPJoinSwitchTests {
         #expect(join.origin(ofSent: 5) == .rung)
         #expect(join.origin(ofSent: 10) == nil)
         _ = join.take(Self.passthrough(1_000, 10, 200, key: true))
-        #expect(join.origin(ofSent: 12) == .own(1_002))
+        #expect(join.origin(ofSent: 12) == .passthrough(1_002))
         _ = join.take(Self.passthrough(1_000 &+ 0x8000, 1, 300))
         #expect(join.origin(ofSent: 5) != .rung)
     }

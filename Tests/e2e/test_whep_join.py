@@ -86,7 +86,7 @@ def test_chromium_joins_an_rtmp_passthrough_on_the_rung_and_moves_onto_the_passt
     (workdir / "joins.json").write_text(json.dumps({"joins": summary, "leftRung": left}, indent=1))
     print(json.dumps(summary))
     # Every viewer joined on the rung and moved onto the passthrough (not left there by the session's end).
-    assert len(left) == PASS_JOINS and all("on_own_feed=true" in line for line in left), "\n".join(left)
+    assert len(left) == PASS_JOINS and all("on_passthrough=true" in line for line in left), "\n".join(left)
     assert all("rung_frames=0" not in line for line in left), "\n".join(left)
     for r in summary:
         # Frames kept being presented across the switch: ~30 fps for 6 s, no wait between two over 200 ms
@@ -152,7 +152,7 @@ def test_a_second_chromium_viewer_inside_the_publishers_keyframe_window_starts_o
     (workdir / "joins.json").write_text(json.dumps({"second": summary, "leftRung": left}, indent=1))
     print(json.dumps(summary))
     # Only the second viewer joined on the join rung, and it moved onto the passthrough before its session ended.
-    assert len(left) == 1 and "on_own_feed=true" in left[0] and "rung_frames=0" not in left[0], "\n".join(left)
+    assert len(left) == 1 and "on_passthrough=true" in left[0] and "rung_frames=0" not in left[0], "\n".join(left)
     # The join rung's IDR is made at once (waiting would take up to the next segment's IDR, 4 s here).
     assert summary["firstFrameAfterPostMs"] < 1_500, summary
     # Frames kept coming across the switch (no wait for a keyframe), and the first viewer played on undisturbed.
