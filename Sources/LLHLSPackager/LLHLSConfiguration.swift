@@ -15,6 +15,10 @@ public struct LLHLSConfiguration: Sendable, Equatable {
     /// first segment that long after the stream's first frame, so players that need a whole segment start well before
     /// the source's second keyframe. TARGETDURATION then comes from the encoder's stated keyframe interval.
     public var firstSegment: EarlyFirstSegment?
+    /// The early first segment cuts a listed passthrough too, between its keyframes (`hls.first_segment_cuts_passthrough`):
+    /// hls.js then starts about 0.6 s sooner, but the passthrough's second segment starts without an IDR, so its variant
+    /// loses EXT-X-INDEPENDENT-SEGMENTS (Apple [A 7.4, 9.12]) for the stream's life. Off by default.
+    public var firstSegmentCutsPassthrough = false
     /// Complete segments listed in each media playlist (Apple asks for ≥ 6).
     public var windowSegments: Int = 10
     /// DVR: how far back the live playlists reach (nil: `windowSegments` only). Parts stay listed only near the

@@ -15,9 +15,10 @@ struct RenditionListing: Sendable, Equatable {
     /// The rendition the stream starts with: the source's `video`, else `audio`.
     var lead: String
     /// Renditions with one complete segment: something every player can start on. hls.js refuses a playlist without
-    /// a whole segment (levelEmptyError, then a retry a second later), and padding a young playlist with EXT-X-GAP
-    /// segments (gohlslib's way) left hls.js 1.6 stalled for good with its start position inside a gap (tried
-    /// 2026-11-25), so the first segment is the earliest safe answer.
+    /// a whole segment (levelEmptyError, then a retry a second later), and a gap does not stand in for one: hls.js
+    /// 1.6 never loads an EXT-X-GAP segment and loads parts only once its position is a part and the open segment
+    /// past the first listed part (`shouldLoadParts`), so behind a 1 ms gap it still waited for the first whole
+    /// segment, and behind whole-segment gaps it stalled for good (tried 2026-11-25 and 2026-11-26).
     var started: Set<String>
     /// A rung transcoded at the source's size replaces the passthrough `video` (its segments cannot start on the
     /// source's rare keyframes, see +Listing).

@@ -83,6 +83,7 @@ extension SluiceConfiguration {
                 "ended_retention_s": .int(Int(hls.endedRetention.components.seconds)),
                 "start_wait_s": .int(Int(hls.startWait.components.seconds)),
                 "first_segment_s": .double(hls.firstSegment?.length.secondsDouble ?? 0),
+                "first_segment_cuts_passthrough": .bool(hls.firstSegmentCutsPassthrough),
             ]),
             "record": m([
                 "enabled": .bool(record.enabled), "dir": .string(record.directory),

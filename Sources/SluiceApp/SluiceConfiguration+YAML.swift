@@ -90,6 +90,8 @@ extension SluiceConfiguration {
             if let s = try hls.double("first_segment_s", in: 0...1) {
                 c.hls.firstSegment = s == 0 ? nil : EarlyFirstSegment(length: .milliseconds(Int64(s * 1000)))
             }
+            c.hls.firstSegmentCutsPassthrough =
+                try hls.bool("first_segment_cuts_passthrough") ?? c.hls.firstSegmentCutsPassthrough
             try hls.finish()
         }
         if var log = try r.section("log") {

@@ -34,10 +34,12 @@ public struct SluiceConfiguration: Sendable {
     public var hls = Self.defaultHLS
 
     /// The packager's settings as the gateway runs them: the early first segment covers short GOPs too when the top
-    /// rendition is always transcoded (then no listed segment starts without a keyframe).
+    /// rendition is always transcoded (then no listed segment starts without a keyframe), or when asked to cut the
+    /// passthrough between its keyframes.
     public var effectiveHLS: LLHLSConfiguration {
         var h = hls
-        h.firstSegment?.evenWithShortGOPs = transcode && ladder.sourceRendition == .transcode
+        h.firstSegment?.evenWithShortGOPs =
+            h.firstSegmentCutsPassthrough || (transcode && ladder.sourceRendition == .transcode)
         return h
     }
 

@@ -1,3 +1,4 @@
+import CodecFormats
 import Foundation
 import LLHLSPackager
 import Logging
@@ -50,12 +51,27 @@ struct SluiceConfigurationTests {
         #expect(c.logLevel == .debug && c.demoKey == "pattern")
     }
 
+    /// The early first segment covers a passthrough (short GOPs) only when asked, or when no passthrough is listed.
+    @Test(arguments: [
+        ("{}", false),
+        ("hls: { first_segment_cuts_passthrough: true }", true),
+        ("transcode: { source_rendition: transcode }", true),
+        ("hls: { first_segment_cuts_passthrough: true }\ntranscode: { enabled: false }", true),
+        ("transcode: { enabled: false, source_rendition: transcode }", false),
+    ])
+    func theEarlyFirstSegmentCutsShortGOPsWhereAsked(yaml: String, cuts: Bool) throws {
+        let c = try SluiceConfiguration.parse(yaml: yaml)
+        #expect(c.effectiveHLS.firstSegment?.evenWithShortGOPs == cuts)
+        #expect(c.effectiveHLS.firstSegment?.length == .milliseconds(400))
+    }
+
     /// Bad values fail with the key's dotted path in the error.
     @Test(arguments: [
         ("rtmp: { port: 70000 }", "rtmp.port"),
         ("hls: { part_target_ms: 50 }", "hls.part_target_ms"),
         ("hls: { part_target_ms: 900, segment_target_s: 2 }", "hls.part_target_ms"),
         ("hls: { low_latency: sometimes }", "hls.low_latency"),
+        ("hls: { first_segment_cuts_passthrough: 1 }", "hls.first_segment_cuts_passthrough"),
         ("log: { level: loud }", "log.level"),
         ("transcode: { preset: placebo }", "transcode.preset"),
         ("transcode: { enabled: maybe }", "transcode.enabled"),
