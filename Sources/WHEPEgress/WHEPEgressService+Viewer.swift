@@ -59,10 +59,10 @@ extension WHEPEgressService {
     }
 
     /// Fast join: the viewer's first picture is its own feed's keyframe when one can be asked for now (the WebRTC
-    /// rung, or a WHIP publisher, outside their keyframe window); a passthrough viewer that cannot have one now (an
-    /// RTMP source cannot be asked; a WHIP publisher inside the window) starts on the join rung's IDR and moves onto
-    /// the passthrough at its next keyframe (`WHEPJoinSwitch`). The bridge is in place before the viewer takes any
-    /// frame.
+    /// rung, or a WHIP publisher, outside their keyframe window); a viewer whose feed cannot give one now (an RTMP
+    /// source cannot be asked; a WHIP publisher or the WebRTC rung inside the window) starts on the join rung's IDR
+    /// and moves onto its own feed at that feed's next keyframe (`WHEPJoinSwitch`). The bridge is in place before the
+    /// viewer takes any frame.
     func startPicture(_ viewer: WHEPViewer, feed: WHEPStreamFeed) {
         if !feed.requestKeyframe(), viewer.videoPayloadType != nil { joinOnRung(viewer, feed: feed) }
         viewer.connected()

@@ -246,21 +246,28 @@ public final class WHEPEgressService: Sendable {
         if idle { feed.stop() }
     }
 
-    /// A passthrough viewer whose source cannot give it a keyframe now starts on the join rung, which makes an IDR at
-    /// once, and moves onto the passthrough at its next keyframe (`WHEPJoinSwitch`). The answer's profile-level-id
-    /// covers both: the rung is constrained baseline, which every H.264 decoder takes (A.2). Only a passthrough: its
-    /// frames arrive before the join rung's encodes of them, so its keyframe is always ahead of what the rung sent; an
-    /// encoded rendition's IDR (the WebRTC rung's, a ladder rung's) came out level with or behind the join rung's frame
-    /// of the same picture, so the viewer could not move and stayed on the join rung.
+    /// Rung frames a WebRTC-rung viewer's join holds back: its own rung's IDR of a picture comes out up to this many
+    /// frames after the join rung's encode of it (two encodes of one decoded picture, the IDR the larger).
+    static let joinHoldFrames = 2
+
+    /// A viewer whose own feed cannot give it a keyframe now (an RTMP passthrough, or a WHIP passthrough or the WebRTC
+    /// rung inside its keyframe window) starts on the join rung, which makes an IDR at once, and moves onto its own
+    /// feed at that feed's next keyframe (`WHEPJoinSwitch`). The answer's profile-level-id covers both: the rung is
+    /// constrained baseline, which every H.264 decoder takes (A.2). A passthrough's frames arrive before the join rung's
+    /// encodes of them; the WebRTC rung's IDR comes level with or behind them, so its viewers' rung frames are held
+    /// back `joinHoldFrames` frames until the IDR takes their place. A ladder rung's viewers wait for its next IDR: it
+    /// cannot be asked for one, and the switch would wait as long.
     func joinOnRung(_ viewer: WHEPViewer, feed: WHEPStreamFeed) {
-        guard configuration.joinOnRung, feed.videoSource == .rendition(feed.key),
+        let ownIsWebRTCRung = feed.videoSource == .webRTCRung
+        guard configuration.joinOnRung, feed.videoSource == .rendition(feed.key) || ownIsWebRTCRung,
             let rung = try? self.feed(key: feed.key, source: .joinRung)
         else { return }
         viewer.joinOnRung(
             rung,
             timeline: WHEPJoinSwitch(
                 firstSequence: UInt16.random(in: 0...UInt16.max),
-                timestampShift: feed.videoTimestampOffset &- rung.videoTimestampOffset
+                timestampShift: feed.videoTimestampOffset &- rung.videoTimestampOffset,
+                holdFrames: ownIsWebRTCRung ? Self.joinHoldFrames : 0
             ),
             ssrc: feed.videoSSRC,
             historyCapacity: configuration.videoHistoryPackets
@@ -270,7 +277,7 @@ public final class WHEPEgressService: Sendable {
                 "WHEP viewer left the rung",
                 metadata: [
                     "stream": "\(viewer.key)", "session": "\(viewer.id)", "rung_frames": "\(frames)",
-                    "on_passthrough": "\(viewer.switchedToPassthrough)",
+                    "own_feed": "\(feed.videoSource)", "on_own_feed": "\(viewer.switchedToOwnFeed)",
                 ]
             )
             if rung.removeBridged(viewer) { self?.release(rung) }

@@ -1,28 +1,34 @@
-/// A passthrough viewer that joins on the join rung: the rung's IDR reaches it at once (an RTMP source cannot be
-/// asked for a keyframe; a WHIP publisher was asked inside its window), and at the passthrough's next keyframe it
-/// moves onto the passthrough for good. The passthrough's frames arrive before the rung's encodes of them, so that
-/// keyframe lies ahead of what the rung sent. The viewer sees one stream throughout (RFC 3550 §5.1: one SSRC,
-/// sequence numbers that step by one, one RTP clock):
+/// A viewer that joins on the join rung: the rung's IDR reaches it at once (an RTMP source cannot be asked for a
+/// keyframe; a WHIP publisher or the WebRTC rung was asked inside its window), and at its own feed's next keyframe it
+/// moves onto that feed for good. The viewer sees one stream throughout (RFC 3550 §5.1: one SSRC, sequence numbers
+/// that step by one, one RTP clock):
 ///
-/// - its RTP clock is the passthrough's; the rung's timestamps move by `timestampShift` (both feeds stamp the same
+/// - its RTP clock is its own feed's; the rung's timestamps move by `timestampShift` (both feeds stamp the same
 ///   source presentation times, each from its own random offset);
 /// - while on the rung its sequence numbers are its own, counted on from a start of its own; from the switch on
-///   they are the passthrough's moved by a fixed shift;
+///   they are its feed's moved by a fixed shift;
 /// - a NACK is answered from what this viewer was sent (`origin(ofSent:)`).
+///
+/// A passthrough's frames arrive before the rung's encodes of them, so its keyframe lies ahead of what the rung sent.
+/// The WebRTC rung's IDR of a picture comes out level with or behind the join rung's encode of the same picture (two
+/// encodes of it, the IDR the slower), so for such a feed the rung's frames are held back `holdFrames` frames: the
+/// feed's keyframe then finds the rung's frame of its picture still held, and takes its place.
 ///
 /// A value: each frame in gives the actions to carry out, so the timeline is tested without a network.
 struct WHEPJoinSwitch: Sendable, Equatable {
     /// Which feed a frame came from.
     enum Origin: Sendable, Equatable {
+        /// The join rung.
         case rung
-        case passthrough
+        /// The viewer's own feed (the passthrough, or the WebRTC rung).
+        case own
     }
 
     /// Where the viewer's video comes from.
     enum Phase: Sendable, Equatable {
-        /// From the rung, until the passthrough's next keyframe.
+        /// From the rung, until its own feed's next keyframe.
         case bridging
-        /// From the passthrough; the rung's frames are no longer taken.
+        /// From its own feed; the rung's frames are no longer taken.
         case switched
     }
 
@@ -35,13 +41,21 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         var timestamp: UInt32
     }
 
-    /// What to do with one frame.
+    /// What to do with one frame, in order.
     enum Action: Sendable, Equatable {
         /// Send its packets on the viewer's SSRC numbered from `firstSequence` on, stamped `timestamp`.
         case send(firstSequence: UInt16, timestamp: UInt32)
-        /// Not for this viewer (the other feed's, or the passthrough before its keyframe).
+        /// Keep this rung frame's packets back, after those already held.
+        case hold
+        /// Send the oldest held rung frame, numbered and stamped so.
+        case release(firstSequence: UInt16, timestamp: UInt32)
+        /// Throw the oldest held rung frame away (its picture comes from the viewer's own feed).
+        case discardHeld
+        /// Not for this viewer (the other feed's, or its own feed's before its keyframe).
         case drop
-        /// The viewer moved onto the passthrough with this frame: stop feeding it the rung (and the rung may stop).
+        /// Its own feed's keyframe came too late to take over (RTP time would step back): ask that feed for another.
+        case missedKeyframe
+        /// The viewer moved onto its own feed with this frame: stop feeding it the rung (and the rung may stop).
         case leaveRung
     }
 
@@ -49,76 +63,108 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     enum SentOrigin: Sendable, Equatable {
         /// A rung packet as this viewer got it: from the viewer's own history.
         case rung
-        /// A passthrough packet: this sequence number in the passthrough's history.
-        case passthrough(UInt16)
+        /// A packet of its own feed: this sequence number in that feed's history.
+        case own(UInt16)
     }
 
     private(set) var phase = Phase.bridging
-    /// Added to a rung timestamp to put it on the passthrough's clock.
+    /// Added to a rung timestamp to put it on the viewer's own feed's clock.
     let timestampShift: UInt32
     /// The viewer's next sequence number.
     private(set) var nextSequence: UInt16
     /// The first sequence number the viewer was sent, and how many came from the rung.
     let firstSequence: UInt16
     private(set) var rungPackets = 0
-    /// Added to a passthrough sequence number once switched.
+    /// Added to its own feed's sequence numbers once switched.
     private(set) var sequenceShift: UInt16 = 0
-    /// The viewer's sequence number of the first passthrough packet.
+    /// The viewer's sequence number of the first packet from its own feed.
     private(set) var switchSequence: UInt16 = 0
-    /// The newest timestamp sent (the passthrough's keyframe must not step back behind the rung's last frame).
+    /// The newest timestamp sent (the own feed's keyframe must not step back behind the rung's last frame sent).
     private(set) var lastTimestamp: UInt32?
     /// Frames the viewer got from the rung.
     private(set) var rungFrames = 0
+    /// Rung frames held back at most (0: each goes out as it comes).
+    let holdFrames: Int
+    /// The held rung frames, oldest first, their timestamps already on the viewer's clock.
+    private(set) var held: [Frame] = []
 
-    /// A viewer starting at sequence number `firstSequence`, rung timestamps moved by `timestampShift`.
-    init(firstSequence: UInt16, timestampShift: UInt32) {
+    /// A viewer starting at sequence number `firstSequence`, rung timestamps moved by `timestampShift`, rung frames
+    /// held back `holdFrames` frames.
+    init(firstSequence: UInt16, timestampShift: UInt32, holdFrames: Int = 0) {
         self.firstSequence = firstSequence
         nextSequence = firstSequence
         self.timestampShift = timestampShift
+        self.holdFrames = max(0, holdFrames)
     }
 
     /// The actions for one frame from either feed.
     mutating func take(_ frame: Frame) -> [Action] {
         switch (phase, frame.origin) {
         case (.bridging, .rung):
-            let timestamp = frame.timestamp &+ timestampShift
-            return [send(frame, timestamp: timestamp, fromRung: true)]
-        case (.bridging, .passthrough):
-            // Switch at a keyframe that lies ahead of what the rung already showed (RTP time never steps back).
+            var shifted = frame
+            shifted.timestamp = frame.timestamp &+ timestampShift
+            guard holdFrames > 0 else { return [send(shifted, fromRung: true)] }
+            held.append(shifted)
+            var actions = [Action.hold]
+            while held.count > holdFrames { actions.append(release(held.removeFirst())) }
+            return actions
+        case (.bridging, .own):
             guard frame.keyframe else { return [.drop] }
-            if let lastTimestamp, !Self.isAfter(frame.timestamp, lastTimestamp) { return [.drop] }
+            // Held frames of pictures before this keyframe go out first; those of its picture or later make way.
+            let before = held.filter { Self.isAfter(frame.timestamp, $0.timestamp) }
+            // Switch only where RTP time moves on from what was sent (held frames included); else wait for the next.
+            if let newest = before.last?.timestamp ?? lastTimestamp, !Self.isAfter(frame.timestamp, newest) {
+                return [.missedKeyframe]
+            }
+            var actions: [Action] = []
+            for h in held {
+                actions.append(Self.isAfter(frame.timestamp, h.timestamp) ? release(h) : .discardHeld)
+            }
+            held = []
             phase = .switched
             sequenceShift = nextSequence &- frame.firstSequence
             switchSequence = nextSequence
-            return [.leaveRung, send(frame, timestamp: frame.timestamp, fromRung: false)]
+            return actions + [.leaveRung, send(frame, fromRung: false)]
         case (.switched, .rung):
             return [.drop]
-        case (.switched, .passthrough):
+        case (.switched, .own):
             nextSequence = frame.firstSequence &+ sequenceShift
             // Half the sequence space later the rung's packets are long out of every history: forget them, so the
-            // numbers they had, when they come round again, are the passthrough's.
+            // numbers they had, when they come round again, are the own feed's.
             if rungPackets > 0, nextSequence &- firstSequence >= 0x8000 { rungPackets = 0 }
-            return [send(frame, timestamp: frame.timestamp, fromRung: false)]
+            return [send(frame, fromRung: false)]
         }
     }
 
     /// Where a sequence number this viewer NACKs was sent from; nil for one it was never sent.
     func origin(ofSent sequence: UInt16) -> SentOrigin? {
         if Int(sequence &- firstSequence) < rungPackets { return .rung }
-        // Passthrough packets it skipped before the switch were never its own.
+        // Packets of its own feed from before the switch were never sent to it.
         guard phase == .switched, sequence &- switchSequence < 0x8000 else { return nil }
-        return .passthrough(sequence &- sequenceShift)
+        return .own(sequence &- sequenceShift)
     }
 
-    private mutating func send(_ frame: Frame, timestamp: UInt32, fromRung: Bool) -> Action {
+    /// Numbers a frame (its timestamp already on the viewer's clock) and sends it.
+    private mutating func send(_ frame: Frame, fromRung: Bool) -> Action {
+        let (first, timestamp) = number(frame, fromRung: fromRung)
+        return .send(firstSequence: first, timestamp: timestamp)
+    }
+
+    /// Numbers a held rung frame and releases it.
+    private mutating func release(_ frame: Frame) -> Action {
+        let (first, timestamp) = number(frame, fromRung: true)
+        return .release(firstSequence: first, timestamp: timestamp)
+    }
+
+    private mutating func number(_ frame: Frame, fromRung: Bool) -> (UInt16, UInt32) {
         let first = nextSequence
         nextSequence &+= UInt16(truncatingIfNeeded: frame.packets)
-        lastTimestamp = timestamp
+        lastTimestamp = frame.timestamp
         if fromRung {
             rungPackets += frame.packets
             rungFrames += 1
         }
-        return .send(firstSequence: first, timestamp: timestamp)
+        return (first, frame.timestamp)
     }
 
     /// RFC 3550 §5.1: timestamps wrap; `a` is later than `b` when less than half the clock ahead.
@@ -137,7 +183,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         }
     }
 
-    /// RFC 3550 §5.1: the sequence number alone (a passthrough packet resent under the viewer's numbering).
+    /// RFC 3550 §5.1: the sequence number alone (a packet of its own feed resent under the viewer's numbering).
     static func renumber(_ bytes: inout [UInt8], sequence: UInt16) {
         guard bytes.count >= 12 else { return }
         bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)

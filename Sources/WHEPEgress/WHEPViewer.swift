@@ -29,7 +29,7 @@ final class WHEPViewer: Sendable {
         /// Of those, sent on the RTX stream (RFC 4588) rather than as the original packet.
         var retransmittedOnRTX = 0
         var keyframeRequests = 0
-        /// Video frames sent from the WebRTC rung while joining the passthrough (`WHEPJoinSwitch`).
+        /// Video frames sent from the join rung while joining its own feed (`WHEPJoinSwitch`).
         var framesFromRung = 0
         /// Last receiver report's loss fraction for video, out of 256 (RFC 3550 §6.4.1).
         var fractionLost: UInt8 = 0
@@ -55,14 +55,16 @@ final class WHEPViewer: Sendable {
     let videoSource: String
     private let inFlight = Atomic<Int>(0)
     private let state = Mutex<(phase: Phase, counters: Counters)>((.connecting, Counters()))
-    /// Set while a passthrough viewer joins on the join rung, and kept after the switch (its NACKs map through it).
+    /// Set while a viewer joins on the join rung, and kept after the switch (its NACKs map through it).
     let join = Mutex<JoinBridge?>(nil)
 
-    /// A passthrough viewer's join on the join rung: its timeline, what the rung sent it, and the rung's feed.
+    /// A viewer's join on the join rung: its timeline, what the rung sent it, and the rung's feed.
     struct JoinBridge: Sendable {
         var timeline: WHEPJoinSwitch
-        /// The passthrough's SSRC: the viewer's one video SSRC.
+        /// Its own feed's SSRC: the viewer's one video SSRC.
         let ssrc: UInt32
+        /// The packets of the rung frames the timeline holds back, oldest first, as the rung numbered them.
+        var held: [[[UInt8]]] = []
         /// Rung packets as this viewer got them, for its NACKs; freed once they are too old to be asked for.
         var history: RTPSendHistory?
         /// The rung feed it takes frames from until the switch; nil after.
@@ -103,7 +105,7 @@ final class WHEPViewer: Sendable {
     /// The session ended.
     func closed() { state.withLock { $0.phase = .closed } }
 
-    /// Joins on `rung` until the passthrough's next keyframe (`WHEPJoinSwitch`); `leave` runs once it is off it.
+    /// Joins on `rung` until its own feed's next keyframe (`WHEPJoinSwitch`); `leave` runs once it is off it.
     func joinOnRung(
         _ rung: WHEPStreamFeed,
         timeline: WHEPJoinSwitch,
@@ -122,11 +124,11 @@ final class WHEPViewer: Sendable {
         }
     }
 
-    /// The rung it still joins on (keyframe requests go there); nil once on the passthrough or never bridged.
+    /// The rung it still joins on (keyframe requests go there); nil once on its own feed or never bridged.
     var joiningRung: WHEPStreamFeed? { join.withLock { $0?.rung } }
 
-    /// True once a bridged viewer moved onto the passthrough.
-    var switchedToPassthrough: Bool { join.withLock { $0?.timeline.phase == .switched } }
+    /// True once a bridged viewer moved onto its own feed.
+    var switchedToOwnFeed: Bool { join.withLock { $0?.timeline.phase == .switched } }
 
     /// Stops taking the rung (at the switch, or when the session ends while bridging).
     func leaveRung() {
@@ -145,29 +147,30 @@ final class WHEPViewer: Sendable {
     /// Sends one video access unit's packets when the viewer is in sync (or it is a keyframe to join on); true when
     /// the viewer needs a keyframe (it waits for one, or just dropped one for a full queue).
     /// `origin` says which feed sent it, for a viewer joining on the rung.
-    func deliver(video packets: [[UInt8]], keyframe: Bool, origin: WHEPJoinSwitch.Origin = .passthrough) -> Bool {
+    func deliver(video packets: [[UInt8]], keyframe: Bool, origin: WHEPJoinSwitch.Origin = .own) -> Bool {
         guard let payloadType = videoPayloadType else { return false }
         let admitted = state.withLock { s -> Bool in
             if s.phase == .waitingForKeyframe, keyframe { s.phase = .playing }
             return s.phase == .playing
         }
         guard admitted else { return phase == .waitingForKeyframe }
-        let sent: Bool
+        var sent: (enqueued: Bool, packets: Int, rungFrames: Int)
         switch onTimeline(packets, keyframe: keyframe, origin: origin, payloadType: payloadType) {
-        case .notJoining: sent = enqueue(packets, payloadType: payloadType)
+        case .notJoining: sent = (enqueue(packets, payloadType: payloadType), packets.count, 0)
         case .dropped: return false
-        case .sent(let enqueued, let switched):
+        case .missedKeyframe: return true
+        case .sent(let enqueued, let count, let rungFrames, let switched):
             if switched { leaveRung() }
-            sent = enqueued
+            sent = (enqueued, count, rungFrames)
         }
-        if sent {
-            if origin == .rung { count { $0.framesFromRung += 1 } }
-            count { $0.videoPacketsSent += packets.count }
+        if sent.rungFrames > 0 { count { $0.framesFromRung += sent.rungFrames } }
+        if sent.enqueued {
+            count { $0.videoPacketsSent += sent.packets }
             return false
         }
         // A lost piece of a frame breaks every frame after it until the next keyframe: wait for one.
         state.withLock { s in
-            s.counters.videoPacketsDropped += packets.count
+            s.counters.videoPacketsDropped += sent.packets
             if s.phase == .playing { s.phase = .waitingForKeyframe }
         }
         return true
@@ -177,15 +180,17 @@ final class WHEPViewer: Sendable {
     private enum TimelineOutcome {
         /// The viewer never joined on the rung: its packets go out as they are.
         case notJoining
-        /// Not for this viewer (`WHEPJoinSwitch.Action.drop`).
+        /// Not for this viewer, or held back (`WHEPJoinSwitch.Action.drop`, `.hold`).
         case dropped
-        /// Put on its timeline and handed to the transport (`enqueued` false: its queue was full); `switched` when
-        /// this frame moved it onto the passthrough.
-        case sent(enqueued: Bool, switched: Bool)
+        /// Its own feed's keyframe came too late to take over: that feed should make another.
+        case missedKeyframe
+        /// Put on its timeline and handed to the transport (`enqueued` false: its queue refused some): `packets`
+        /// packets, `rungFrames` of the frames from the rung; `switched` when this frame moved it onto its own feed.
+        case sent(enqueued: Bool, packets: Int, rungFrames: Int, switched: Bool)
     }
 
-    /// Puts a bridged viewer's frame on its timeline and enqueues it under the same lock, so the two feeds' frames
-    /// leave in the order their sequence numbers were given.
+    /// Puts a bridged viewer's frame (and the held rung frames it releases) on its timeline and enqueues them under
+    /// the same lock, so the two feeds' frames leave in the order their sequence numbers were given.
     private func onTimeline(
         _ packets: [[UInt8]],
         keyframe: Bool,
@@ -204,26 +209,37 @@ final class WHEPViewer: Sendable {
                 timestamp: first[4...7].reduce(0) { $0 << 8 | UInt32($1) }
             )
             var switched = false
-            var rewritten = packets
+            var enqueued = true
+            var sentPackets = 0
+            var rungFrames = 0
+            // Numbers a frame's packets onto the viewer's timeline and hands them to the transport.
+            func put(_ frame: [[UInt8]], firstSequence: UInt16, timestamp: UInt32, fromRung: Bool) {
+                var rewritten = frame
+                for i in rewritten.indices {
+                    let sequence = firstSequence &+ UInt16(truncatingIfNeeded: i)
+                    WHEPJoinSwitch.rewrite(&rewritten[i], sequence: sequence, timestamp: timestamp, ssrc: bridge.ssrc)
+                    if fromRung { bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i]) }
+                }
+                enqueued = enqueue(rewritten, payloadType: payloadType) && enqueued
+                sentPackets += rewritten.count
+                if fromRung { rungFrames += 1 }
+            }
             for action in bridge.timeline.take(frame) {
                 switch action {
                 case .drop: return .dropped
+                case .missedKeyframe: return .missedKeyframe
+                case .hold: bridge.held.append(packets)
+                case .discardHeld: bridge.held.removeFirst()
+                case .release(let firstSequence, let timestamp):
+                    put(bridge.held.removeFirst(), firstSequence: firstSequence, timestamp: timestamp, fromRung: true)
                 case .leaveRung: switched = true
                 case .send(let firstSequence, let timestamp):
-                    for i in rewritten.indices {
-                        let sequence = firstSequence &+ UInt16(truncatingIfNeeded: i)
-                        WHEPJoinSwitch.rewrite(
-                            &rewritten[i],
-                            sequence: sequence,
-                            timestamp: timestamp,
-                            ssrc: bridge.ssrc
-                        )
-                        if origin == .rung { bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i]) }
-                    }
+                    put(packets, firstSequence: firstSequence, timestamp: timestamp, fromRung: origin == .rung)
                 }
             }
             if bridge.timeline.phase == .switched, bridge.timeline.rungPackets == 0 { bridge.history = nil }
-            return .sent(enqueued: enqueue(rewritten, payloadType: payloadType), switched: switched)
+            guard sentPackets > 0 else { return .dropped }
+            return .sent(enqueued: enqueued, packets: sentPackets, rungFrames: rungFrames, switched: switched)
         }
     }
 
@@ -235,7 +251,7 @@ final class WHEPViewer: Sendable {
             return sequenceNumbers.compactMap { sequence -> [UInt8]? in
                 switch bridge.timeline.origin(ofSent: sequence) {
                 case .rung: return bridge.history?.packet(sequence)
-                case .passthrough(let original):
+                case .own(let original):
                     guard var bytes = feedHistory([original]).first, bytes.count >= 12 else { return nil }
                     WHEPJoinSwitch.renumber(&bytes, sequence: sequence)
                     return bytes

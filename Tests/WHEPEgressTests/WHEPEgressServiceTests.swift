@@ -144,7 +144,7 @@ struct WHEPEgressServiceTests {
         #expect(viewer.phase == .waitingForKeyframe)
         let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
         f.publication.send(idr)
-        #expect(await Self.eventually { viewer.switchedToPassthrough })
+        #expect(await Self.eventually { viewer.switchedToOwnFeed })
         // The feed's send takes the viewer off the rung just after the switch, on its own task.
         #expect(await Self.eventually { viewer.joiningRung == nil })
         #expect(await Self.eventually { f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"] })

@@ -86,7 +86,7 @@ def test_chromium_joins_an_rtmp_passthrough_on_the_rung_and_moves_onto_the_passt
     (workdir / "joins.json").write_text(json.dumps({"joins": summary, "leftRung": left}, indent=1))
     print(json.dumps(summary))
     # Every viewer joined on the rung and moved onto the passthrough (not left there by the session's end).
-    assert len(left) == PASS_JOINS and all("on_passthrough=true" in line for line in left), "\n".join(left)
+    assert len(left) == PASS_JOINS and all("on_own_feed=true" in line for line in left), "\n".join(left)
     assert all("rung_frames=0" not in line for line in left), "\n".join(left)
     for r in summary:
         # Frames kept being presented across the switch: ~30 fps for 6 s, no wait between two over 200 ms
@@ -152,9 +152,67 @@ def test_a_second_chromium_viewer_inside_the_publishers_keyframe_window_starts_o
     (workdir / "joins.json").write_text(json.dumps({"second": summary, "leftRung": left}, indent=1))
     print(json.dumps(summary))
     # Only the second viewer joined on the join rung, and it moved onto the passthrough before its session ended.
-    assert len(left) == 1 and "on_passthrough=true" in left[0] and "rung_frames=0" not in left[0], "\n".join(left)
+    assert len(left) == 1 and "on_own_feed=true" in left[0] and "rung_frames=0" not in left[0], "\n".join(left)
     # The join rung's IDR is made at once (waiting would take up to the next segment's IDR, 4 s here).
     assert summary["firstFrameAfterPostMs"] < 1_500, summary
     # Frames kept coming across the switch (no wait for a keyframe), and the first viewer played on undisturbed.
+    assert summary["frames"] > 9 * 30 * 0.75 and summary["maxFrameGapMs"] < 200, summary
+    assert first_done["frames"] > 14 * 30 * 0.75 and first_done["maxFrameGapMs"] < 200, summary
+
+
+RUNG_KEY = "e2e-whep-join-webrtc-rung"
+
+
+def test_a_second_chromium_viewer_of_the_webrtc_rung_inside_its_window_starts_on_the_join_rung():
+    """An RTMP source with B-frames: Chromium's viewers get the WebRTC rung. The first viewer's connect makes the rung
+    encode an IDR; a second viewer connecting inside the rung's keyframe window (6 s here, so it lands inside on any
+    machine) would wait for the window's end. It starts on the join rung's IDR instead, and moves onto the WebRTC rung
+    at the rung's next IDR: the join rung's frames are held two frames back so that IDR, an encode of a picture the
+    join rung already encoded, still takes its place (without the hold the viewer never left the join rung)."""
+    workdir = ARTIFACTS / "whep-join-webrtc-rung"
+    workdir.mkdir(parents=True, exist_ok=True)
+    gw = Gateway(workdir, ["--segment-target-seconds", "2", "--part-target-ms", "200", "--transcode", "off",
+                           "--webrtc-port", str(free_port())],
+                 env={"SLUICE_WHEP_KEYFRAME_REQUEST_INTERVAL_MS": str(WINDOW_MS)}).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(RUNG_KEY), 90, bframes=2, size="640x360", gop=60),
+                    workdir / "publisher.log")
+    first = None
+    try:
+        wait_live(gw, RUNG_KEY)
+        time.sleep(3)
+        first = subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), base, RUNG_KEY, "--seconds",
+                                  "14", "--delete", "--shots", str(workdir / "viewer-first")],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines = []
+        for line in first.stdout:
+            lines.append(line)
+            if line.startswith('{"tick"'):
+                break
+        assert any(line.startswith('{"tick"') for line in lines), "".join(lines)
+        second, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), base, RUNG_KEY, "--seconds", "9",
+                                 "--delete", "--shots", str(workdir / "viewer-second")],
+                                workdir / "viewer-second.log", 90)
+        out, err = first.communicate(timeout=90)
+        (workdir / "viewer-first.log").write_text("".join(lines) + out + "\n--- stderr\n" + err)
+        first_done = next((e for e in events("".join(lines) + out) if e.get("done")), {})
+        log = gw.log()
+    finally:
+        if first and first.poll() is None:
+            first.kill()
+        pub.stop()
+        gw.stop()
+    assert second.get("connected") and second.get("source") == "webrtc-rung", es
+    assert first_done.get("connected") and first_done.get("source") == "webrtc-rung", first_done
+    left = [line for line in log.splitlines() if "WHEP viewer left the rung" in line]
+    summary = {k: second.get(k) for k in ("firstFrameAfterPostMs", "frames", "maxFrameGapMs", "maxFrameGapAtMs")}
+    summary |= {"pli": second["stats"]["video"].get("pliCount"), "freezes": second["stats"]["video"].get("freezeCount"),
+                "firstViewerFrames": first_done.get("frames"), "firstViewerMaxGapMs": first_done.get("maxFrameGapMs")}
+    (workdir / "joins.json").write_text(json.dumps({"second": summary, "leftRung": left}, indent=1))
+    print(json.dumps(summary))
+    # Only the second viewer joined on the join rung, and it moved onto the WebRTC rung before its session ended.
+    assert len(left) == 1 and "own_feed=webrtc-rung" in left[0] and "on_own_feed=true" in left[0], "\n".join(left)
+    assert "rung_frames=0" not in left[0], left[0]
+    assert summary["firstFrameAfterPostMs"] < 1_500, summary
     assert summary["frames"] > 9 * 30 * 0.75 and summary["maxFrameGapMs"] < 200, summary
     assert first_done["frames"] > 14 * 30 * 0.75 and first_done["maxFrameGapMs"] < 200, summary

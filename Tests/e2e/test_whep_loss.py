@@ -120,7 +120,7 @@ def test_chromium_repairs_loss_across_the_join_from_the_rung_onto_the_passthroug
     onto the passthrough, so its NACKs name its own sequence numbers, answered from what it was sent (the rung's
     packets from its own history, the passthrough's mapped back): the repairs still land."""
     log = chromium_under_loss(workdir, bframes=0, gop=60, source="passthrough")
-    assert "WHEP viewer left the rung" in log and "on_passthrough=true" in log, log[-2500:]
+    assert "WHEP viewer left the rung" in log and "on_own_feed=true" in log, log[-2500:]
 
 
 def chromium_under_loss(workdir, *, bframes: int, gop, source: str) -> str:
