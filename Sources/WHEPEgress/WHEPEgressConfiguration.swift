@@ -19,8 +19,8 @@ public struct WHEPEgressConfiguration: Sendable {
     /// Keyframe requests (new viewers, PLI/FIR) are merged into at most one per this interval per stream; one inside
     /// the interval waits for its end (or for a keyframe that comes first), never dropped.
     public var keyframeRequestInterval: Duration = .milliseconds(500)
-    /// The same for the join rung (`whep.join_keyframe_interval_ms`): only joining passthrough viewers watch it, each
-    /// until the source's next keyframe, so its IDRs cost no settled viewer a picture, and a viewer joining just after
+    /// The same for the join rung (`whep.join_keyframe_interval_ms`): only joining viewers watch it, each until its
+    /// own rendition's next keyframe, so its IDRs cost no settled viewer a picture, and a viewer joining just after
     /// another need not wait out the long window.
     public var joinKeyframeRequestInterval: Duration = .milliseconds(150)
     /// RTCP sender report period per track (RFC 3550 §6.2; short so players sync audio and video early).
@@ -33,9 +33,9 @@ public struct WHEPEgressConfiguration: Sendable {
     public var maxPayloadSize: Int = 1_200
     /// Target bit rate of the dedicated WebRTC rung (`whep.rung_bitrate_kbps`), used when no rendition qualifies.
     public var rungBitRate: Int = 2_000_000
-    /// A passthrough viewer that cannot have a keyframe now (an RTMP source cannot be asked; a WHIP publisher inside
-    /// its keyframe window) starts on the join rung's IDR and moves onto the passthrough at the source's next keyframe
-    /// (`whep.join_on_rung`); off: it waits for that keyframe.
+    /// A viewer whose rendition cannot give it a keyframe now (an RTMP passthrough cannot be asked; a WHIP passthrough
+    /// or the WebRTC rung inside its keyframe window) starts on the join rung's IDR and moves onto its rendition at
+    /// that rendition's next keyframe (`whep.join_on_rung`); off: it waits for that keyframe.
     public var joinOnRung: Bool = true
     /// x264 preset of the dedicated WebRTC rung.
     public var rungPreset: String = "veryfast"

@@ -6,7 +6,7 @@ enum WHEPVideoSource: Sendable, Hashable, CustomStringConvertible {
     case rendition(StreamKey)
     /// The dedicated WebRTC rung encoded from the source (constrained baseline, IDRs on request).
     case webRTCRung
-    /// The same encode watched only by joining passthrough viewers until the source's next keyframe (`WHEPJoinSwitch`):
+    /// The same encode watched only by joining viewers until their own rendition's next keyframe (`WHEPJoinSwitch`):
     /// its IDRs cost no settled viewer a picture, so it may make them often (`joinKeyframeRequestInterval`).
     case joinRung
     /// The stream has no video (or the viewer receives none).

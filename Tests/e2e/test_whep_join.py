@@ -1,7 +1,9 @@
-"""WHEP join → first frame on a running RTMP stream with a 2 s GOP (issue 18, fast join), in headless Chromium.
+"""WHEP join → first frame on a running stream (issue 18, fast join), in headless Chromium.
 
-Two cases: a source with B-frames (the viewer gets the WebRTC rung) and one without (the passthrough, joined on
-the rung and switched at the source's next keyframe, last test).
+Four cases: an RTMP source with B-frames, each join the stream's only viewer (the WebRTC rung starts on the replayed
+GOP); one without (the passthrough, joined on the join rung and switched at the source's next keyframe); a second
+viewer inside a WHIP publisher's keyframe window; and a second viewer inside the WebRTC rung's window (the last two
+start on the join rung and move onto their own rendition).
 
 In the first, the publisher (ffmpeg, `-bf 2`, 2 s GOP, AAC) has B-frames, so Chromium's viewer gets the WebRTC rung. Each join
 is the stream's only viewer, so each starts the rung afresh: its decoder must catch up on the hub's last GOP
