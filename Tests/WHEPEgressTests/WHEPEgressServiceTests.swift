@@ -158,6 +158,52 @@ struct WHEPEgressServiceTests {
         #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
     }
 
+    /// A WebRTC-rung viewer's join, at the viewer: the join rung's frames wait two frames back and leave in order; its
+    /// own feed's keyframe sends the held frame of the earlier picture, throws away the one of its own picture, and
+    /// takes over on the viewer's numbering; a NACK of a released rung packet is answered from the viewer's history.
+    @Test func heldJoinRungFramesLeaveInOrderAndMakeWayForTheOwnFeedsKeyframe() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        _ = try await f.service.createSession(streamKey: "cam", offer: WHEPOffers.aiortc)
+        let feed = try #require(f.service.state.withLock { $0.feeds["cam|passthrough"] })
+        let viewer = try #require(f.service.state.withLock { $0.viewers.values.first })
+        let ssrc: UInt32 = 0x00C0_FFEE
+        viewer.joinOnRung(
+            feed,
+            timeline: WHEPJoinSwitch(firstSequence: 100, timestampShift: 0, holdFrames: 2),
+            ssrc: ssrc,
+            historyCapacity: 64
+        ) { _, _ in }
+        viewer.connected()
+        // One frame's packets as a feed numbered them: 12-byte RTP header and a byte of payload each.
+        func frame(_ sequence: UInt16, _ timestamp: UInt32, packets: Int) -> [[UInt8]] {
+            (0..<packets).map { i in
+                RTPPacket(
+                    payloadType: 96,
+                    sequenceNumber: sequence &+ UInt16(i),
+                    timestamp: timestamp,
+                    ssrc: 0x0BAD,
+                    payload: [UInt8(i)]
+                ).serialized()
+            }
+        }
+        #expect(!viewer.deliver(video: frame(1, 3_000, packets: 2), keyframe: true, origin: .rung))
+        #expect(!viewer.deliver(video: frame(3, 6_000, packets: 1), keyframe: false, origin: .rung))
+        #expect(viewer.counters.videoPacketsSent == 0 && viewer.phase == .playing)
+        #expect(!viewer.deliver(video: frame(4, 9_000, packets: 1), keyframe: false, origin: .rung))
+        #expect(viewer.counters.videoPacketsSent == 2 && viewer.counters.framesFromRung == 1)
+        // The own feed's frames wait for its keyframe; its keyframe of the picture stamped 9_000 takes over.
+        #expect(!viewer.deliver(video: frame(500, 7_000, packets: 1), keyframe: false))
+        #expect(!viewer.deliver(video: frame(501, 9_000, packets: 3), keyframe: true))
+        #expect(viewer.switchedToOwnFeed && viewer.joiningRung == nil)
+        #expect(viewer.counters.videoPacketsSent == 2 + 1 + 3 && viewer.counters.framesFromRung == 2)
+        let resent = try viewer.nacked([100, 101, 102]) { _ in [] }.map { try RTPPacket(parsing: $0) }
+        #expect(resent.map(\.sequenceNumber) == [100, 101, 102])
+        #expect(resent.map(\.timestamp) == [3_000, 3_000, 6_000] && resent.allSatisfy { $0.ssrc == ssrc })
+        // The own keyframe's first packet is the viewer's 103 (the third held rung frame was thrown away).
+        #expect(viewer.join.withLock { $0?.timeline.origin(ofSent: 103) } == .own(501))
+    }
+
     /// Ending the session while still on the rung takes the viewer off it, and both feeds stop.
     @Test func aViewerThatLeavesWhileOnTheRungStopsBothFeeds() async throws {
         let f = try await Self.fixture(joinOnRung: true)
