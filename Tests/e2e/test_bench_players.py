@@ -4,39 +4,21 @@ stalls, switches and every error counted (the bench's own page server, hls.js fr
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 
 import pytest
 
-import hlsjs
+import benchplayers
 from procs import ARTIFACTS, SLUICE
 
 OUT = ARTIFACTS / "bench-players"
 SECONDS = 15
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture(scope="module")
 def report():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed")
-    try:
-        chunk = hlsjs.extract()
-    except hlsjs.Unavailable as e:
-        pytest.skip(str(e))
-    OUT.mkdir(parents=True, exist_ok=True)
-    out = OUT / "out.json"
-    out.unlink(missing_ok=True)
     # A small source keeps the debug build's publisher, gateway and browser within the 2 cores.
-    cmd = [str(SLUICE), "bench", "--scenarios", "rtmp-llhls", "--player", "hlsjs,native", "--source", "640x360",
-           "--duration", str(SECONDS), "--hlsjs", str(chunk), "--json", str(out), "--player-trace", str(OUT)]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-    (OUT / "stdout.txt").write_text(p.stdout)
-    (OUT / "stderr.txt").write_text(p.stderr)
-    assert p.returncode == 0, f"sluice bench exited {p.returncode}\n{p.stdout[-3000:]}\n{p.stderr[-2000:]}"
-    return p.stdout, json.loads(out.read_text())
+    return benchplayers.run(OUT, "rtmp-llhls", "hlsjs,native", "640x360", SECONDS)
 
 
 def rows(report, player):

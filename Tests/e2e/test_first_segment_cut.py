@@ -6,19 +6,15 @@ The bench's own gateway takes the SLUICE_* override as `serve` does; hls.js come
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import subprocess
 
 import pytest
 
-import hlsjs
-from procs import ARTIFACTS, SLUICE
+import benchplayers
+from procs import ARTIFACTS
 
 OUT = ARTIFACTS / "first-segment-cut"
 SECONDS = 10
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # The publisher's keyframe interval (sluice bench: 1 s); a first playlist listing less media than this ended its first
 # segment before the second keyframe.
 KEYFRAME_INTERVAL_S = 1.0
@@ -26,23 +22,9 @@ KEYFRAME_INTERVAL_S = 1.0
 
 @pytest.fixture(scope="module")
 def run():
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("chromium is not installed")
-    try:
-        chunk = hlsjs.extract()
-    except hlsjs.Unavailable as e:
-        pytest.skip(str(e))
-    OUT.mkdir(parents=True, exist_ok=True)
-    out = OUT / "out.json"
-    out.unlink(missing_ok=True)
-    cmd = [str(SLUICE), "bench", "--scenarios", "rtmp-llhls", "--player", "hlsjs", "--source", "640x360",
-           "--duration", str(SECONDS), "--hlsjs", str(chunk), "--json", str(out), "--player-trace", str(OUT)]
-    env = dict(os.environ, SLUICE_HLS_FIRST_SEGMENT_CUTS_PASSTHROUGH="true")
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=180, env=env)
-    (OUT / "stdout.txt").write_text(p.stdout)
-    (OUT / "stderr.txt").write_text(p.stderr)
-    assert p.returncode == 0, f"sluice bench exited {p.returncode}\n{p.stdout[-3000:]}\n{p.stderr[-2000:]}"
-    [row] = [s for s in json.loads(out.read_text())["scenarios"] if s["player"] == "hlsjs"]
+    _, report = benchplayers.run(OUT, "rtmp-llhls", "hlsjs", "640x360", SECONDS,
+                                 env={"SLUICE_HLS_FIRST_SEGMENT_CUTS_PASSTHROUGH": "true"})
+    [row] = [s for s in report["scenarios"] if s["player"] == "hlsjs"]
     trace = json.loads((OUT / "rtmp-llhls-hlsjs.json").read_text())
     return row, trace
 

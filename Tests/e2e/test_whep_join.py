@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 from procs import ARTIFACTS, SLUICE, Gateway, Publisher, ffmpeg_cmd, free_port
 from test_whep import events, run_client, wait_live
@@ -104,27 +105,23 @@ WINDOW_KEY = "e2e-whep-join-window"
 WINDOW_MS = 6_000
 
 
-def test_a_second_chromium_viewer_inside_the_publishers_keyframe_window_starts_on_the_join_rung():
-    """A WHIP passthrough (our publisher, 10 s GOP, 4 s segments) can be asked for a keyframe, at most once per
-    window (`whep.keyframe_request_interval_ms`, 6 s here so that the second viewer lands inside it on any machine).
-    The first Chromium viewer's connect asks the publisher; the second, connecting ~2-3 s later, would wait for the
-    publisher's next IDR (the ingest asks one per segment; the deferred request comes at the window's end). It starts
-    on the join rung's IDR instead and moves onto the passthrough at that IDR, on one SSRC, without a freeze; the
-    first viewer is not disturbed. Without the join rung there is no "left the rung" line at all."""
-    workdir = ARTIFACTS / "whep-join-window"
+def _second_viewer_inside_the_window(workdir: Path, key: str, segment_seconds: int,
+                                     publisher: Callable[[Gateway, str], list[str]]) -> tuple[dict, str, dict, str]:
+    """A gateway whose keyframe window is WINDOW_MS (so that the second viewer lands inside it on any machine) and a
+    publisher; a first Chromium viewer watches 14 s, a second connects once the first has played for a second and
+    watches 9 s. Returns the second's result and stderr, the first's result, and the gateway's log."""
     workdir.mkdir(parents=True, exist_ok=True)
-    gw = Gateway(workdir, ["--segment-target-seconds", "4", "--part-target-ms", "200", "--transcode", "off",
-                           "--webrtc-port", str(free_port())],
+    gw = Gateway(workdir, ["--segment-target-seconds", str(segment_seconds), "--part-target-ms", "200",
+                           "--transcode", "off", "--webrtc-port", str(free_port())],
                  env={"SLUICE_WHEP_KEYFRAME_REQUEST_INTERVAL_MS": str(WINDOW_MS)}).start()
     base = f"http://127.0.0.1:{gw.http_port}"
-    pub = Publisher([str(SLUICE), "publish", "testsrc", f"{base}/whip/{WINDOW_KEY}", "--duration", "90",
-                     "--size", "640x360", "--gop-seconds", "10"], workdir / "publisher.log")
+    pub = Publisher(publisher(gw, base), workdir / "publisher.log")
     first = None
     try:
-        wait_live(gw, WINDOW_KEY)
+        wait_live(gw, key)
         time.sleep(3)
-        first = subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), base, WINDOW_KEY, "--seconds",
-                                  "14", "--delete", "--shots", str(workdir / "viewer-first")],
+        first = subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), base, key, "--seconds", "14",
+                                  "--delete", "--shots", str(workdir / "viewer-first")],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         # Start the second viewer once the first has been connected for a second.
         lines = []
@@ -133,33 +130,53 @@ def test_a_second_chromium_viewer_inside_the_publishers_keyframe_window_starts_o
             if line.startswith('{"tick"'):
                 break
         assert any(line.startswith('{"tick"') for line in lines), "".join(lines)
-        second, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), base, WINDOW_KEY, "--seconds", "9",
+        second, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), base, key, "--seconds", "9",
                                  "--delete", "--shots", str(workdir / "viewer-second")],
                                 workdir / "viewer-second.log", 90)
         out, err = first.communicate(timeout=90)
         (workdir / "viewer-first.log").write_text("".join(lines) + out + "\n--- stderr\n" + err)
         first_done = next((e for e in events("".join(lines) + out) if e.get("done")), {})
-        log = gw.log()
+        return second, es, first_done, gw.log()
     finally:
         if first and first.poll() is None:
             first.kill()
         pub.stop()
         gw.stop()
-    assert second.get("connected") and second.get("source") == "passthrough", es
-    assert first_done.get("connected") and first_done.get("source") == "passthrough", first_done
+
+
+def _assert_second_moved_onto(workdir: Path, source: str, second: dict, es: str, first_done: dict, log: str) -> None:
+    """Both viewers got `source`; only the second joined on the join rung, and it moved onto `source` before its
+    session ended, without a freeze; the first played on undisturbed."""
+    assert second.get("connected") and second.get("source") == source, es
+    assert first_done.get("connected") and first_done.get("source") == source, first_done
     left = [line for line in log.splitlines() if "WHEP viewer left the rung" in line]
     summary = {k: second.get(k) for k in ("firstFrameAfterPostMs", "frames", "maxFrameGapMs", "maxFrameGapAtMs")}
     summary |= {"pli": second["stats"]["video"].get("pliCount"), "freezes": second["stats"]["video"].get("freezeCount"),
                 "firstViewerFrames": first_done.get("frames"), "firstViewerMaxGapMs": first_done.get("maxFrameGapMs")}
     (workdir / "joins.json").write_text(json.dumps({"second": summary, "leftRung": left}, indent=1))
     print(json.dumps(summary))
-    # Only the second viewer joined on the join rung, and it moved onto the passthrough before its session ended.
-    assert len(left) == 1 and "on_own_feed=true" in left[0] and "rung_frames=0" not in left[0], "\n".join(left)
-    # The join rung's IDR is made at once (waiting would take up to the next segment's IDR, 4 s here).
+    assert len(left) == 1 and f"own_feed={source}" in left[0] and "on_own_feed=true" in left[0], "\n".join(left)
+    assert "rung_frames=0" not in left[0], left[0]
+    # The join rung's IDR is made at once (waiting would take up to the window's end or the next segment's IDR).
     assert summary["firstFrameAfterPostMs"] < 1_500, summary
     # Frames kept coming across the switch (no wait for a keyframe), and the first viewer played on undisturbed.
     assert summary["frames"] > 9 * 30 * 0.75 and summary["maxFrameGapMs"] < 200, summary
     assert first_done["frames"] > 14 * 30 * 0.75 and first_done["maxFrameGapMs"] < 200, summary
+
+
+def test_a_second_chromium_viewer_inside_the_publishers_keyframe_window_starts_on_the_join_rung():
+    """A WHIP passthrough (our publisher, 10 s GOP, 4 s segments) can be asked for a keyframe, at most once per
+    window (`whep.keyframe_request_interval_ms`, 6 s here). The first Chromium viewer's connect asks the publisher;
+    the second, connecting ~2-3 s later, would wait for the publisher's next IDR (the ingest asks one per segment; the
+    deferred request comes at the window's end). It starts on the join rung's IDR instead and moves onto the
+    passthrough at that IDR, on one SSRC, without a freeze; the first viewer is not disturbed. Without the join rung
+    there is no "left the rung" line at all."""
+    workdir = ARTIFACTS / "whep-join-window"
+    result = _second_viewer_inside_the_window(
+        workdir, WINDOW_KEY, 4,
+        lambda gw, base: [str(SLUICE), "publish", "testsrc", f"{base}/whip/{WINDOW_KEY}", "--duration", "90",
+                          "--size", "640x360", "--gop-seconds", "10"])
+    _assert_second_moved_onto(workdir, "passthrough", *result)
 
 
 RUNG_KEY = "e2e-whep-join-webrtc-rung"
@@ -167,54 +184,12 @@ RUNG_KEY = "e2e-whep-join-webrtc-rung"
 
 def test_a_second_chromium_viewer_of_the_webrtc_rung_inside_its_window_starts_on_the_join_rung():
     """An RTMP source with B-frames: Chromium's viewers get the WebRTC rung. The first viewer's connect makes the rung
-    encode an IDR; a second viewer connecting inside the rung's keyframe window (6 s here, so it lands inside on any
-    machine) would wait for the window's end. It starts on the join rung's IDR instead, and moves onto the WebRTC rung
-    at the rung's next IDR: the join rung's frames are held two frames back so that IDR, an encode of a picture the
-    join rung already encoded, still takes its place (without the hold the viewer never left the join rung)."""
+    encode an IDR; a second viewer connecting inside the rung's keyframe window (6 s here) would wait for the window's
+    end. It starts on the join rung's IDR instead, and moves onto the WebRTC rung at the rung's next IDR: the join
+    rung's frames are held two frames back so that IDR, an encode of a picture the join rung already encoded, still
+    takes its place (without the hold the viewer never left the join rung)."""
     workdir = ARTIFACTS / "whep-join-webrtc-rung"
-    workdir.mkdir(parents=True, exist_ok=True)
-    gw = Gateway(workdir, ["--segment-target-seconds", "2", "--part-target-ms", "200", "--transcode", "off",
-                           "--webrtc-port", str(free_port())],
-                 env={"SLUICE_WHEP_KEYFRAME_REQUEST_INTERVAL_MS": str(WINDOW_MS)}).start()
-    base = f"http://127.0.0.1:{gw.http_port}"
-    pub = Publisher(ffmpeg_cmd(gw.rtmp_url(RUNG_KEY), 90, bframes=2, size="640x360", gop=60),
-                    workdir / "publisher.log")
-    first = None
-    try:
-        wait_live(gw, RUNG_KEY)
-        time.sleep(3)
-        first = subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), base, RUNG_KEY, "--seconds",
-                                  "14", "--delete", "--shots", str(workdir / "viewer-first")],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        lines = []
-        for line in first.stdout:
-            lines.append(line)
-            if line.startswith('{"tick"'):
-                break
-        assert any(line.startswith('{"tick"') for line in lines), "".join(lines)
-        second, es = run_client([sys.executable, str(HERE / "whep_chromium.py"), base, RUNG_KEY, "--seconds", "9",
-                                 "--delete", "--shots", str(workdir / "viewer-second")],
-                                workdir / "viewer-second.log", 90)
-        out, err = first.communicate(timeout=90)
-        (workdir / "viewer-first.log").write_text("".join(lines) + out + "\n--- stderr\n" + err)
-        first_done = next((e for e in events("".join(lines) + out) if e.get("done")), {})
-        log = gw.log()
-    finally:
-        if first and first.poll() is None:
-            first.kill()
-        pub.stop()
-        gw.stop()
-    assert second.get("connected") and second.get("source") == "webrtc-rung", es
-    assert first_done.get("connected") and first_done.get("source") == "webrtc-rung", first_done
-    left = [line for line in log.splitlines() if "WHEP viewer left the rung" in line]
-    summary = {k: second.get(k) for k in ("firstFrameAfterPostMs", "frames", "maxFrameGapMs", "maxFrameGapAtMs")}
-    summary |= {"pli": second["stats"]["video"].get("pliCount"), "freezes": second["stats"]["video"].get("freezeCount"),
-                "firstViewerFrames": first_done.get("frames"), "firstViewerMaxGapMs": first_done.get("maxFrameGapMs")}
-    (workdir / "joins.json").write_text(json.dumps({"second": summary, "leftRung": left}, indent=1))
-    print(json.dumps(summary))
-    # Only the second viewer joined on the join rung, and it moved onto the WebRTC rung before its session ended.
-    assert len(left) == 1 and "own_feed=webrtc-rung" in left[0] and "on_own_feed=true" in left[0], "\n".join(left)
-    assert "rung_frames=0" not in left[0], left[0]
-    assert summary["firstFrameAfterPostMs"] < 1_500, summary
-    assert summary["frames"] > 9 * 30 * 0.75 and summary["maxFrameGapMs"] < 200, summary
-    assert first_done["frames"] > 14 * 30 * 0.75 and first_done["maxFrameGapMs"] < 200, summary
+    result = _second_viewer_inside_the_window(
+        workdir, RUNG_KEY, 2,
+        lambda gw, base: ffmpeg_cmd(gw.rtmp_url(RUNG_KEY), 90, bframes=2, size="640x360", gop=60))
+    _assert_second_moved_onto(workdir, "webrtc-rung", *result)
