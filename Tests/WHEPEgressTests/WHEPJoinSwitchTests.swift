@@ -92,8 +92,10 @@ struct WHEPJoinSwitchTests {
             // The own IDR of the picture the join rung stamped 15_000 (16_000 on the viewer's clock).
             (
                 Self.passthrough(5_000, 4, 16_000, key: true),
-                [.release(firstSequence: 503, timestamp: 13_000), .discardHeld, .leaveRung,
-                 .send(firstSequence: 505, timestamp: 16_000)], .switched
+                [
+                    .release(firstSequence: 503, timestamp: 13_000), .discardHeld, .leaveRung,
+                    .send(firstSequence: 505, timestamp: 16_000),
+                ], .switched
             ),
             (Self.rung(106, 2, 18_000), [.drop], .switched),
             (Self.passthrough(5_004, 2, 19_000), [.send(firstSequence: 509, timestamp: 19_000)], .switched),
@@ -119,7 +121,9 @@ struct WHEPJoinSwitchTests {
         #expect(join.phase == .bridging && join.held.count == 1)
         #expect(
             join.take(Self.passthrough(80, 2, 9_000, key: true))
-                == [.release(firstSequence: 1, timestamp: 6_000), .leaveRung, .send(firstSequence: 2, timestamp: 9_000)]
+                == [
+                    .release(firstSequence: 1, timestamp: 6_000), .leaveRung, .send(firstSequence: 2, timestamp: 9_000),
+                ]
         )
     }
 
