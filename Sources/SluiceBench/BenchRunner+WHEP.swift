@@ -34,13 +34,14 @@ extension BenchRunner {
         let logger = self.logger
         // Once every viewer joined and settled, until the publisher stops.
         let cpuFrom = from + Self.joinSpread + .seconds(1)
-        let sampler = Task { () -> (Double?, [String]) in
+        let sampler = Task { () -> (Double?, [String], JoinRungCount?) in
             try? await clock.sleep(until: cpuFrom)
             let a = ProcessUsage.read(pid: pid)
             let sent = await Self.whepVideoChoices(origin: url)
             try? await clock.sleep(until: publisherEnds)
             let b = ProcessUsage.read(pid: pid)
-            return (a.flatMap { a in b.map { ProcessUsage.cpuPercent(from: a, to: $0) } }, sent)
+            let joins = await Self.whepJoinRungCount(endpoint: url)
+            return (a.flatMap { a in b.map { ProcessUsage.cpuPercent(from: a, to: $0) } }, sent, joins)
         }
         let results = await withTaskGroup(of: WHEPViewerResult.self) { group in
             for i in 0..<count {
@@ -62,12 +63,14 @@ extension BenchRunner {
             for await r in group { all.append(r) }
             return all
         }
-        let (watching, sent) = await sampler.value
+        let (watching, sent, joins) = await sampler.value
         guard results.contains(where: { $0.firstFrameAt != nil }) else {
             throw .whepFailed(url: endpoint, reason: results.lazy.flatMap(\.errors).first ?? "no error reported")
         }
         var figures = WHEPFigures(results, profiles: profiles)
         figures.video = sent
+        figures.joinedOnJoinRung = joins?.joined
+        figures.stillOnJoinRung = joins?.stillOn
         let idle = idleStart.flatMap { a in idleEnd.map { ProcessUsage.cpuPercent(from: a, to: $0) } }
         figures.cpu(
             idle: idle,
@@ -111,6 +114,33 @@ extension BenchRunner {
         report.loadBefore = loadBefore
         report.loadAfter = BenchReport.loadAverage()
         return report
+    }
+
+    /// How many of a stream's viewers joined on the join rung, and how many are still on it.
+    struct JoinRungCount: Sendable {
+        var joined: Int
+        var stillOn: Int
+    }
+
+    /// `/api/whep`'s join-rung flags for the viewers of the stream `endpoint` (`/whep/KEY`) names; nil when unread.
+    static func whepJoinRungCount(endpoint: HTTPLocation) async -> JoinRungCount? {
+        /// The fields of `WHEPViewerReport` this reads.
+        struct Viewer: Decodable {
+            var stream: String
+            var joinedOnJoinRung: Bool?
+            var onJoinRung: Bool?
+        }
+        let path = endpoint.target.split(separator: "?").first ?? ""
+        let key = path.split(separator: "/").last.map(String.init) ?? ""
+        let url = HTTPLocation(host: endpoint.host, port: endpoint.port, target: "/api/whep")
+        guard let r = try? await HTTPClient(userAgent: "sluice-bench").request("GET", url), r.status == 200,
+            let viewers = try? JSONDecoder().decode([Viewer].self, from: Data(r.body))
+        else { return nil }
+        let mine = viewers.filter { $0.stream == key }
+        return JoinRungCount(
+            joined: mine.filter { $0.joinedOnJoinRung == true }.count,
+            stillOn: mine.filter { $0.onJoinRung == true }.count
+        )
     }
 
     /// What `/api/whep` says the gateway sends its viewers (`passthrough`, `rung 480p`, `webrtc-rung`), first-seen.

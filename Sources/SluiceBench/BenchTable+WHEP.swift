@@ -5,7 +5,8 @@ import Foundation
 extension BenchTable {
     static let whepHeadings = [
         "scenario", "viewers (receiving)", "sent", "glass p50/p95/p99", "join->1st frame p50/p95", "join->answer p50",
-        "join->DTLS p50", "video pkts (lost %)", "audio pkts", "PLIs", "CPU idle/watching %", "CPU per viewer %",
+        "join->DTLS p50", "join rung (still on)", "video pkts (lost %)", "audio pkts", "PLIs", "CPU idle/watching %",
+        "CPU per viewer %",
     ]
 
     /// One row per WHEP result that ran.
@@ -23,6 +24,7 @@ extension BenchTable {
             return [
                 r.id, "\(w.viewers) (\(w.receivingViewers))", w.video.joined(separator: ", "), glass, join,
                 p(w.joinToAnswer, [\.p50Ms]), p(w.joinToConnected, [\.p50Ms]),
+                w.joinedOnJoinRung.map { "\($0) (\(w.stillOnJoinRung ?? 0))" } ?? "-",
                 "\(w.videoPacketsReceived) (\(loss))", "\(w.audioPacketsReceived)", "\(w.keyframeRequests)", cpu,
                 w.cpuPerViewerPercent.map { String((($0 * 100).rounded()) / 100) } ?? "-",
             ]
@@ -34,7 +36,8 @@ extension BenchTable {
         let who = report.scenarios.compactMap { $0.whep?.cpuOf }.first ?? "-"
         return "WHEP: glass = capture -> the frame's last RTP packet arrived at the bench WHEP client (SRTP "
             + "decrypted, reassembled; before decode and jitter buffer); join = POST sent -> first complete frame "
-            + "(a keyframe); CPU of \(who), percent of one core, per viewer = (watching - idle) / viewers"
+            + "(a keyframe); join rung = viewers that joined on it (still on it as the publisher stopped: never taken "
+            + "over by their own rendition); CPU of \(who), percent of one core, per viewer = (watching - idle) / viewers"
     }
 
     /// The WHEP table as aligned text; empty when no WHEP scenario ran.

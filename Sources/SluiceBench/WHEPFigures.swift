@@ -10,6 +10,10 @@ public struct WHEPFigures: Sendable, Codable, Equatable {
     public var offeredProfiles: [String] = []
     /// What the gateway sent them (`/api/whep`: `passthrough`, `rung 480p`, `webrtc-rung`), first-seen order.
     public var video: [String] = []
+    /// Of the viewers, as the publisher stopped (`/api/whep`): how many joined on the join rung, and how many were
+    /// still on it then (a viewer its own rendition never took over from would flatter the join figures).
+    public var joinedOnJoinRung: Int?
+    public var stillOnJoinRung: Int?
     /// Capture → frame complete at the viewer (last packet of the access unit arrived), over every viewer's frames.
     public var glass: LatencyPercentiles?
     /// POST sent → first complete frame (always a keyframe), one sample per viewer.

@@ -28,8 +28,11 @@ public struct WHEPViewerReport: Sendable, Codable, Equatable {
     public var retransmittedOnRTX: Int = 0
     /// PLI/FIR it sent.
     public var keyframeRequests: Int
-    /// Video frames a passthrough viewer got from the WebRTC rung while it joined (`whep.join_on_rung`).
+    /// Video frames it got from the join rung while it joined (`whep.join_on_rung`).
     public var framesFromRung: Int = 0
+    /// It joined on the join rung, and it is still on it (its own rendition's keyframe has not taken over yet).
+    public var joinedOnJoinRung = false
+    public var onJoinRung = false
 }
 
 extension WHEPEgressService {
@@ -55,7 +58,9 @@ extension WHEPEgressService {
                 retransmittedPackets: c.retransmittedPackets,
                 retransmittedOnRTX: c.retransmittedOnRTX,
                 keyframeRequests: c.keyframeRequests,
-                framesFromRung: c.framesFromRung
+                framesFromRung: c.framesFromRung,
+                joinedOnJoinRung: viewer.join.withLock { $0 != nil },
+                onJoinRung: viewer.joiningRung != nil
             )
         }
         .sorted { ($0.stream, $0.session) < ($1.stream, $1.session) }

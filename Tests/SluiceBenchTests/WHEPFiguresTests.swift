@@ -57,6 +57,8 @@ struct WHEPFiguresTests {
         let results = [Self.viewer(join: 0, first: 120, glass: [38, 40, 41, 80])]
         var figures = WHEPFigures(results, profiles: ["640033"])
         figures.video = ["passthrough"]
+        figures.joinedOnJoinRung = 1
+        figures.stillOnJoinRung = 0
         figures.cpu(idle: 20, watching: 28, of: "gateway pid 7")
         result.apply(results, figures: figures)
         #expect(result.glass?.p50Ms == 40 && result.joinToFirstFrameMs == 120 && result.frames == 4)
@@ -72,7 +74,8 @@ struct WHEPFiguresTests {
         let whepTable = try #require(text.range(of: "glass p50/p95/p99"))
         let row = try #require(text[whepTable.upperBound...].split(separator: "\n").first { $0.hasPrefix("rtmp-whep") })
         #expect(row.contains("1 (1)") && row.contains("passthrough") && row.contains("40/80/80"))
-        #expect(row.contains("120/120") && row.contains("20/28") && row.contains("8.0"))
+        #expect(row.contains("120/120") && row.contains("20/28") && row.contains("8.0") && row.contains("1 (0)"))
+        #expect(text.contains("join rung (still on)"))
         #expect(text.contains("CPU of gateway pid 7"))
         #expect(BenchTable.markdown(report).contains("| rtmp-whep | 1 (1) | passthrough | 40/80/80 |"))
         #expect(try JSONDecoder().decode(BenchReport.self, from: Data(report.json())) == report)

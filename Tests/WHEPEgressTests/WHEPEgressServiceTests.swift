@@ -142,11 +142,15 @@ struct WHEPEgressServiceTests {
         let rung = try #require(f.service.state.withLock { $0.feeds["cam|join-rung"] })
         #expect(viewer.joiningRung === rung && rung.viewers.isEmpty && !rung.isIdle)
         #expect(viewer.phase == .waitingForKeyframe)
+        let bridging = try #require(f.service.viewerReports().first)
+        #expect(bridging.joinedOnJoinRung && bridging.onJoinRung)
         let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
         f.publication.send(idr)
         #expect(await Self.eventually { viewer.switchedToOwnFeed })
         // The feed's send takes the viewer off the rung just after the switch, on its own task.
         #expect(await Self.eventually { viewer.joiningRung == nil })
+        let moved = try #require(f.service.viewerReports().first)
+        #expect(moved.joinedOnJoinRung && !moved.onJoinRung)
         #expect(await Self.eventually { f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"] })
         let first = try #require(viewer.join.withLock { $0?.timeline.firstSequence })
         let nacked = viewer.nacked([first, first &+ 3, first &+ 4]) { feed.history(.video, $0) }
