@@ -122,20 +122,28 @@ extension BenchRunner {
         var stillOn: Int
     }
 
+    /// The fields of `WHEPViewerReport` the bench reads.
+    struct APIViewer: Decodable {
+        var stream: String
+        var video: String
+        var joinedOnJoinRung: Bool?
+        var onJoinRung: Bool?
+    }
+
+    /// Every viewer `/api/whep` on `origin`'s host lists now; nil when unread.
+    static func whepViewers(origin: HTTPLocation) async -> [APIViewer]? {
+        let url = HTTPLocation(host: origin.host, port: origin.port, target: "/api/whep")
+        guard let r = try? await HTTPClient(userAgent: "sluice-bench").request("GET", url), r.status == 200 else {
+            return nil
+        }
+        return try? JSONDecoder().decode([APIViewer].self, from: Data(r.body))
+    }
+
     /// `/api/whep`'s join-rung flags for the viewers of the stream `endpoint` (`/whep/KEY`) names; nil when unread.
     static func whepJoinRungCount(endpoint: HTTPLocation) async -> JoinRungCount? {
-        /// The fields of `WHEPViewerReport` this reads.
-        struct Viewer: Decodable {
-            var stream: String
-            var joinedOnJoinRung: Bool?
-            var onJoinRung: Bool?
-        }
+        guard let viewers = await whepViewers(origin: endpoint) else { return nil }
         let path = endpoint.target.split(separator: "?").first ?? ""
         let key = path.split(separator: "/").last.map(String.init) ?? ""
-        let url = HTTPLocation(host: endpoint.host, port: endpoint.port, target: "/api/whep")
-        guard let r = try? await HTTPClient(userAgent: "sluice-bench").request("GET", url), r.status == 200,
-            let viewers = try? JSONDecoder().decode([Viewer].self, from: Data(r.body))
-        else { return nil }
         let mine = viewers.filter { $0.stream == key }
         return JoinRungCount(
             joined: mine.filter { $0.joinedOnJoinRung == true }.count,
@@ -145,14 +153,8 @@ extension BenchRunner {
 
     /// What `/api/whep` says the gateway sends its viewers (`passthrough`, `rung 480p`, `webrtc-rung`), first-seen.
     static func whepVideoChoices(origin: HTTPLocation) async -> [String] {
-        /// The one field of `WHEPViewerReport` the bench reads.
-        struct Viewer: Decodable { var video: String }
-        let url = HTTPLocation(host: origin.host, port: origin.port, target: "/api/whep")
-        guard let r = try? await HTTPClient(userAgent: "sluice-bench").request("GET", url), r.status == 200,
-            let viewers = try? JSONDecoder().decode([Viewer].self, from: Data(r.body))
-        else { return [] }
         var seen: [String] = []
-        for v in viewers where !seen.contains(v.video) { seen.append(v.video) }
+        for v in await whepViewers(origin: origin) ?? [] where !seen.contains(v.video) { seen.append(v.video) }
         return seen
     }
 }

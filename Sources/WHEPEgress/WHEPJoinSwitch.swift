@@ -111,9 +111,9 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         case (.bridging, .own):
             guard frame.keyframe else { return [.drop] }
             // Held frames of pictures before this keyframe go out first; those of its picture or later make way.
-            let before = held.filter { Self.isAfter(frame.timestamp, $0.timestamp) }
+            let newestBefore = held.last { Self.isAfter(frame.timestamp, $0.timestamp) }
             // Switch only where RTP time moves on from what was sent (held frames included); else wait for the next.
-            if let newest = before.last?.timestamp ?? lastTimestamp, !Self.isAfter(frame.timestamp, newest) {
+            if let newest = newestBefore?.timestamp ?? lastTimestamp, !Self.isAfter(frame.timestamp, newest) {
                 return [.missedKeyframe]
             }
             var actions: [Action] = []
