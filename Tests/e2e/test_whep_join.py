@@ -90,7 +90,13 @@ def test_chromium_joins_an_rtmp_passthrough_on_the_rung_and_moves_onto_the_passt
     print(json.dumps(summary))
     # Every viewer joined on the rung and moved onto the passthrough (not left there by the session's end).
     assert len(left) == PASS_JOINS and all("on_own_feed=true" in line for line in left), "\n".join(left)
-    assert all("rung_frames=0" not in line for line in left), "\n".join(left)
+    # Joins run one after another, so the log's order is the joins' order. A join can land just before a source
+    # keyframe, which then reaches the viewer before the rung's first IDR: it starts on the passthrough with no rung
+    # frame, and must then be as fast as a rung join. The rung must have carried at least one join.
+    rung_frames = [int(line.split("rung_frames=")[1].split()[0]) for line in left]
+    assert any(n > 0 for n in rung_frames), "\n".join(left)
+    for n, r in zip(rung_frames, summary):
+        assert n > 0 or r["firstFrameAfterPostMs"] < 300, (rung_frames, summary)
     for r in summary:
         # Frames kept being presented across the switch: ~30 fps for 6 s, no wait between two over 200 ms
         # (a wait for the source's keyframe would be up to 2 s), and no PLI storm.
