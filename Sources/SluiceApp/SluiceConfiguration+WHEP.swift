@@ -17,6 +17,7 @@ extension SluiceConfiguration {
         }
         if let kbps = try r.int("rung_bitrate_kbps", in: 100...50_000) { c.whep.rungBitRate = kbps * 1000 }
         c.whep.joinOnRung = try r.bool("join_on_rung") ?? c.whep.joinOnRung
+        c.whep.adaptToBandwidth = try r.bool("adapt_to_bandwidth") ?? c.whep.adaptToBandwidth
         if let kbps = try r.int("opus_bitrate_kbps", in: 16...510) { c.whep.opusBitRate = kbps * 1000 }
         if let s = try r.int("reconnect_grace_s", in: 0...300) { c.whep.reconnectGrace = .seconds(s) }
     }
@@ -35,6 +36,7 @@ extension SluiceConfiguration {
             ),
             .init(key: "rung_bitrate_kbps", value: .int(whep.rungBitRate / 1000)),
             .init(key: "join_on_rung", value: .bool(whep.joinOnRung)),
+            .init(key: "adapt_to_bandwidth", value: .bool(whep.adaptToBandwidth)),
             .init(key: "opus_bitrate_kbps", value: .int(whep.opusBitRate / 1000)),
             .init(key: "reconnect_grace_s", value: .int(Int(whep.reconnectGrace.components.seconds))),
         ])

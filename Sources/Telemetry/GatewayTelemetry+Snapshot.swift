@@ -28,6 +28,16 @@ extension GatewayTelemetry {
         }
     }
 
+    /// One rendition's packaged bit rate over the last few seconds (`RateMeter`); nil before it packaged anything.
+    public func bitRate(stream: StreamKey, rendition: String, now: ContinuousClock.Instant = .now) -> Double? {
+        state.withLock { t in
+            guard let rate = t.streams[stream.sourceKey]?.renditions[rendition]?.rate.rates(now: now).bitsPerSecond,
+                rate > 0
+            else { return nil }
+            return rate
+        }
+    }
+
     /// Keys of every stream with telemetry, sorted.
     public var streamKeys: [StreamKey] { state.withLock { $0.streams.keys.sorted() } }
 

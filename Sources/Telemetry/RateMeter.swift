@@ -1,16 +1,16 @@
 /// Frames and bytes per whole second over the last few seconds: measured fps and bit rate.
-struct RateMeter: Sendable {
+public struct RateMeter: Sendable {
     /// Seconds averaged (complete seconds before the current one).
-    static let window = 5
+    public static let window = 5
     private let origin: ContinuousClock.Instant
     /// (second index since origin, frames, bytes), newest last.
     private var buckets: [(second: Int64, frames: Int, bytes: Int)] = []
 
-    init(origin: ContinuousClock.Instant) { self.origin = origin }
+    public init(origin: ContinuousClock.Instant) { self.origin = origin }
 
     private func second(_ t: ContinuousClock.Instant) -> Int64 { (t - origin).components.seconds }
 
-    mutating func add(frames: Int, bytes: Int, at t: ContinuousClock.Instant) {
+    public mutating func add(frames: Int, bytes: Int, at t: ContinuousClock.Instant) {
         let s = second(t)
         if let last = buckets.last, last.second == s {
             buckets[buckets.count - 1].frames += frames
@@ -22,7 +22,7 @@ struct RateMeter: Sendable {
     }
 
     /// Frames per second and bits per second over the complete seconds of the window before `now`.
-    func rates(now: ContinuousClock.Instant) -> (fps: Double, bitsPerSecond: Double) {
+    public func rates(now: ContinuousClock.Instant) -> (fps: Double, bitsPerSecond: Double) {
         let current = second(now)
         // A young stream averages over the seconds it has lived, not the whole window.
         let first = max(current - Int64(Self.window), buckets.first?.second ?? current)

@@ -37,6 +37,9 @@ public struct WHEPEgressConfiguration: Sendable {
     /// or the WebRTC rung inside its keyframe window) starts on the join rung's IDR and moves onto its rendition at
     /// that rendition's next keyframe (`whep.join_on_rung`); off: it waits for that keyframe.
     public var joinOnRung: Bool = true
+    /// A viewer whose receiver estimate (REMB) cannot carry its rendition moves to a lower ladder rung at that rung's
+    /// next keyframe, and back when the estimate allows (`whep.adapt_to_bandwidth`; `WHEPBandwidthAdaptation`).
+    public var adaptToBandwidth: Bool = true
     /// x264 preset of the dedicated WebRTC rung.
     public var rungPreset: String = "veryfast"
     /// Opus bit rate for AAC sources transcoded once per stream (`whep.opus_bitrate_kbps`).

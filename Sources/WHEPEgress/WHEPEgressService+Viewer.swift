@@ -50,7 +50,10 @@ extension WHEPEgressService {
             ended["nacked"] = "\(c.nackedPackets)"
             ended["retransmitted"] = "\(c.retransmittedPackets)"
             ended["rtx"] = "\(c.retransmittedOnRTX)"
+            ended["resends_skipped"] = "\(c.resendsSkipped)"
             ended["keyframe_requests"] = "\(c.keyframeRequests)"
+            ended["steps_down"] = "\(c.stepsDown)"
+            ended["steps_up"] = "\(c.stepsUp)"
             ended["estimate_kbps"] = "\(c.estimatedBitRate.map { "\($0 / 1000)" } ?? "-")"
             ended["rtt_ms"] =
                 "\(c.roundTrip.map { "\($0.components.attoseconds / 1_000_000_000_000_000 + $0.components.seconds * 1000)" } ?? "-")"
@@ -80,13 +83,15 @@ extension WHEPEgressService {
                 let lost = nack.lostSequenceNumbers
                 let found = kind == .video ? viewer.nacked(lost) { feed.history(.video, $0) } : feed.history(kind, lost)
                 viewer.count { $0.nackedPackets += nack.lostSequenceNumbers.count }
-                viewer.retransmit(found, kind: kind)
+                let interval = max(.milliseconds(100), (viewer.counters.roundTrip ?? .zero) * 3 / 2)
+                viewer.retransmit(viewer.dueForResend(found, kind: kind, now: .now, interval: interval), kind: kind)
             case .pictureLossIndication(_, let media) where media == feed.videoSSRC:
                 wantsKeyframe = true
             case .fullIntraRequest(let fir) where fir.entries.contains(where: { $0.ssrc == feed.videoSSRC }):
                 wantsKeyframe = true
             case .receiverEstimatedMaxBitrate(let remb) where remb.ssrcs.contains(feed.videoSSRC) || remb.ssrcs.isEmpty:
                 viewer.count { $0.estimatedBitRate = remb.bitrate }
+                adapt(viewer, feed: feed, estimate: Double(remb.bitrate))
             case .receiverReport(let report):
                 note(report.reports, viewer: viewer, feed: feed)
             case .senderReport(let report):

@@ -106,9 +106,11 @@ public final class WHEPEgressService: Sendable {
         // Negotiate first to learn the source, then again with that feed's SSRCs and CNAME for the real answer.
         let negotiation: WHEPNegotiation
         let feed: WHEPStreamFeed
+        var lower: [WHEPVideoSource] = []
         do {
             let first = try WHEPNegotiation(offer: parsed, sendable: sendable, configuration: feedProbe)
             let source = first.videoChoice.map { choices[$0].source } ?? .none
+            if let chosen = first.videoChoice { lower = Self.lowerRenditions(choices, below: chosen) }
             feed = try self.feed(key: key, source: source)
             var answerConfiguration = feedProbe
             answerConfiguration.cname = feed.cname
@@ -147,7 +149,8 @@ public final class WHEPEgressService: Sendable {
             audioPayloadType: negotiation.audio?.payloadType,
             videoRetransmission: negotiation.video?.retransmission,
             queueLimit: configuration.viewerQueuePackets,
-            videoSource: "\(feed.videoSource)"
+            videoSource: "\(feed.videoSource)",
+            lowerRenditions: configuration.adaptToBandwidth ? lower : []
         )
         let count = state.withLock { s in
             s.viewers[id] = viewer
@@ -202,7 +205,7 @@ public final class WHEPEgressService: Sendable {
     }
 
     /// The feed for `key` and `source`, started on first use.
-    private func feed(key: StreamKey, source: WHEPVideoSource) throws(WHEPEgressError) -> WHEPStreamFeed {
+    func feed(key: StreamKey, source: WHEPVideoSource) throws(WHEPEgressError) -> WHEPStreamFeed {
         let name = "\(key.rawValue)|\(source)"
         let created = state.withLock { s -> (WHEPStreamFeed, Bool) in
             if let existing = s.feeds[name] { return (existing, false) }
@@ -233,6 +236,10 @@ public final class WHEPEgressService: Sendable {
         let viewers = feed.viewers
         logger.info("WHEP stream ended", metadata: ["stream": "\(feed.key)", "viewers": "\(viewers.count)"])
         for viewer in viewers { viewer.session.close() }
+        // A lower rung that stops (shed, or its stream ended) sends its viewers back to their own feed.
+        for viewer in feed.bridgedViewers where viewer.lowerRendition === feed {
+            if viewer.stepUp() { logger.info("WHEP viewer's lower rendition ended; back to its own", metadata: ["stream": "\(viewer.key)", "session": "\(viewer.id)"]) }
+        }
     }
 
     /// Stops a feed nobody watches any more.

@@ -14,6 +14,10 @@
 /// encodes of it, the IDR the slower), so for such a feed the rung's frames are held back `holdFrames` frames: the
 /// feed's keyframe then finds the rung's frame of its picture still held, and takes its place.
 ///
+/// The same timeline carries a viewer whose bandwidth cannot take its own feed down onto a lower rendition (the rung)
+/// at that rendition's next keyframe, and back up at its own feed's next keyframe (`WHEPBandwidthAdaptation`); its RTP
+/// clock stays its own feed's throughout, so the own feed's sender reports keep lip sync.
+///
 /// A value: each frame in gives the actions to carry out, so the timeline is tested without a network.
 struct WHEPJoinSwitch: Sendable, Equatable {
     /// Which feed a frame came from.
@@ -30,6 +34,13 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         case bridging
         /// From its own feed; the rung's frames are no longer taken.
         case switched
+        /// From its own feed, until the lower rendition's next keyframe (its bandwidth cannot take its own feed).
+        case steppingDown
+        /// Its own feed's keyframe came: nothing is sent until the lower rendition's encode of that picture, its IDR
+        /// (the ladder's IDRs fall on the source's keyframes, and its encodes come out behind the source's frames).
+        case awaitingRung
+        /// From the lower rendition, until it steps back up.
+        case onRung
     }
 
     /// One access unit's packets as their feed numbered them (all of a frame's packets share its timestamp).
@@ -57,6 +68,8 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         case missedKeyframe
         /// The viewer moved onto its own feed with this frame: stop feeding it the rung (and the rung may stop).
         case leaveRung
+        /// The viewer moved onto the lower rendition with this frame (its own feed's frames are dropped from now on).
+        case enterRung
     }
 
     /// Where a sequence number the viewer NACKs was sent from.
@@ -69,7 +82,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
 
     private(set) var phase = Phase.bridging
     /// Added to a rung timestamp to put it on the viewer's own feed's clock.
-    let timestampShift: UInt32
+    private(set) var timestampShift: UInt32
     /// The viewer's next sequence number.
     private(set) var nextSequence: UInt16
     /// The first sequence number the viewer was sent, and how many came from the rung.
@@ -83,7 +96,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     private(set) var lastTimestamp: UInt32?
     /// Frames the viewer got from the rung.
     private(set) var rungFrames = 0
-    /// Rung frames held back at most (0: each goes out as it comes).
+    /// Rung frames held back at most while bridging (0: each goes out as it comes).
     let holdFrames: Int
     /// The held rung frames, oldest first, their timestamps already on the viewer's clock.
     private(set) var held: [Frame] = []
@@ -95,6 +108,42 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         nextSequence = firstSequence
         self.timestampShift = timestampShift
         self.holdFrames = max(0, holdFrames)
+    }
+
+    /// A viewer that never joined on the rung, on its own feed whose next sequence number is `nextSequence`: its
+    /// numbers stay the feed's, and a NACK for any of the `historyPackets` before it maps straight back.
+    init(onOwnFeedAt nextSequence: UInt16, historyPackets: Int) {
+        self.init(firstSequence: nextSequence, timestampShift: 0)
+        phase = .switched
+        switchSequence = nextSequence &- UInt16(clamping: min(max(0, historyPackets), 0x7FFF))
+    }
+
+    /// Starts a step down onto a lower rendition whose timestamps move by `timestampShift`; false unless the viewer
+    /// is settled on its own feed.
+    mutating func stepDown(timestampShift: UInt32) -> Bool {
+        guard phase == .switched else { return false }
+        self.timestampShift = timestampShift
+        phase = .steppingDown
+        return true
+    }
+
+    /// Starts the step back up onto its own feed (at that feed's next keyframe); false unless on the lower rendition.
+    /// A step down still waiting for the lower rendition's keyframe is called off instead (not once its own feed's
+    /// frames stopped for the lower rendition's IDR).
+    mutating func stepUp() -> Bool {
+        switch phase {
+        case .onRung:
+            phase = .bridging
+            return true
+        case .steppingDown:
+            phase = .switched
+            return true
+        case .awaitingRung:
+            // Its own feed's keyframe was not sent: only the lower rendition's IDR can go on from here.
+            return false
+        case .bridging, .switched:
+            return false
+        }
     }
 
     /// The actions for one frame from either feed.
@@ -125,9 +174,32 @@ struct WHEPJoinSwitch: Sendable, Equatable {
             sequenceShift = nextSequence &- frame.firstSequence
             switchSequence = nextSequence
             return actions + [.leaveRung, send(frame, fromRung: false)]
-        case (.switched, .rung):
+        case (.switched, .rung), (.onRung, .own):
             return [.drop]
-        case (.switched, .own):
+        case (.steppingDown, .own) where frame.keyframe && lastTimestamp != nil:
+            phase = .awaitingRung
+            return [.drop]
+        case (.awaitingRung, .own):
+            // The lower rendition had no IDR of that picture (its keyframes are not the source's): go on from here.
+            guard frame.keyframe else { return [.drop] }
+            phase = .steppingDown
+            sequenceShift = nextSequence &- frame.firstSequence
+            switchSequence = nextSequence
+            return [send(frame, fromRung: false)]
+        case (.steppingDown, .rung), (.awaitingRung, .rung):
+            var shifted = frame
+            shifted.timestamp = frame.timestamp &+ timestampShift
+            // Only a keyframe ahead of what was sent takes over (RTP time never steps back); else wait for the next.
+            guard frame.keyframe, lastTimestamp.map({ Self.isAfter(shifted.timestamp, $0) }) ?? true else {
+                return [.drop]
+            }
+            phase = .onRung
+            return [.enterRung, send(shifted, fromRung: true)]
+        case (.onRung, .rung):
+            var shifted = frame
+            shifted.timestamp = frame.timestamp &+ timestampShift
+            return [send(shifted, fromRung: true)]
+        case (.switched, .own), (.steppingDown, .own):
             nextSequence = frame.firstSequence &+ sequenceShift
             // Half the sequence space later the rung's packets are long out of every history: forget them, so the
             // numbers they had, when they come round again, are the own feed's.
@@ -140,7 +212,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     func origin(ofSent sequence: UInt16) -> SentOrigin? {
         if Int(sequence &- firstSequence) < rungPackets { return .rung }
         // Packets of its own feed from before the switch were never sent to it.
-        guard phase == .switched, sequence &- switchSequence < 0x8000 else { return nil }
+        guard phase != .bridging, sequence &- switchSequence < 0x8000 else { return nil }
         return .own(sequence &- sequenceShift)
     }
 

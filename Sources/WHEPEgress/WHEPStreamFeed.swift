@@ -41,6 +41,8 @@ final class WHEPStreamFeed: Sendable {
         var stopped = false
         /// Keyframe requests carried out by the rung (the source itself cannot be asked).
         var keyframesForced = 0
+        /// Video bytes sent per second (what a viewer of this feed must take: `WHEPBandwidthAdaptation`).
+        var videoRate = RateMeter(origin: .now)
     }
 
     let state: Mutex<State>
@@ -203,6 +205,15 @@ final class WHEPStreamFeed: Sendable {
     /// The video track's RTP timestamp offset (`WHEPJoinSwitch` moves rung timestamps by the difference).
     var videoTimestampOffset: UInt32 { state.withLock { $0.video.timestampOffset } }
 
+    /// The video track's next sequence number (a viewer's timeline taken over mid-stream starts there).
+    var nextVideoSequence: UInt16 { state.withLock { $0.video.sequence } }
+
+    /// Video bits per second sent over the last few seconds; nil before a whole second of it.
+    func videoBitRate(now: ContinuousClock.Instant = .now) -> Double? {
+        let rate = state.withLock { $0.videoRate.rates(now: now).bitsPerSecond }
+        return rate > 0 ? rate : nil
+    }
+
     /// Stops reading the hub; viewers are the service's to close.
     func stop() {
         let tasks = state.withLock { s in
@@ -216,6 +227,9 @@ final class WHEPStreamFeed: Sendable {
     }
 
     var viewers: [WHEPViewer] { state.withLock { Array($0.viewers.values) } }
+
+    /// Viewers of other feeds taking this one's video (joining, or stepped down onto it).
+    var bridgedViewers: [WHEPViewer] { state.withLock { Array($0.bridged.values) } }
 
     /// Keyframes the rung encoded on request.
     var keyframesForced: Int { state.withLock { $0.keyframesForced } }
@@ -275,6 +289,7 @@ final class WHEPStreamFeed: Sendable {
             if frame.isKeyframe { s.keyframePacer.keyframePassed() }
             do throws(WebRTCWireError) {
                 let packets = try s.video.packetize(video: frame, wall: wall)
+                s.videoRate.add(frames: 1, bytes: packets.reduce(0) { $0 + $1.count }, at: .now)
                 return .success((packets, Array(s.viewers.values), Array(s.bridged.values)))
             } catch {
                 return .failure(error)

@@ -19,7 +19,8 @@ struct WHEPTrackSender: Sendable {
     /// Set after the publisher left: the next frame's timestamp continues the old timeline by the wall time between.
     private var rebase = false
     private var packetizer: H264Packetizer
-    private var sequence: UInt16
+    /// The next packet's sequence number.
+    private(set) var sequence: UInt16
     private(set) var history: RTPSendHistory
     /// Where the RTP clock stood against the wall clock at the last frame sent.
     private var anchor: (wall: WallTime, rtp: UInt32)?

@@ -28,9 +28,14 @@ final class WHEPViewer: Sendable {
         var retransmittedPackets = 0
         /// Of those, sent on the RTX stream (RFC 4588) rather than as the original packet.
         var retransmittedOnRTX = 0
+        /// NACKed packets not resent because they were resent less than a round trip (at least 100 ms) before.
+        var resendsSkipped = 0
         var keyframeRequests = 0
         /// Video frames sent from the join rung while joining its own feed (`WHEPJoinSwitch`).
         var framesFromRung = 0
+        /// Moves onto a lower rendition and back (`WHEPBandwidthAdaptation`), each counted when its keyframe came.
+        var stepsDown = 0
+        var stepsUp = 0
         /// Last receiver report's loss fraction for video, out of 256 (RFC 3550 §6.4.1).
         var fractionLost: UInt8 = 0
         /// Round trip from the last receiver report that echoed one of our sender reports.
@@ -53,16 +58,27 @@ final class WHEPViewer: Sendable {
     let queueLimit: Int
     /// Which feed it watches, for reports.
     let videoSource: String
+    /// Lower ladder rungs it may step down to when its bandwidth cannot take its own feed, highest first.
+    let lowerRenditions: [WHEPVideoSource]
     private let inFlight = Atomic<Int>(0)
+    /// When each packet (kind << 16 | sequence number) was last resent.
+    private let lastResent = Mutex<[UInt32: ContinuousClock.Instant]>([:])
     private let state = Mutex<(phase: Phase, counters: Counters)>((.connecting, Counters()))
-    /// Set while a viewer joins on the join rung, and kept after the switch (its NACKs map through it).
+    /// Set while a viewer joins on the join rung or takes a lower rendition, and kept after (its NACKs map through it).
     let join = Mutex<JoinBridge?>(nil)
+    /// When its receiver's estimate moves it to a lower rendition and back.
+    let adaptation = Mutex(WHEPBandwidthAdaptation())
 
-    /// A viewer's join on the join rung: its timeline, what the rung sent it, and the rung's feed.
+    /// A viewer's join on the join rung, or its stay on a lower rendition: its timeline, what the rung sent it, and
+    /// the rung's feed.
     struct JoinBridge: Sendable {
         var timeline: WHEPJoinSwitch
         /// Its own feed's SSRC: the viewer's one video SSRC.
         let ssrc: UInt32
+        /// Made by a join on the join rung (not by a step down).
+        var joined = true
+        /// Every packet sent goes into `history`, not only the rung's (a step down mixes the feeds' numbers).
+        var recordsAll = false
         /// The packets of the rung frames the timeline holds back, oldest first, as the rung numbered them.
         var held: [[[UInt8]]] = []
         /// Rung packets as this viewer got them, for its NACKs; freed once they are too old to be asked for.
@@ -81,7 +97,8 @@ final class WHEPViewer: Sendable {
         audioPayloadType: UInt8?,
         videoRetransmission: RetransmissionStream? = nil,
         queueLimit: Int,
-        videoSource: String = ""
+        videoSource: String = "",
+        lowerRenditions: [WHEPVideoSource] = []
     ) {
         self.id = id
         self.key = key
@@ -92,6 +109,7 @@ final class WHEPViewer: Sendable {
         rtxSequence = Mutex(UInt16.random(in: 0...UInt16.max))
         self.queueLimit = max(1, queueLimit)
         self.videoSource = videoSource
+        self.lowerRenditions = lowerRenditions
     }
 
     var phase: Phase { state.withLock { $0.phase } }
@@ -124,11 +142,78 @@ final class WHEPViewer: Sendable {
         }
     }
 
-    /// The rung it still joins on (keyframe requests go there); nil once on its own feed or never bridged.
-    var joiningRung: WHEPStreamFeed? { join.withLock { $0?.rung } }
+    /// The rung whose frames it shows now (keyframe requests go there); nil while on its own feed.
+    var joiningRung: WHEPStreamFeed? {
+        join.withLock { j in
+            guard let j, j.timeline.phase == .bridging || j.timeline.phase == .onRung else { return nil }
+            return j.rung
+        }
+    }
 
     /// True once a bridged viewer moved onto its own feed.
     var switchedToOwnFeed: Bool { join.withLock { $0?.timeline.phase == .switched } }
+
+    /// Where its timeline is (nil: it never left its own feed's numbering).
+    var timelinePhase: WHEPJoinSwitch.Phase? { join.withLock { $0?.timeline.phase } }
+
+    /// It joined on the join rung, and is still on it.
+    var onJoinRung: Bool {
+        join.withLock { $0.map { $0.joined && !$0.recordsAll && $0.timeline.phase == .bridging } ?? false }
+    }
+
+    /// The lower rendition it takes or is moving onto (nil: its own feed, or the join rung while joining).
+    var lowerRendition: WHEPStreamFeed? { join.withLock { j in j?.recordsAll == true ? j?.rung : nil } }
+
+    /// Which rendition its video comes from now (`passthrough`, `rung 360p`…), for reports.
+    var currentVideoSource: String {
+        join.withLock { j in
+            guard let j, let rung = j.rung, j.timeline.phase == .bridging || j.timeline.phase == .onRung else {
+                return videoSource
+            }
+            return "\(rung.videoSource)"
+        }
+    }
+
+    /// Starts a step down onto `rung`, a lower rendition, at its next keyframe (`WHEPJoinSwitch`): its timestamps
+    /// move by `timestampShift`, the viewer's SSRC stays `ssrc`. False while it joins or takes a rung already.
+    func stepDown(
+        onto rung: WHEPStreamFeed,
+        timestampShift: UInt32,
+        ssrc: UInt32,
+        ownNextSequence: UInt16,
+        historyCapacity: Int,
+        leave: @escaping @Sendable (WHEPViewer, WHEPStreamFeed) -> Void
+    ) -> Bool {
+        join.withLock { j in
+            var bridge =
+                j
+                ?? JoinBridge(
+                    timeline: WHEPJoinSwitch(onOwnFeedAt: ownNextSequence, historyPackets: historyCapacity),
+                    ssrc: ssrc,
+                    joined: false
+                )
+            guard bridge.rung == nil, bridge.timeline.stepDown(timestampShift: timestampShift) else { return false }
+            bridge.rung = rung
+            bridge.leave = leave
+            bridge.recordsAll = true
+            if bridge.history == nil { bridge.history = RTPSendHistory(capacity: historyCapacity) }
+            j = bridge
+            return true
+        }
+    }
+
+    /// Starts the step back up onto its own feed at that feed's next keyframe (a step down still waiting for the lower
+    /// rendition's keyframe is called off, and the rung left at once). False when it is on its own feed.
+    func stepUp() -> Bool {
+        let (moved, calledOff) = join.withLock { j -> (Bool, Bool) in
+            guard j?.recordsAll == true, let phase = j?.timeline.phase, j?.timeline.stepUp() == true else {
+                return (false, false)
+            }
+            return (true, phase == .steppingDown)
+        }
+        if calledOff { leaveRung() }
+        return moved
+    }
 
     /// Stops taking the rung (at the switch, or when the session ends while bridging).
     func leaveRung() {
@@ -159,8 +244,10 @@ final class WHEPViewer: Sendable {
         case .notJoining: sent = (enqueue(packets, payloadType: payloadType), packets.count, 0)
         case .dropped: return false
         case .missedKeyframe: return true
-        case .sent(let enqueued, let count, let rungFrames, let switched):
+        case .sent(let enqueued, let count, let rungFrames, let switched, let entered, let stepped):
             if switched { leaveRung() }
+            if switched, stepped { self.count { $0.stepsUp += 1 } }
+            if entered { self.count { $0.stepsDown += 1 } }
             sent = (enqueued, count, rungFrames)
         }
         if sent.rungFrames > 0 { count { $0.framesFromRung += sent.rungFrames } }
@@ -185,8 +272,9 @@ final class WHEPViewer: Sendable {
         /// Its own feed's keyframe came too late to take over: that feed should make another.
         case missedKeyframe
         /// Put on its timeline and handed to the transport (`enqueued` false: its queue refused some): `packets`
-        /// packets, `rungFrames` of the frames from the rung; `switched` when this frame moved it onto its own feed.
-        case sent(enqueued: Bool, packets: Int, rungFrames: Int, switched: Bool)
+        /// packets, `rungFrames` of the frames from the join rung; `switched` when this frame moved it onto its own
+        /// feed, `entered` onto a lower rendition; `stepped` when the bridge is a step down's.
+        case sent(enqueued: Bool, packets: Int, rungFrames: Int, switched: Bool, entered: Bool, stepped: Bool)
     }
 
     /// Puts a bridged viewer's frame (and the held rung frames it releases) on its timeline and enqueues them under
@@ -209,6 +297,7 @@ final class WHEPViewer: Sendable {
                 timestamp: first[4...7].reduce(0) { $0 << 8 | UInt32($1) }
             )
             var switched = false
+            var entered = false
             var enqueued = true
             var sentPackets = 0
             var rungFrames = 0
@@ -218,11 +307,13 @@ final class WHEPViewer: Sendable {
                 for i in rewritten.indices {
                     let sequence = firstSequence &+ UInt16(truncatingIfNeeded: i)
                     WHEPJoinSwitch.rewrite(&rewritten[i], sequence: sequence, timestamp: timestamp, ssrc: bridge.ssrc)
-                    if fromRung { bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i]) }
+                    if fromRung || bridge.recordsAll {
+                        bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i])
+                    }
                 }
                 enqueued = enqueue(rewritten, payloadType: payloadType) && enqueued
                 sentPackets += rewritten.count
-                if fromRung { rungFrames += 1 }
+                if fromRung, !bridge.recordsAll { rungFrames += 1 }
             }
             for action in bridge.timeline.take(frame) {
                 switch action {
@@ -233,13 +324,23 @@ final class WHEPViewer: Sendable {
                 case .release(let firstSequence, let timestamp):
                     put(bridge.held.removeFirst(), firstSequence: firstSequence, timestamp: timestamp, fromRung: true)
                 case .leaveRung: switched = true
+                case .enterRung: entered = true
                 case .send(let firstSequence, let timestamp):
                     put(packets, firstSequence: firstSequence, timestamp: timestamp, fromRung: origin == .rung)
                 }
             }
-            if bridge.timeline.phase == .switched, bridge.timeline.rungPackets == 0 { bridge.history = nil }
+            if bridge.timeline.phase == .switched, bridge.timeline.rungPackets == 0, !bridge.recordsAll {
+                bridge.history = nil
+            }
             guard sentPackets > 0 else { return .dropped }
-            return .sent(enqueued: enqueued, packets: sentPackets, rungFrames: rungFrames, switched: switched)
+            return .sent(
+                enqueued: enqueued,
+                packets: sentPackets,
+                rungFrames: rungFrames,
+                switched: switched,
+                entered: entered,
+                stepped: bridge.recordsAll
+            )
         }
     }
 
@@ -249,6 +350,7 @@ final class WHEPViewer: Sendable {
         let mapped = join.withLock { j -> [[UInt8]]? in
             guard let bridge = j else { return nil }
             return sequenceNumbers.compactMap { sequence -> [UInt8]? in
+                if bridge.recordsAll, let packet = bridge.history?.packet(sequence) { return packet }
                 switch bridge.timeline.origin(ofSent: sequence) {
                 case .rung: return bridge.history?.packet(sequence)
                 case .own(let original):
@@ -271,6 +373,26 @@ final class WHEPViewer: Sendable {
         count { c in
             if sent { c.audioPacketsSent += packets.count } else { c.audioPacketsDropped += packets.count }
         }
+    }
+
+    /// The packets not resent within `interval` before `now` (each is stamped resent now): a receiver NACKs a missing
+    /// packet again every round trip until the repair lands, and on a congested link each extra copy only deepens
+    /// the queue that lost it (a 1.2 Mb/s bottleneck in e2e: five resends per packet sent before this).
+    func dueForResend(_ packets: [[UInt8]], kind: MediaKind, now: ContinuousClock.Instant, interval: Duration)
+        -> [[UInt8]]
+    {
+        let due = lastResent.withLock { last -> [[UInt8]] in
+            if last.count > 4_096 { last = last.filter { now - $0.value < interval } }
+            return packets.filter { bytes in
+                guard bytes.count >= 4 else { return false }
+                let key = UInt32(kind == .video ? 1 : 2) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+                if let at = last[key], now - at < interval { return false }
+                last[key] = now
+                return true
+            }
+        }
+        if due.count < packets.count { count { $0.resendsSkipped += packets.count - due.count } }
+        return due
     }
 
     /// Resends NACKed packets within the queue bound: on the RTX stream when negotiated (RFC 4588 §4: the OSN in

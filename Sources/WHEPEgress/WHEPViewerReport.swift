@@ -33,6 +33,9 @@ public struct WHEPViewerReport: Sendable, Codable, Equatable {
     /// It joined on the join rung, and it is still on it (its own rendition's keyframe has not taken over yet).
     public var joinedOnJoinRung = false
     public var onJoinRung = false
+    /// Moves onto a lower rendition for its bandwidth, and back (`whep.adapt_to_bandwidth`).
+    public var stepsDown = 0
+    public var stepsUp = 0
 }
 
 extension WHEPEgressService {
@@ -44,7 +47,7 @@ extension WHEPEgressService {
             return WHEPViewerReport(
                 stream: viewer.key.rawValue,
                 session: viewer.id,
-                video: viewer.videoSource,
+                video: viewer.currentVideoSource,
                 phase: "\(viewer.phase)",
                 rttMs: c.roundTrip.map {
                     Double($0.components.attoseconds) / 1e15 + Double($0.components.seconds) * 1e3
@@ -59,8 +62,10 @@ extension WHEPEgressService {
                 retransmittedOnRTX: c.retransmittedOnRTX,
                 keyframeRequests: c.keyframeRequests,
                 framesFromRung: c.framesFromRung,
-                joinedOnJoinRung: viewer.join.withLock { $0 != nil },
-                onJoinRung: viewer.joiningRung != nil
+                joinedOnJoinRung: viewer.join.withLock { $0?.joined == true },
+                onJoinRung: viewer.onJoinRung,
+                stepsDown: c.stepsDown,
+                stepsUp: c.stepsUp
             )
         }
         .sorted { ($0.stream, $0.session) < ($1.stream, $1.session) }

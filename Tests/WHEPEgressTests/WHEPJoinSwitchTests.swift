@@ -182,6 +182,8 @@ struct WHEPJoinSwitchTests {
                         held.removeFirst()
                     case .drop, .missedKeyframe:
                         continue
+                    case .enterRung:
+                        Issue.record("a join never enters a lower rendition")
                     }
                 }
                 #expect(held.count == join.held.count && held.count <= join.holdFrames)

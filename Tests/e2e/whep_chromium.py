@@ -195,7 +195,7 @@ def main() -> int:
             time.sleep(1)
             state = driver.execute_script("return window.whep")
             emit({"tick": {"t": round(time.monotonic() - t_connected, 1), "frames": state["frames"],
-                           "state": state["state"]}})
+                           "state": state["state"], "height": state["height"]}})
         stats = driver.execute_async_script(STATS_JS)
         driver.save_screenshot(str(shots / "whep-chromium.png"))
         if args.delete and posted.get("location"):

@@ -1,0 +1,194 @@
+"""Adaptive bit rate over WebRTC (issue 18): Chromium watches an RTMP passthrough (854x480, 2.5 Mb/s, ladder on)
+through a loopback UDP relay in this test that carries the gateway's SRTP at 1.2 Mb/s (a bottleneck queue: up to
+300 ms waits, then drops). Chromium's receiver estimate (REMB) falls under what it is sent; the gateway must move it
+onto the 360p ladder rung at that rung's next keyframe, on the same SSRC, and Chromium must keep presenting frames,
+now 360 lines high. Once the relay lifts its limit, the viewer tries its own rendition again (the probe after 15 s
+on the rung) and stays there.
+
+Only SRTP media is shaped: STUN, DTLS and SRTCP pass at once, as on a link whose bottleneck is the media's own queue.
+Artifacts: .build/e2e-artifacts/<test>/.
+"""
+from __future__ import annotations
+
+import collections
+import json
+import os
+import select
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from procs import Gateway, Publisher, free_port
+from whip_chromium import CHROMEDRIVER, CHROMIUM
+from test_whep import HERE, events, wait_live
+from test_whip_loss import classify
+
+KEY = "e2e-whep-abr"
+LIMIT_BPS = 1_200_000
+QUEUE_SECONDS = 0.3
+WATCH_SECONDS = 36
+LIFT_AFTER_STEP_DOWN_S = 6
+
+
+class BottleneckRelay:
+    """One loopback UDP socket between one viewer and the gateway's WebRTC port; the gateway's SRTP leaves it at
+    `rate` bits per second through a drop-tail queue of `queue_seconds` (None: no limit)."""
+
+    def __init__(self, gateway_port: int, rate: int, queue_seconds: float):
+        self.gateway = ("127.0.0.1", gateway_port)
+        self.rate, self.queue_seconds = rate, queue_seconds
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.port = self.sock.getsockname()[1]
+        self.client = None
+        self.queue: collections.deque[bytes] = collections.deque()
+        self.queued_bytes = 0
+        self.lock = threading.Lock()
+        self.forwarded, self.dropped = collections.Counter(), collections.Counter()
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self._receive, daemon=True),
+                        threading.Thread(target=self._drain, daemon=True)]
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join(5)
+        self.sock.close()
+
+    def lift(self):
+        with self.lock:
+            self.rate = None
+
+    def _receive(self):
+        while not self.stop.is_set():
+            ready, _, _ = select.select([self.sock], [], [], 0.1)
+            if not ready:
+                continue
+            try:
+                datagram, source = self.sock.recvfrom(65536)
+            except OSError:
+                return
+            if source != self.gateway:
+                self.client = source
+                self.sock.sendto(datagram, self.gateway)
+                continue
+            if self.client is None:
+                continue
+            kind = classify(datagram)
+            with self.lock:
+                if kind == "rtp" and (self.rate is not None or self.queue):
+                    limit = (self.rate or 10**9) * self.queue_seconds / 8
+                    if self.queued_bytes + len(datagram) > limit:
+                        self.dropped[kind] += 1
+                    else:
+                        self.queue.append(datagram)
+                        self.queued_bytes += len(datagram)
+                    continue
+            self.forwarded[kind] += 1
+            self.sock.sendto(datagram, self.client)
+
+    def _drain(self):
+        """Sends queued packets at the rate (each waits its serialization time on the bottleneck)."""
+        next_at = time.monotonic()
+        while not self.stop.is_set():
+            with self.lock:
+                datagram = self.queue.popleft() if self.queue else None
+                if datagram is not None:
+                    self.queued_bytes -= len(datagram)
+                rate = self.rate
+            if datagram is None:
+                time.sleep(0.002)
+                next_at = time.monotonic()
+                continue
+            now = time.monotonic()
+            if next_at > now:
+                time.sleep(next_at - now)
+            next_at = max(next_at, now) + (len(datagram) * 8 / rate if rate else 0)
+            self.forwarded["rtp"] += 1
+            try:
+                self.sock.sendto(datagram, self.client)
+            except OSError:
+                return
+
+
+def publisher_cmd(url: str, seconds: int) -> list[str]:
+    """854x480 at 2.5 Mb/s, 1 s GOP, no B-frames (the passthrough qualifies), AAC."""
+    return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
+            "-f", "lavfi", "-i", "testsrc2=size=854x480:rate=30", "-f", "lavfi", "-i", "sine=frequency=440",
+            "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency",
+            "-b:v", "2500k", "-maxrate", "2500k", "-bufsize", "2500k", "-g", "30", "-keyint_min", "30",
+            "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
+
+
+def test_chromium_behind_a_bottleneck_steps_down_to_a_ladder_rung_and_back_up_once_it_lifts(workdir):
+    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        pytest.skip("chromium or /usr/bin/chromedriver is not installed")
+    gw = Gateway(workdir, ["--segment-target-seconds", "1", "--part-target-ms", "200", "--transcode", "on",
+                           "--webrtc-port", str(free_port())]).start()
+    webrtc_port = int(gw.cmd[gw.cmd.index("--webrtc-port") + 1])
+    pub = Publisher(publisher_cmd(gw.rtmp_url(KEY), WATCH_SECONDS + 40), workdir / "publisher.log")
+    viewer = None
+    try:
+        wait_live(gw, KEY)
+        time.sleep(3)  # the 360p rung has published for a few seconds (its rate is measured)
+        with BottleneckRelay(webrtc_port, LIMIT_BPS, QUEUE_SECONDS) as relay:
+            viewer = subprocess_viewer(gw, relay)
+            lines, ticks_seen, down_at = [], 0, None
+            for line in viewer.stdout:
+                lines.append(line)
+                if not line.startswith('{"tick"'):
+                    continue
+                ticks_seen += 1
+                if down_at is None and "WHEP viewer steps down" in gw.log():
+                    down_at = ticks_seen
+                # The viewer holds on the rung behind the bottleneck for a while; then the link frees up.
+                if down_at is not None and ticks_seen - down_at == LIFT_AFTER_STEP_DOWN_S:
+                    relay.lift()
+            out, err = viewer.communicate(timeout=120)
+        text = "".join(lines) + out
+        (workdir / "viewer.log").write_text(text + "\n--- stderr\n" + err)
+        log = gw.log()
+        done = next((e for e in events(text) if e.get("done")), {})
+        ticks = [e["tick"] for e in events(text) if "tick" in e]
+        context = (f"relay forwarded={dict(relay.forwarded)} dropped={dict(relay.dropped)}\nticks={ticks}\n"
+                   + "\n".join(line for line in log.splitlines() if "WHEP" in line)[-4000:])
+        (workdir / "summary.json").write_text(json.dumps({"ticks": ticks, "forwarded": relay.forwarded,
+                                                          "dropped": relay.dropped}, indent=1))
+        assert done.get("connected") and done.get("source") == "passthrough", context
+        # The bottleneck bit: Chromium's estimate fell and the gateway moved the viewer onto the 360p rung.
+        down = [line for line in log.splitlines() if "WHEP viewer steps down" in line]
+        assert down and "to=rung 360p" in down[0] and "from=passthrough" in down[0], context
+        heights = [t["height"] for t in ticks]
+        assert 480 in heights and 360 in heights, context
+        first_360 = heights.index(360)
+        # Frames kept coming on the rung (Chromium took the new SPS on the same SSRC): ~30 fps for each second there.
+        on_rung = [b["frames"] - a["frames"] for a, b in zip(ticks[first_360:], ticks[first_360 + 1:])
+                   if b["height"] == 360]
+        assert on_rung and min(on_rung) >= 15, context
+        # Once the limit lifted, the probe took it back to its own rendition and it stayed there.
+        up = [line for line in log.splitlines() if "WHEP viewer steps back up" in line]
+        assert up, context
+        assert heights[-1] == 480, context
+        ended = next(line for line in log.splitlines() if "WHEP session ended" in line)
+        assert "steps_down=1" in ended and "steps_up=1" in ended, ended
+    finally:
+        if viewer and viewer.poll() is None:
+            viewer.kill()
+        pub.stop()
+        gw.stop()
+
+
+def subprocess_viewer(gw: Gateway, relay: BottleneckRelay) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{gw.http_port}", KEY,
+                             "--seconds", str(WATCH_SECONDS), "--delete", "--candidate", f"127.0.0.1:{relay.port}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
