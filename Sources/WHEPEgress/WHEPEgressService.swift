@@ -238,7 +238,12 @@ public final class WHEPEgressService: Sendable {
         for viewer in viewers { viewer.session.close() }
         // A lower rung that stops (shed, or its stream ended) sends its viewers back to their own feed.
         for viewer in feed.bridgedViewers where viewer.lowerRendition === feed {
-            if viewer.stepUp() { logger.info("WHEP viewer's lower rendition ended; back to its own", metadata: ["stream": "\(viewer.key)", "session": "\(viewer.id)"]) }
+            if viewer.lowerRenditionEnded() {
+                logger.info(
+                    "WHEP viewer's lower rendition ended; back to its own",
+                    metadata: ["stream": "\(viewer.key)", "session": "\(viewer.id)"]
+                )
+            }
         }
     }
 

@@ -127,6 +127,16 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         return true
     }
 
+    /// The lower rendition stopped (shed, or its stream ended): back onto its own feed, at once if it never left it,
+    /// else at that feed's next keyframe.
+    mutating func rungEnded() {
+        switch phase {
+        case .steppingDown: phase = .switched
+        case .awaitingRung, .onRung: phase = .bridging
+        case .bridging, .switched: break
+        }
+    }
+
     /// Starts the step back up onto its own feed (at that feed's next keyframe); false unless on the lower rendition.
     /// A step down still waiting for the lower rendition's keyframe is called off instead (not once its own feed's
     /// frames stopped for the lower rendition's IDR).

@@ -28,7 +28,7 @@ final class WHEPViewer: Sendable {
         var retransmittedPackets = 0
         /// Of those, sent on the RTX stream (RFC 4588) rather than as the original packet.
         var retransmittedOnRTX = 0
-        /// NACKed packets not resent because they were resent less than a round trip (at least 100 ms) before.
+        /// NACKed packets not resent: resent less than a round trip (at least 100 ms) before, or over the budget.
         var resendsSkipped = 0
         var keyframeRequests = 0
         /// Video frames sent from the join rung while joining its own feed (`WHEPJoinSwitch`).
@@ -61,8 +61,15 @@ final class WHEPViewer: Sendable {
     /// Lower ladder rungs it may step down to when its bandwidth cannot take its own feed, highest first.
     let lowerRenditions: [WHEPVideoSource]
     private let inFlight = Atomic<Int>(0)
-    /// When each packet (kind << 16 | sequence number) was last resent.
-    private let lastResent = Mutex<[UInt32: ContinuousClock.Instant]>([:])
+    /// When each packet (kind << 16 | sequence number) was last resent, and this second's resend budget.
+    private let lastResent = Mutex(ResendLimit())
+
+    struct ResendLimit: Sendable {
+        var at: [UInt32: ContinuousClock.Instant] = [:]
+        var windowStart = ContinuousClock.now
+        var sentAtWindowStart = 0
+        var budget = 25
+    }
     private let state = Mutex<(phase: Phase, counters: Counters)>((.connecting, Counters()))
     /// Set while a viewer joins on the join rung or takes a lower rendition, and kept after (its NACKs map through it).
     let join = Mutex<JoinBridge?>(nil)
@@ -200,6 +207,17 @@ final class WHEPViewer: Sendable {
             j = bridge
             return true
         }
+    }
+
+    /// Its lower rendition stopped: back onto its own feed (`WHEPJoinSwitch.rungEnded`); false when it was not on one.
+    func lowerRenditionEnded() -> Bool {
+        let stepped = join.withLock { j -> Bool in
+            guard j?.recordsAll == true, j?.rung != nil else { return false }
+            j?.timeline.rungEnded()
+            return true
+        }
+        if stepped { leaveRung() }
+        return stepped
     }
 
     /// Starts the step back up onto its own feed at that feed's next keyframe (a step down still waiting for the lower
@@ -375,19 +393,32 @@ final class WHEPViewer: Sendable {
         }
     }
 
-    /// The packets not resent within `interval` before `now` (each is stamped resent now): a receiver NACKs a missing
-    /// packet again every round trip until the repair lands, and on a congested link each extra copy only deepens
-    /// the queue that lost it (a 1.2 Mb/s bottleneck in e2e: five resends per packet sent before this).
-    func dueForResend(_ packets: [[UInt8]], kind: MediaKind, now: ContinuousClock.Instant, interval: Duration)
+    /// The packets not resent within `interval` before `now`, within a budget of a quarter of the packets it was sent
+    /// the second before (at least 25 a second); each is stamped resent now. A receiver NACKs a missing packet again
+    /// every round trip until the repair lands, and on a congested link each extra copy only deepens the queue that
+    /// lost it (a 1.2 Mb/s bottleneck in e2e: five resends per packet sent before this).
+    func dueForResend(
+        _ packets: [[UInt8]],
+        kind: MediaKind,
+        now: ContinuousClock.Instant,
+        interval: Duration
+    )
         -> [[UInt8]]
     {
-        let due = lastResent.withLock { last -> [[UInt8]] in
-            if last.count > 4_096 { last = last.filter { now - $0.value < interval } }
+        let sent = counters.videoPacketsSent + counters.audioPacketsSent
+        let due = lastResent.withLock { r -> [[UInt8]] in
+            if now - r.windowStart >= .seconds(1) {
+                r.budget = max(25, (sent - r.sentAtWindowStart) / 4)
+                r.windowStart = now
+                r.sentAtWindowStart = sent
+            }
+            if r.at.count > 4_096 { r.at = r.at.filter { now - $0.value < interval } }
             return packets.filter { bytes in
-                guard bytes.count >= 4 else { return false }
+                guard bytes.count >= 4, r.budget > 0 else { return false }
                 let key = UInt32(kind == .video ? 1 : 2) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
-                if let at = last[key], now - at < interval { return false }
-                last[key] = now
+                if let at = r.at[key], now - at < interval { return false }
+                r.at[key] = now
+                r.budget -= 1
                 return true
             }
         }

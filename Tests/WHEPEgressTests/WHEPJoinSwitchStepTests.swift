@@ -53,7 +53,10 @@ struct WHEPJoinSwitchStepTests {
             (Self.own(514, 2, 24_000), [.drop], .bridging),
             (Self.rung(14, 1, 14_000), [.send(firstSequence: 508, timestamp: 21_000)], .bridging),
             // Its own keyframe is ahead of the rung: it takes over at once (the viewer skips the rung's lag).
-            (Self.own(516, 3, 27_000, key: true), [.leaveRung, .send(firstSequence: 509, timestamp: 27_000)], .switched),
+            (
+                Self.own(516, 3, 27_000, key: true), [.leaveRung, .send(firstSequence: 509, timestamp: 27_000)],
+                .switched
+            ),
             (Self.rung(15, 1, 17_000), [.drop], .switched),
             (Self.own(519, 1, 30_000), [.send(firstSequence: 512, timestamp: 30_000)], .switched),
         ]
@@ -81,7 +84,28 @@ struct WHEPJoinSwitchStepTests {
         #expect(timeline.phase == .steppingDown)
         #expect(timeline.take(Self.own(109, 1, 15_000)) == [.send(firstSequence: 105, timestamp: 15_000)])
         #expect(
-            timeline.take(Self.rung(60, 2, 18_000, key: true)) == [.enterRung, .send(firstSequence: 106, timestamp: 18_000)]
+            timeline.take(Self.rung(60, 2, 18_000, key: true)) == [
+                .enterRung, .send(firstSequence: 106, timestamp: 18_000),
+            ]
+        )
+    }
+
+    /// The rung stops: a step down not yet begun is called off; one that left its own feed waits for its next keyframe.
+    @Test func aRungThatStopsSendsTheViewerBack() {
+        var waiting = WHEPJoinSwitch(onOwnFeedAt: 1, historyPackets: 10)
+        _ = waiting.stepDown(timestampShift: 0)
+        waiting.rungEnded()
+        #expect(waiting.phase == .switched)
+        var onRung = WHEPJoinSwitch(onOwnFeedAt: 1, historyPackets: 10)
+        #expect(onRung.take(Self.own(1, 1, 3_000)) == [.send(firstSequence: 1, timestamp: 3_000)])
+        _ = onRung.stepDown(timestampShift: 0)
+        #expect(onRung.take(Self.own(2, 1, 6_000, key: true)) == [.drop])
+        #expect(onRung.phase == .awaitingRung)
+        onRung.rungEnded()
+        #expect(onRung.phase == .bridging)
+        #expect(onRung.take(Self.own(3, 1, 9_000)) == [.drop])
+        #expect(
+            onRung.take(Self.own(4, 2, 12_000, key: true)) == [.leaveRung, .send(firstSequence: 2, timestamp: 12_000)]
         )
     }
 
