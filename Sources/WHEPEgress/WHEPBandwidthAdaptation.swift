@@ -6,10 +6,12 @@
 ///   so one dip does not cost a switch).
 /// - Up: the estimate covers `upRatio` × the own rendition's bit rate for `upAfter`. A receiver's estimate grows to
 ///   about 1.5 × what it receives (libwebrtc's AIMD cap), so a rung half the own rendition's rate never proves room
-///   for it: after `probeWait` on the rung with the estimate over `upRatio` × what it receives, the viewer tries its
-///   own rendition again; a try that steps down within `failedProbeWithin` doubles the wait (up to `maxProbeWait`).
-/// - After a step up the estimate ramps (libwebrtc's AIMD adds ~8 % a second), so for `rampGrace` it steps down only
-///   when the estimate falls under `rampDrop` × its value at the step up (the receiver saw the link overuse).
+///   for it: after `probeWait` on the rung with the estimate at least `probeRatio` × what it receives (the link is not
+///   congested now: an overused link gets ~0.85 × its throughput; Chromium behind a freed one estimated 1.05–1.3 ×
+///   what it received), the viewer tries its own rendition again; a try that steps down within `failedProbeWithin` doubles the wait (up to `maxProbeWait`).
+/// - After a step up the estimate ramps (libwebrtc's AIMD adds ~8 % a second: from 0.4 to 0.85 × the own rendition
+///   takes ~10 s), so until it first reaches `downRatio` × what it is sent (at most `maxRamp`), it steps down only
+///   when the estimate falls under `rampDrop` × its peak since the step up (the receiver saw the link overuse).
 struct WHEPBandwidthAdaptation: Sendable, Equatable {
     /// What to do after an estimate.
     enum Action: Sendable, Equatable {
@@ -24,12 +26,13 @@ struct WHEPBandwidthAdaptation: Sendable, Equatable {
     var downAfter: Duration = .seconds(1)
     var upRatio = 1.2
     var upAfter: Duration = .seconds(2)
+    var probeRatio = 0.95
     var failedProbeWithin: Duration = .seconds(10)
     var maxProbeWait: Duration = .seconds(120)
-    var rampGrace: Duration = .seconds(10)
+    var maxRamp: Duration = .seconds(30)
     var rampDrop = 0.9
-    /// The estimate when it last stepped up.
-    private(set) var estimateAtStepUp: Double?
+    /// The highest estimate since it last stepped up, while it ramps (nil: not ramping).
+    private(set) var rampPeak: Double?
     /// How long the viewer stays on the rung before it tries its own rendition again (doubles after a failed try).
     private(set) var probeWait: Duration
 
@@ -61,12 +64,13 @@ struct WHEPBandwidthAdaptation: Sendable, Equatable {
         if onLower {
             let covered = own.map { estimate >= upRatio * $0 } ?? false
             let probing = steppedDownAt.map { now - $0 >= probeWait } ?? true
-            holds = covered || (probing && estimate >= upRatio * sent)
+            holds = covered || (probing && estimate >= probeRatio * sent)
             after = upAfter
         } else {
-            let ramping = steppedUpAt.map { now - $0 < rampGrace } ?? false
-            let fell = estimateAtStepUp.map { estimate < rampDrop * $0 } ?? true
-            holds = canStepDown && estimate < downRatio * sent && (!ramping || fell)
+            if estimate >= downRatio * sent || steppedUpAt.map({ now - $0 >= maxRamp }) ?? true { rampPeak = nil }
+            let fell = rampPeak.map { estimate < rampDrop * $0 } ?? true
+            if let peak = rampPeak { rampPeak = max(peak, estimate) }
+            holds = canStepDown && estimate < downRatio * sent && fell
             after = downAfter
         }
         guard holds else {
@@ -81,7 +85,7 @@ struct WHEPBandwidthAdaptation: Sendable, Equatable {
         holdingSince = nil
         if onLower {
             steppedUpAt = now
-            estimateAtStepUp = estimate
+            rampPeak = estimate
             return .stepUp
         }
         // Back down soon after a try: the own rendition still does not fit, so the next try waits longer.

@@ -64,9 +64,54 @@ struct WHEPBandwidthAdaptationTests {
         #expect(feed(50_000, 1_000_000, sent: 700_000, onLower: true) == .stay)
         #expect(feed(53_000, 1_000_000, sent: 700_000, onLower: true) == .stay)
         #expect(feed(55_000, 1_000_000, sent: 700_000, onLower: true) == .stepUp)
-        // Past the ramp grace the plain rule holds again.
+        // A slow ramp is no reason to go down; a fall from its peak is.
         #expect(feed(66_000, 1_500_000, sent: 2_000_000, onLower: false) == .stay)
-        #expect(feed(67_000, 1_500_000, sent: 2_000_000, onLower: false) == .stepDown(estimate: 1_500_000))
+        #expect(feed(70_000, 1_600_000, sent: 2_000_000, onLower: false) == .stay)
+        #expect(feed(71_000, 1_400_000, sent: 2_000_000, onLower: false) == .stay)
+        #expect(feed(72_000, 1_400_000, sent: 2_000_000, onLower: false) == .stepDown(estimate: 1_400_000))
+    }
+
+    /// The probe needs an uncongested rung: an estimate under what it receives keeps it there.
+    @Test func noProbeWhileTheRungItselfIsCongested() {
+        var a = WHEPBandwidthAdaptation(probeWait: .seconds(5))
+        _ = a.estimate(500_000, now: Self.at(0), sent: 2e6, own: 2e6, onLower: false, canStepDown: true)
+        #expect(
+            a.estimate(500_000, now: Self.at(1_000), sent: 2e6, own: 2e6, onLower: false, canStepDown: true) != .stay
+        )
+        for ms in stride(from: 7_000, through: 20_000, by: 1_000) {
+            let action = a.estimate(
+                650_000,
+                now: Self.at(ms),
+                sent: 700_000,
+                own: 2e6,
+                onLower: true,
+                canStepDown: false
+            )
+            #expect(action == .stay, "\(ms)")
+        }
+        #expect(
+            a.estimate(700_000, now: Self.at(21_000), sent: 700_000, own: 2e6, onLower: true, canStepDown: false)
+                == .stay
+        )
+        #expect(
+            a.estimate(710_000, now: Self.at(23_000), sent: 700_000, own: 2e6, onLower: true, canStepDown: false)
+                == .stepUp
+        )
+    }
+
+    /// Once the estimate has ramped up to what it is sent, the plain rule holds again (no peak needed to fall from).
+    @Test func afterTheRampThePlainRuleHolds() {
+        var a = WHEPBandwidthAdaptation(probeWait: .seconds(1))
+        func feed(_ ms: Int, _ estimate: Double, sent: Double, onLower: Bool) -> WHEPBandwidthAdaptation.Action {
+            a.estimate(estimate, now: Self.at(ms), sent: sent, own: 2e6, onLower: onLower, canStepDown: !onLower)
+        }
+        _ = feed(0, 1e6, sent: 2e6, onLower: false)
+        #expect(feed(1_000, 1e6, sent: 2e6, onLower: false) == .stepDown(estimate: 1e6))
+        _ = feed(2_000, 8e5, sent: 7e5, onLower: true)
+        #expect(feed(4_000, 8e5, sent: 7e5, onLower: true) == .stepUp)
+        #expect(feed(5_000, 2.2e6, sent: 2e6, onLower: false) == .stay)  // ramped: back to the plain rule
+        #expect(feed(6_000, 1.6e6, sent: 2e6, onLower: false) == .stay)
+        #expect(feed(7_000, 1.65e6, sent: 2e6, onLower: false) == .stepDown(estimate: 1.65e6))
     }
 
     /// No lower rung, or a switch under way: never down.
