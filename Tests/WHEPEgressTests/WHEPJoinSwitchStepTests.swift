@@ -5,14 +5,15 @@ import Testing
 /// A viewer stepping down onto a lower rendition and back (`WHEPBandwidthAdaptation`): one SSRC, sequence numbers that
 /// step by one and an RTP clock that never steps back, across both switches (RFC 3550 §5.1).
 struct WHEPJoinSwitchStepTests {
-    typealias Frame = WHEPJoinSwitch.Frame
-
-    static func rung(_ sequence: UInt16, _ packets: Int, _ timestamp: UInt32, key: Bool = false) -> Frame {
-        Frame(origin: .rung, keyframe: key, firstSequence: sequence, packets: packets, timestamp: timestamp)
+    static func rung(_ sequence: UInt16, _ packets: Int, _ timestamp: UInt32, key: Bool = false) -> WHEPJoinSwitch.Frame
+    {
+        WHEPJoinSwitchTests.rung(sequence, packets, timestamp, key: key)
     }
 
-    static func own(_ sequence: UInt16, _ packets: Int, _ timestamp: UInt32, key: Bool = false) -> Frame {
-        Frame(origin: .own, keyframe: key, firstSequence: sequence, packets: packets, timestamp: timestamp)
+    /// A frame of the viewer's own feed (the join tests' passthrough).
+    static func own(_ sequence: UInt16, _ packets: Int, _ timestamp: UInt32, key: Bool = false) -> WHEPJoinSwitch.Frame
+    {
+        WHEPJoinSwitchTests.passthrough(sequence, packets, timestamp, key: key)
     }
 
     /// Never joined: its own numbers pass through; down at the rung's keyframe (not before, not one behind), the
@@ -20,7 +21,7 @@ struct WHEPJoinSwitchStepTests {
     @Test func goldenDownAndBackUp() {
         var timeline = WHEPJoinSwitch(onOwnFeedAt: 500, historyPackets: 100)
         #expect(timeline.phase == .switched)
-        let before: [(Frame, [WHEPJoinSwitch.Action])] = [
+        let before: [(WHEPJoinSwitch.Frame, [WHEPJoinSwitch.Action])] = [
             (Self.own(500, 2, 9_000), [.send(firstSequence: 500, timestamp: 9_000)]),
             (Self.rung(7, 1, 2_000, key: true), [.drop]),
         ]
@@ -30,7 +31,7 @@ struct WHEPJoinSwitchStepTests {
         let first = timeline.stepDown(timestampShift: 7_000)
         let again = timeline.stepDown(timestampShift: 7_000)
         #expect(first && !again)
-        let steps: [(Frame, [WHEPJoinSwitch.Action], WHEPJoinSwitch.Phase)] = [
+        let steps: [(WHEPJoinSwitch.Frame, [WHEPJoinSwitch.Action], WHEPJoinSwitch.Phase)] = [
             // Its own frames go on until the rung's keyframe; the rung's others wait.
             (Self.rung(8, 1, 5_000), [.drop], .steppingDown),
             (Self.own(502, 3, 12_000), [.send(firstSequence: 502, timestamp: 12_000)], .steppingDown),
@@ -49,7 +50,7 @@ struct WHEPJoinSwitchStepTests {
         }
         let steppedUp = timeline.stepUp()
         #expect(steppedUp)
-        let up: [(Frame, [WHEPJoinSwitch.Action], WHEPJoinSwitch.Phase)] = [
+        let up: [(WHEPJoinSwitch.Frame, [WHEPJoinSwitch.Action], WHEPJoinSwitch.Phase)] = [
             (Self.own(514, 2, 24_000), [.drop], .bridging),
             (Self.rung(14, 1, 14_000), [.send(firstSequence: 508, timestamp: 21_000)], .bridging),
             // Its own keyframe is ahead of the rung: it takes over at once (the viewer skips the rung's lag).

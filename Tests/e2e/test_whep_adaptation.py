@@ -13,8 +13,6 @@ from __future__ import annotations
 import collections
 import json
 import os
-import select
-import socket
 import subprocess
 import sys
 import threading
@@ -25,7 +23,7 @@ import pytest
 from procs import Gateway, Publisher, free_port
 from whip_chromium import CHROMEDRIVER, CHROMIUM
 from test_whep import HERE, events, wait_live
-from test_whip_loss import classify
+from udp_relay import UDPRelay
 
 KEY = "e2e-whep-abr"
 LIMIT_BPS = 1_200_000
@@ -34,68 +32,33 @@ WATCH_SECONDS = 40
 LIFT_AFTER_STEP_DOWN_S = 6
 
 
-class BottleneckRelay:
-    """One loopback UDP socket between one viewer and the gateway's WebRTC port; the gateway's SRTP leaves it at
-    `rate` bits per second through a drop-tail queue of `queue_seconds` (None: no limit)."""
+class BottleneckRelay(UDPRelay):
+    """Between one viewer and the gateway; the gateway's SRTP leaves it at `rate` bits per second through a
+    drop-tail queue of `queue_seconds` (after `lift`, at once)."""
 
     def __init__(self, gateway_port: int, rate: int, queue_seconds: float):
-        self.gateway = ("127.0.0.1", gateway_port)
+        super().__init__(gateway_port)
         self.rate, self.queue_seconds = rate, queue_seconds
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-        self.port = self.sock.getsockname()[1]
-        self.client = None
         self.queue: collections.deque[bytes] = collections.deque()
         self.queued_bytes = 0
         self.lock = threading.Lock()
-        self.forwarded, self.dropped = collections.Counter(), collections.Counter()
-        self.stop = threading.Event()
-        self.threads = [threading.Thread(target=self._receive, daemon=True),
-                        threading.Thread(target=self._drain, daemon=True)]
-
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        for t in self.threads:
-            t.join(5)
-        self.sock.close()
+        self.threads.append(threading.Thread(target=self._drain, daemon=True))
 
     def lift(self):
         with self.lock:
             self.rate = None
 
-    def _receive(self):
-        while not self.stop.is_set():
-            ready, _, _ = select.select([self.sock], [], [], 0.1)
-            if not ready:
-                continue
-            try:
-                datagram, source = self.sock.recvfrom(65536)
-            except OSError:
+    def from_gateway(self, datagram: bytes, kind: str) -> None:
+        with self.lock:
+            if kind == "rtp" and (self.rate is not None or self.queue):
+                if self.queued_bytes + len(datagram) > (self.rate or 10**9) * self.queue_seconds / 8:
+                    self.dropped[kind] += 1
+                else:
+                    self.queue.append(datagram)
+                    self.queued_bytes += len(datagram)
                 return
-            if source != self.gateway:
-                self.client = source
-                self.sock.sendto(datagram, self.gateway)
-                continue
-            if self.client is None:
-                continue
-            kind = classify(datagram)
-            with self.lock:
-                if kind == "rtp" and (self.rate is not None or self.queue):
-                    limit = (self.rate or 10**9) * self.queue_seconds / 8
-                    if self.queued_bytes + len(datagram) > limit:
-                        self.dropped[kind] += 1
-                    else:
-                        self.queue.append(datagram)
-                        self.queued_bytes += len(datagram)
-                    continue
-            self.forwarded[kind] += 1
-            self.sock.sendto(datagram, self.client)
+        self.forwarded[kind] += 1
+        self.send_to_peer(datagram)
 
     def _drain(self):
         """Sends queued packets at the rate (each waits its serialization time on the bottleneck)."""
@@ -116,7 +79,7 @@ class BottleneckRelay:
             next_at = max(next_at, now) + (len(datagram) * 8 / rate if rate else 0)
             self.forwarded["rtp"] += 1
             try:
-                self.sock.sendto(datagram, self.client)
+                self.send_to_peer(datagram)
             except OSError:
                 return
 

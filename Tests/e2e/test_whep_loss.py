@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import os
 import random
-import select
-import socket
 import sys
-import threading
 import time
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -23,58 +19,26 @@ import pytest
 from procs import FAST_SEGMENTS, Gateway, Publisher, ffmpeg_cmd, free_port
 from whip_chromium import CHROMEDRIVER, CHROMIUM
 from test_whep import HERE, WATCH_SECONDS, metric, run_client, wait_live
-from test_whip_loss import classify
+from udp_relay import UDPRelay
 
 KEY = "e2e-whep-loss"
 LOSS = 0.02
 SEED = 20261126
 
 
-class OutboundLossRelay:
-    """One loopback UDP socket between one viewer and the gateway's WebRTC port; drops SRTP on the way out."""
+class OutboundLossRelay(UDPRelay):
+    """Between one viewer and the gateway; drops SRTP on the way out."""
 
     def __init__(self, gateway_port: int, loss: float, seed: int):
-        self.gateway = ("127.0.0.1", gateway_port)
+        super().__init__(gateway_port)
         self.loss, self.random = loss, random.Random(seed)
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-        self.port = self.sock.getsockname()[1]
-        self.client = None
-        self.forwarded, self.dropped = Counter(), Counter()
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
 
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join(5)
-        self.sock.close()
-
-    def _run(self):
-        while not self.stop.is_set():
-            ready, _, _ = select.select([self.sock], [], [], 0.1)
-            if not ready:
-                continue
-            try:
-                datagram, source = self.sock.recvfrom(65536)
-            except OSError:
-                return
-            if source != self.gateway:
-                self.client = source
-                self.sock.sendto(datagram, self.gateway)
-                continue
-            if self.client is None:
-                continue
-            kind = classify(datagram)
-            if kind == "rtp" and self.random.random() < self.loss:
-                self.dropped[kind] += 1
-                continue
-            self.forwarded[kind] += 1
-            self.sock.sendto(datagram, self.client)
+    def from_gateway(self, datagram: bytes, kind: str) -> None:
+        if kind == "rtp" and self.random.random() < self.loss:
+            self.dropped[kind] += 1
+            return
+        self.forwarded[kind] += 1
+        self.send_to_peer(datagram)
 
 
 def test_playback_survives_two_percent_loss_with_nacks_answered(workdir):

@@ -13,11 +13,8 @@ from __future__ import annotations
 import json
 import random
 import re
-import select
-import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from collections import Counter
@@ -29,6 +26,7 @@ import requests
 from e2ecommon import assert_media_valid, assert_playlists_valid, assert_stream_followed
 from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, free_port
 from session import live_run
+from udp_relay import UDPRelay
 
 KEY = "e2e-whip-loss"
 PUBLISHER = Path(__file__).with_name("whip_aiortc.py")
@@ -37,45 +35,15 @@ SEED = 20260522
 PUBLISH_SECONDS = 18
 
 
-def classify(datagram: bytes) -> str:
-    """RFC 7983 §7 by the first byte; RFC 5761 §4 tells RTCP from RTP by the second."""
-    if not datagram:
-        return "empty"
-    b = datagram[0]
-    if b <= 3:
-        return "stun"
-    if 20 <= b <= 63:
-        return "dtls"
-    if 128 <= b <= 191:
-        return "rtcp" if len(datagram) > 1 and 192 <= datagram[1] <= 223 else "rtp"
-    return "other"
-
-
-class LossyRelay:
-    """One loopback UDP socket between one publisher and the gateway's WebRTC port; drops on the way in only."""
+class LossyRelay(UDPRelay):
+    """Between one publisher and the gateway; drops on the way in only."""
 
     def __init__(self, gateway_port: int, loss: float, seed: int):
-        self.gateway = ("127.0.0.1", gateway_port)
+        super().__init__(gateway_port)
         self.loss = loss
         self.random = random.Random(seed)
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
-        self.port = self.sock.getsockname()[1]
-        self.client = None
-        self.forwarded, self.dropped, self.returned = Counter(), Counter(), Counter()
+        self.returned = Counter()
         self.forced = set()
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        self.thread.join(5)
-        self.sock.close()
 
     def _drop(self, kind: str, datagram: bytes) -> bool:
         # The first Binding request (type 0x0001) and the first DTLS record of the publisher, always.
@@ -85,27 +53,16 @@ class LossyRelay:
             return True
         return self.random.random() < self.loss
 
-    def _run(self):
-        while not self.stop.is_set():
-            ready, _, _ = select.select([self.sock], [], [], 0.1)
-            if not ready:
-                continue
-            try:
-                datagram, source = self.sock.recvfrom(65536)
-            except OSError:
-                return
-            if source == self.gateway:
-                if self.client is not None:
-                    self.returned[classify(datagram)] += 1
-                    self.sock.sendto(datagram, self.client)
-                continue
-            self.client = source
-            kind = classify(datagram)
-            if self._drop(kind, datagram):
-                self.dropped[kind] += 1
-                continue
-            self.forwarded[kind] += 1
-            self.sock.sendto(datagram, self.gateway)
+    def from_gateway(self, datagram: bytes, kind: str) -> None:
+        self.returned[kind] += 1
+        self.send_to_peer(datagram)
+
+    def from_peer(self, datagram: bytes, kind: str) -> None:
+        if self._drop(kind, datagram):
+            self.dropped[kind] += 1
+            return
+        self.forwarded[kind] += 1
+        self.send_to_gateway(datagram)
 
     def summary(self) -> dict:
         return {"forwarded": dict(self.forwarded), "dropped": dict(self.dropped), "returned": dict(self.returned)}
