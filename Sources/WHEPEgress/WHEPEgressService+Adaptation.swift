@@ -53,7 +53,7 @@ extension WHEPEgressService {
                 onto: rung,
                 timestampShift: feed.videoTimestampOffset &- rung.videoTimestampOffset,
                 ssrc: feed.videoSSRC,
-                ownNextSequence: feed.nextVideoSequence,
+                ownPosition: feed.videoPosition,
                 historyCapacity: configuration.videoHistoryPackets
             ) { [weak self] viewer, rung in
                 if rung.removeBridged(viewer) { self?.release(rung) }

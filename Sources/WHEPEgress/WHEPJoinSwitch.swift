@@ -110,11 +110,13 @@ struct WHEPJoinSwitch: Sendable, Equatable {
         self.holdFrames = max(0, holdFrames)
     }
 
-    /// A viewer that never joined on the rung, on its own feed whose next sequence number is `nextSequence`: its
-    /// numbers stay the feed's, and a NACK for any of the `historyPackets` before it maps straight back.
-    init(onOwnFeedAt nextSequence: UInt16, historyPackets: Int) {
+    /// A viewer that never joined on the rung, on its own feed whose next sequence number is `nextSequence` and whose
+    /// last frame was stamped `lastTimestamp`: its numbers stay the feed's, and a NACK for any of the `historyPackets`
+    /// before it maps straight back.
+    init(onOwnFeedAt nextSequence: UInt16, lastTimestamp: UInt32? = nil, historyPackets: Int) {
         self.init(firstSequence: nextSequence, timestampShift: 0)
         phase = .switched
+        self.lastTimestamp = lastTimestamp
         switchSequence = nextSequence &- UInt16(clamping: min(max(0, historyPackets), 0x7FFF))
     }
 
@@ -186,7 +188,7 @@ struct WHEPJoinSwitch: Sendable, Equatable {
             return actions + [.leaveRung, send(frame, fromRung: false)]
         case (.switched, .rung), (.onRung, .own):
             return [.drop]
-        case (.steppingDown, .own) where frame.keyframe && lastTimestamp != nil:
+        case (.steppingDown, .own) where frame.keyframe:
             phase = .awaitingRung
             return [.drop]
         case (.awaitingRung, .own):

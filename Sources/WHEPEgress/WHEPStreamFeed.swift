@@ -205,8 +205,11 @@ final class WHEPStreamFeed: Sendable {
     /// The video track's RTP timestamp offset (`WHEPJoinSwitch` moves rung timestamps by the difference).
     var videoTimestampOffset: UInt32 { state.withLock { $0.video.timestampOffset } }
 
-    /// The video track's next sequence number (a viewer's timeline taken over mid-stream starts there).
-    var nextVideoSequence: UInt16 { state.withLock { $0.video.sequence } }
+    /// The video track's next sequence number and last RTP timestamp (a viewer's timeline taken over mid-stream
+    /// starts there).
+    var videoPosition: (nextSequence: UInt16, lastTimestamp: UInt32?) {
+        state.withLock { ($0.video.sequence, $0.video.lastTimestamp) }
+    }
 
     /// Video bits per second sent over the last few seconds; nil before a whole second of it.
     func videoBitRate(now: ContinuousClock.Instant = .now) -> Double? {

@@ -24,6 +24,8 @@ struct WHEPTrackSender: Sendable {
     private(set) var history: RTPSendHistory
     /// Where the RTP clock stood against the wall clock at the last frame sent.
     private var anchor: (wall: WallTime, rtp: UInt32)?
+    /// The last frame's RTP timestamp.
+    var lastTimestamp: UInt32? { anchor?.rtp }
     private(set) var packets: UInt32 = 0
     private(set) var octets: UInt32 = 0
     /// Sequence number of the newest packet.

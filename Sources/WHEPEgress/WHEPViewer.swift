@@ -187,7 +187,7 @@ final class WHEPViewer: Sendable {
         onto rung: WHEPStreamFeed,
         timestampShift: UInt32,
         ssrc: UInt32,
-        ownNextSequence: UInt16,
+        ownPosition: (nextSequence: UInt16, lastTimestamp: UInt32?),
         historyCapacity: Int,
         leave: @escaping @Sendable (WHEPViewer, WHEPStreamFeed) -> Void
     ) -> Bool {
@@ -195,7 +195,11 @@ final class WHEPViewer: Sendable {
             var bridge =
                 j
                 ?? JoinBridge(
-                    timeline: WHEPJoinSwitch(onOwnFeedAt: ownNextSequence, historyPackets: historyCapacity),
+                    timeline: WHEPJoinSwitch(
+                        onOwnFeedAt: ownPosition.nextSequence,
+                        lastTimestamp: ownPosition.lastTimestamp,
+                        historyPackets: historyCapacity
+                    ),
                     ssrc: ssrc,
                     joined: false
                 )

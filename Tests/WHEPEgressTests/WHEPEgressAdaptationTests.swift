@@ -1,0 +1,105 @@
+import CodecFormats
+import MediaCore
+import StreamHub
+import Synchronization
+import Testing
+import WebRTCTransport
+import WebRTCWire
+
+@testable import WHEPEgress
+
+/// Adaptive bit rate over WebRTC, from the service down: a ladder rung is a lower rendition the viewer may take, two
+/// estimates under what it is sent step it down onto that rung's feed at the rung's IDR, and back.
+@Suite("WHEP bandwidth adaptation")
+struct WHEPEgressAdaptationTests {
+    typealias Service = WHEPEgressServiceTests
+
+    /// `cam` with a 360p ladder rung live beside it, and one aiortc viewer of the passthrough, playing.
+    static func viewerWithARung() async throws -> (
+        Service.Fixture, rung: Publication, feed: WHEPStreamFeed, viewer: WHEPViewer
+    ) {
+        let f = try await Service.fixture()
+        let rung = try f.hub.publish(key: Service.key.rendition("360p"), origin: "ladder")
+        rung.update(
+            description: StreamDescription(
+                video: try VideoParameters(avcDecoderConfiguration: WHEPTrackSenderTests.avcC),
+                audio: nil
+            )
+        )
+        let (feed, viewer) = try await Service.oneViewer(f)
+        viewer.connected()
+        return (f, rung, feed, viewer)
+    }
+
+    static func idr(pts: Int64) -> MediaFrame {
+        WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: pts)
+    }
+
+    @Test func aLadderRungIsALowerRenditionAndTwoLowEstimatesStepTheViewerOntoIt() async throws {
+        let (f, rung, feed, viewer) = try await Self.viewerWithARung()
+        defer { Task { await f.transport.shutdown() } }
+        #expect(viewer.lowerRenditions == [.rendition(Service.key.rendition("360p"))])
+        f.publication.send(Self.idr(pts: 0))
+        #expect(
+            await Service.eventually { viewer.phase == .playing && feed.videoBitRate(now: .now + .seconds(1)) != nil }
+        )
+        // One estimate under 85 % of what is sent starts the clock; the next, a second later, steps down.
+        let t = ContinuousClock.now + .seconds(1)
+        let sent = try #require(feed.videoBitRate(now: t + .milliseconds(1_100)))
+        f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t)
+        #expect(viewer.timelinePhase == nil)
+        f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t + .milliseconds(1_100))
+        #expect(viewer.timelinePhase == .steppingDown)
+        let lower = try #require(f.service.state.withLock { $0.feeds["cam|rung 360p"] })
+        #expect(viewer.lowerRendition === lower && lower.bridgedViewers.map(\.id) == [viewer.id])
+        #expect(f.service.viewerReports().first?.video == "passthrough")
+        // The source's keyframe holds its frames back; the rung's IDR of that picture takes over.
+        f.publication.send(Self.idr(pts: 90_000))
+        #expect(await Service.eventually { viewer.timelinePhase == .awaitingRung })
+        rung.send(Self.idr(pts: 90_000))
+        #expect(await Service.eventually { viewer.timelinePhase == .onRung })
+        #expect(viewer.counters.stepsDown == 1)
+        #expect(f.service.viewerReports().first?.video == "rung 360p")
+        // Its own feed's frames no longer reach it; the rung's do, on its own SSRC.
+        let before = viewer.counters.videoPacketsSent
+        f.publication.send(Self.idr(pts: 93_000))
+        rung.send(Self.idr(pts: 93_000))
+        #expect(await Service.eventually { viewer.counters.videoPacketsSent == before + 4 })
+        // Back up at its own feed's next keyframe: the rung, unwatched, stops.
+        #expect(viewer.stepUp())
+        f.publication.send(Self.idr(pts: 96_000))
+        #expect(await Service.eventually { viewer.timelinePhase == .switched && viewer.counters.stepsUp == 1 })
+        #expect(await Service.eventually { f.service.state.withLock { $0.feeds["cam|rung 360p"] } == nil })
+    }
+
+    @Test func withoutALadderOrWithAdaptationOffThereIsNothingLower() async throws {
+        let f = try await Service.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        let (feed, viewer) = try await Service.oneViewer(f)
+        #expect(viewer.lowerRenditions.isEmpty)
+        viewer.connected()
+        f.publication.send(Self.idr(pts: 0))
+        #expect(await Service.eventually { viewer.phase == .playing })
+        let t = ContinuousClock.now + .seconds(1)
+        for i in 0..<4 { f.service.adapt(viewer, feed: feed, estimate: 1, now: t + .seconds(i)) }
+        #expect(viewer.timelinePhase == nil && f.service.state.withLock { $0.feeds.count } == 1)
+    }
+
+    /// A lower rung whose stream ends sends its viewers back to their own feed (at its next keyframe).
+    @Test func aRungThatEndsSendsItsViewersBack() async throws {
+        let (f, rung, feed, viewer) = try await Self.viewerWithARung()
+        defer { Task { await f.transport.shutdown() } }
+        f.publication.send(Self.idr(pts: 0))
+        #expect(
+            await Service.eventually { viewer.phase == .playing && feed.videoBitRate(now: .now + .seconds(1)) != nil }
+        )
+        let t = ContinuousClock.now + .seconds(1)
+        let sent = try #require(feed.videoBitRate(now: t + .milliseconds(1_100)))
+        f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t)
+        f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t + .milliseconds(1_100))
+        rung.send(Self.idr(pts: 3_000))
+        #expect(await Service.eventually { viewer.timelinePhase == .onRung })
+        rung.end()
+        #expect(await Service.eventually { viewer.timelinePhase == .bridging && viewer.lowerRendition == nil })
+    }
+}
