@@ -105,7 +105,7 @@ def test_chromium_behind_a_bottleneck_steps_down_to_a_ladder_rung_and_back_up_on
         wait_live(gw, KEY)
         time.sleep(3)  # the 360p rung has published for a few seconds (its rate is measured)
         with BottleneckRelay(webrtc_port, LIMIT_BPS, QUEUE_SECONDS) as relay:
-            viewer = subprocess_viewer(gw, relay)
+            viewer = subprocess_viewer(gw, relay, workdir)
             lines, ticks_seen, down_at = [], 0, None
             for line in viewer.stdout:
                 lines.append(line)
@@ -157,7 +157,8 @@ def test_chromium_behind_a_bottleneck_steps_down_to_a_ladder_rung_and_back_up_on
         gw.stop()
 
 
-def subprocess_viewer(gw: Gateway, relay: BottleneckRelay) -> subprocess.Popen:
+def subprocess_viewer(gw: Gateway, relay: BottleneckRelay, workdir) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, str(HERE / "whep_chromium.py"), f"http://127.0.0.1:{gw.http_port}", KEY,
-                             "--seconds", str(WATCH_SECONDS), "--delete", "--candidate", f"127.0.0.1:{relay.port}"],
+                             "--seconds", str(WATCH_SECONDS), "--delete", "--candidate", f"127.0.0.1:{relay.port}",
+                             "--shots", str(workdir)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
