@@ -35,20 +35,32 @@ struct WHEPEgressAdaptationTests {
         WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: pts)
     }
 
-    @Test func aLadderRungIsALowerRenditionAndTwoLowEstimatesStepTheViewerOntoIt() async throws {
-        let (f, rung, feed, viewer) = try await Self.viewerWithARung()
-        defer { Task { await f.transport.shutdown() } }
-        #expect(viewer.lowerRenditions == [.rendition(Service.key.rendition("360p"))])
+    /// The source's IDR reaches the viewer; then one estimate under 85 % of what is sent starts the clock, and the
+    /// next, a second later, steps it down (the first one's phase is returned: nil, nothing started yet).
+    static func twoLowEstimates(
+        _ f: Service.Fixture,
+        feed: WHEPStreamFeed,
+        viewer: WHEPViewer
+    ) async throws
+        -> WHEPJoinSwitch.Phase?
+    {
         f.publication.send(Self.idr(pts: 0))
         #expect(
             await Service.eventually { viewer.phase == .playing && feed.videoBitRate(now: .now + .seconds(1)) != nil }
         )
-        // One estimate under 85 % of what is sent starts the clock; the next, a second later, steps down.
         let t = ContinuousClock.now + .seconds(1)
         let sent = try #require(feed.videoBitRate(now: t + .milliseconds(1_100)))
         f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t)
-        #expect(viewer.timelinePhase == nil)
+        let afterOne = viewer.timelinePhase
         f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t + .milliseconds(1_100))
+        return afterOne
+    }
+
+    @Test func aLadderRungIsALowerRenditionAndTwoLowEstimatesStepTheViewerOntoIt() async throws {
+        let (f, rung, feed, viewer) = try await Self.viewerWithARung()
+        defer { Task { await f.transport.shutdown() } }
+        #expect(viewer.lowerRenditions == [.rendition(Service.key.rendition("360p"))])
+        #expect(try await Self.twoLowEstimates(f, feed: feed, viewer: viewer) == nil)
         #expect(viewer.timelinePhase == .steppingDown)
         let lower = try #require(f.service.state.withLock { $0.feeds["cam|rung 360p"] })
         #expect(viewer.lowerRendition === lower && lower.bridgedViewers.map(\.id) == [viewer.id])
@@ -89,14 +101,7 @@ struct WHEPEgressAdaptationTests {
     @Test func aRungThatEndsSendsItsViewersBack() async throws {
         let (f, rung, feed, viewer) = try await Self.viewerWithARung()
         defer { Task { await f.transport.shutdown() } }
-        f.publication.send(Self.idr(pts: 0))
-        #expect(
-            await Service.eventually { viewer.phase == .playing && feed.videoBitRate(now: .now + .seconds(1)) != nil }
-        )
-        let t = ContinuousClock.now + .seconds(1)
-        let sent = try #require(feed.videoBitRate(now: t + .milliseconds(1_100)))
-        f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t)
-        f.service.adapt(viewer, feed: feed, estimate: sent / 2, now: t + .milliseconds(1_100))
+        _ = try await Self.twoLowEstimates(f, feed: feed, viewer: viewer)
         rung.send(Self.idr(pts: 3_000))
         #expect(await Service.eventually { viewer.timelinePhase == .onRung })
         rung.end()
