@@ -31,18 +31,23 @@ extension WHEPEgressService {
         let action = viewer.adaptation.withLock { a in
             a.estimate(estimate, now: now, sent: sent, own: own, onLower: lower != nil, canStepDown: lower == nil)
         }
-        var metadata: Logger.Metadata = [
-            "stream": "\(viewer.key)", "session": "\(viewer.id)", "estimate_kbps": "\(Int(estimate / 1000))",
-            "sent_kbps": "\(sent.map { Int($0 / 1000) } ?? 0)",
-        ]
+        // Built only for a move: REMBs come about once a second per viewer and most change nothing.
+        func log(_ message: Logger.Message, _ extra: Logger.Metadata) {
+            let base: Logger.Metadata = [
+                "stream": "\(viewer.key)", "session": "\(viewer.id)", "estimate_kbps": "\(Int(estimate / 1000))",
+                "sent_kbps": "\(sent.map { Int($0 / 1000) } ?? 0)",
+            ]
+            logger.info(message, metadata: base.merging(extra) { $1 })
+        }
         switch action {
         case .stay:
             return
         case .stepUp:
             guard viewer.stepUp() else { return }
-            metadata["to"] = "\(feed.videoSource)"
-            metadata["own_kbps"] = "\(own.map { Int($0 / 1000) } ?? 0)"
-            logger.info("WHEP viewer steps back up at its rendition's next keyframe", metadata: metadata)
+            log(
+                "WHEP viewer steps back up at its rendition's next keyframe",
+                ["to": "\(feed.videoSource)", "own_kbps": "\(own.map { Int($0 / 1000) } ?? 0)"]
+            )
             feed.requestKeyframe(now: now)
         case .stepDown(let estimate):
             let rates = viewer.lowerRenditions.map { (rung: $0, bitRate: bitRate(of: $0, key: viewer.key, now: now)) }
@@ -63,16 +68,20 @@ extension WHEPEgressService {
                 return
             }
             rung.addBridged(viewer)
-            metadata["from"] = "\(feed.videoSource)"
-            metadata["to"] = "\(target)"
-            metadata["to_kbps"] = "\(rates.first { $0.rung == target }?.bitRate.map { Int($0 / 1000) } ?? 0)"
-            logger.info("WHEP viewer steps down at the lower rendition's next keyframe", metadata: metadata)
+            let targetRate = rates.first { $0.rung == target }?.bitRate
+            log(
+                "WHEP viewer steps down at the lower rendition's next keyframe",
+                [
+                    "from": "\(feed.videoSource)", "to": "\(target)",
+                    "to_kbps": "\(targetRate.map { Int($0 / 1000) } ?? 0)",
+                ]
+            )
         }
     }
 
     /// A rung's video bit rate: its WHEP feed's when one runs, else what the packager published of it.
     private func bitRate(of source: WHEPVideoSource, key: StreamKey, now: ContinuousClock.Instant) -> Double? {
-        let running = state.withLock { $0.feeds["\(key.rawValue)|\(source)"] }
+        let running = state.withLock { $0.feeds[Self.feedName(key: key, source: source)] }
         if let rate = running?.videoBitRate(now: now) { return rate }
         guard case .rendition(let rendition) = source else { return nil }
         return telemetry?.bitRate(stream: rendition, rendition: rendition.renditionName ?? "video", now: now)

@@ -204,9 +204,12 @@ public final class WHEPEgressService: Sendable {
         return out
     }
 
+    /// Where `state.feeds` keeps the feed of `key` and `source`.
+    static func feedName(key: StreamKey, source: WHEPVideoSource) -> String { "\(key.rawValue)|\(source)" }
+
     /// The feed for `key` and `source`, started on first use.
     func feed(key: StreamKey, source: WHEPVideoSource) throws(WHEPEgressError) -> WHEPStreamFeed {
-        let name = "\(key.rawValue)|\(source)"
+        let name = Self.feedName(key: key, source: source)
         let created = state.withLock { s -> (WHEPStreamFeed, Bool) in
             if let existing = s.feeds[name] { return (existing, false) }
             let feed = WHEPStreamFeed(
@@ -249,7 +252,7 @@ public final class WHEPEgressService: Sendable {
 
     /// Stops a feed nobody watches any more.
     func release(_ feed: WHEPStreamFeed) {
-        let name = "\(feed.key.rawValue)|\(feed.videoSource)"
+        let name = Self.feedName(key: feed.key, source: feed.videoSource)
         let idle = state.withLock { s -> Bool in
             guard s.feeds[name] === feed, feed.isIdle else { return false }
             s.feeds[name] = nil

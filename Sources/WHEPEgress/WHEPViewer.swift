@@ -409,7 +409,8 @@ final class WHEPViewer: Sendable {
     )
         -> [[UInt8]]
     {
-        let sent = counters.videoPacketsSent + counters.audioPacketsSent
+        let c = counters
+        let sent = c.videoPacketsSent + c.audioPacketsSent
         let due = lastResent.withLock { r -> [[UInt8]] in
             if now - r.windowStart >= .seconds(1) {
                 r.budget = max(25, (sent - r.sentAtWindowStart) / 4)
