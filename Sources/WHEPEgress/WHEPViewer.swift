@@ -171,12 +171,12 @@ final class WHEPViewer: Sendable {
     /// The lower rendition it takes or is moving onto (nil: its own feed, or the join rung while joining).
     var lowerRendition: WHEPStreamFeed? { join.withLock { j in j?.recordsAll == true ? j?.rung : nil } }
 
-    /// Which rendition its video comes from now (`passthrough`, `rung 360p`…), for reports.
+    /// Which rendition it gets now (`passthrough`, `rung 360p`…), for reports: the lower rendition while it takes
+    /// one, else its own (a join on the join rung shows in `onJoinRung`, not here).
     var currentVideoSource: String {
         join.withLock { j in
-            guard let j, let rung = j.rung, j.timeline.phase == .bridging || j.timeline.phase == .onRung else {
-                return videoSource
-            }
+            guard let j, j.recordsAll, let rung = j.rung, j.timeline.phase == .onRung || j.timeline.phase == .bridging
+            else { return videoSource }
             return "\(rung.videoSource)"
         }
     }

@@ -143,7 +143,7 @@ struct WHEPEgressServiceTests {
         #expect(viewer.joiningRung === rung && rung.viewers.isEmpty && !rung.isIdle)
         #expect(viewer.phase == .waitingForKeyframe)
         let bridging = try #require(f.service.viewerReports().first)
-        #expect(bridging.joinedOnJoinRung && bridging.onJoinRung)
+        #expect(bridging.joinedOnJoinRung && bridging.onJoinRung && bridging.video == "passthrough")
         let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
         f.publication.send(idr)
         #expect(await Self.eventually { viewer.switchedToOwnFeed })
