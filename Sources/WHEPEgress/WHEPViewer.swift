@@ -66,6 +66,8 @@ final class WHEPViewer: Sendable {
 
     struct ResendLimit: Sendable {
         var at: [UInt32: ContinuousClock.Instant] = [:]
+        /// The first sequence number of the last keyframe it was sent: a video packet before it is no use to resend.
+        var keyframeSequence: UInt16?
         var windowStart = ContinuousClock.now
         var sentAtWindowStart = 0
         var budget = 25
@@ -87,7 +89,7 @@ final class WHEPViewer: Sendable {
         /// Every packet sent goes into `history`, not only the rung's (a step down mixes the feeds' numbers).
         var recordsAll = false
         /// The packets of the rung frames the timeline holds back, oldest first, as the rung numbered them.
-        var held: [[[UInt8]]] = []
+        var held: [(packets: [[UInt8]], keyframe: Bool)] = []
         /// Rung packets as this viewer got them, for its NACKs; freed once they are too old to be asked for.
         var history: RTPSendHistory?
         /// The rung feed it takes frames from until the switch; nil after.
@@ -263,7 +265,10 @@ final class WHEPViewer: Sendable {
         guard admitted else { return phase == .waitingForKeyframe }
         var sent: (enqueued: Bool, packets: Int, rungFrames: Int)
         switch onTimeline(packets, keyframe: keyframe, origin: origin, payloadType: payloadType) {
-        case .notJoining: sent = (enqueue(packets, payloadType: payloadType), packets.count, 0)
+        case .notJoining:
+            let enqueued = enqueue(packets, payloadType: payloadType)
+            if enqueued, keyframe { sentKeyframe(packets) }
+            sent = (enqueued, packets.count, 0)
         case .dropped: return false
         case .missedKeyframe: return true
         case .sent(let enqueued, let count, let rungFrames, let switched, let entered, let stepped):
@@ -324,7 +329,7 @@ final class WHEPViewer: Sendable {
             var sentPackets = 0
             var rungFrames = 0
             // Numbers a frame's packets onto the viewer's timeline and hands them to the transport.
-            func put(_ frame: [[UInt8]], firstSequence: UInt16, timestamp: UInt32, fromRung: Bool) {
+            func put(_ frame: [[UInt8]], keyframe: Bool, firstSequence: UInt16, timestamp: UInt32, fromRung: Bool) {
                 var rewritten = frame
                 for i in rewritten.indices {
                     let sequence = firstSequence &+ UInt16(truncatingIfNeeded: i)
@@ -333,7 +338,9 @@ final class WHEPViewer: Sendable {
                         bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i])
                     }
                 }
-                enqueued = enqueue(rewritten, payloadType: payloadType) && enqueued
+                let frameEnqueued = enqueue(rewritten, payloadType: payloadType)
+                if frameEnqueued, keyframe { sentKeyframe(rewritten) }
+                enqueued = frameEnqueued && enqueued
                 sentPackets += rewritten.count
                 if fromRung, !bridge.recordsAll { rungFrames += 1 }
             }
@@ -341,14 +348,27 @@ final class WHEPViewer: Sendable {
                 switch action {
                 case .drop: return .dropped
                 case .missedKeyframe: return .missedKeyframe
-                case .hold: bridge.held.append(packets)
+                case .hold: bridge.held.append((packets, keyframe))
                 case .discardHeld: bridge.held.removeFirst()
                 case .release(let firstSequence, let timestamp):
-                    put(bridge.held.removeFirst(), firstSequence: firstSequence, timestamp: timestamp, fromRung: true)
+                    let frame = bridge.held.removeFirst()
+                    put(
+                        frame.packets,
+                        keyframe: frame.keyframe,
+                        firstSequence: firstSequence,
+                        timestamp: timestamp,
+                        fromRung: true
+                    )
                 case .leaveRung: switched = true
                 case .enterRung: entered = true
                 case .send(let firstSequence, let timestamp):
-                    put(packets, firstSequence: firstSequence, timestamp: timestamp, fromRung: origin == .rung)
+                    put(
+                        packets,
+                        keyframe: keyframe,
+                        firstSequence: firstSequence,
+                        timestamp: timestamp,
+                        fromRung: origin == .rung
+                    )
                 }
             }
             if bridge.timeline.phase == .switched, bridge.timeline.rungPackets == 0, !bridge.recordsAll {
@@ -397,10 +417,19 @@ final class WHEPViewer: Sendable {
         }
     }
 
+    /// Notes the keyframe just handed to the transport (its packets as the viewer gets them).
+    private func sentKeyframe(_ packets: [[UInt8]]) {
+        guard let first = packets.first, first.count >= 4 else { return }
+        let sequence = UInt16(first[2]) << 8 | UInt16(first[3])
+        lastResent.withLock { $0.keyframeSequence = sequence }
+    }
+
     /// The packets not resent within `interval` before `now`, within a budget of a quarter of the packets it was sent
     /// the second before (at least 25 a second); each is stamped resent now. A receiver NACKs a missing packet again
     /// every round trip until the repair lands, and on a congested link each extra copy only deepens the queue that
-    /// lost it (a 1.2 Mb/s bottleneck in e2e: five resends per packet sent before this).
+    /// lost it (a 1.2 Mb/s bottleneck in e2e: five resends per packet sent before this). Video sent before the last
+    /// keyframe is never resent: the decoder starts again there (after a step down, old-rendition NACKs spent the
+    /// budget the new rendition's losses needed).
     func dueForResend(
         _ packets: [[UInt8]],
         kind: MediaKind,
@@ -420,7 +449,11 @@ final class WHEPViewer: Sendable {
             if r.at.count > 4_096 { r.at = r.at.filter { now - $0.value < interval } }
             return packets.filter { bytes in
                 guard bytes.count >= 4, r.budget > 0 else { return false }
-                let key = UInt32(kind == .video ? 1 : 2) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3])
+                let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+                if kind == .video, let keyframe = r.keyframeSequence, Int16(bitPattern: sequence &- keyframe) < 0 {
+                    return false
+                }
+                let key = UInt32(kind == .video ? 1 : 2) << 16 | UInt32(sequence)
                 if let at = r.at[key], now - at < interval { return false }
                 r.at[key] = now
                 r.budget -= 1

@@ -125,6 +125,38 @@ struct WHEPEgressServiceTests {
         #expect(viewer.counters.retransmittedPackets == 2)
     }
 
+    /// A video packet sent before the viewer's last keyframe is not resent (its decoder starts again there); one of
+    /// that keyframe is.
+    @Test func nacksOfVideoBeforeTheLastKeyframeSentAreNotResent() async throws {
+        let f = try await Self.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        let (feed, viewer) = try await Self.oneViewer(f)
+        viewer.connected()
+        func send(keyframe: Bool, pts: Int64) async throws -> UInt16 {
+            let before = feed.state.withLock { $0.video.lastSequenceNumber }
+            let nal: UInt8 = keyframe ? 0x65 : 0x41
+            f.publication.send(
+                WHEPTrackSenderTests.frame([[nal] + [UInt8](repeating: 7, count: 3_000)], keyframe: keyframe, pts: pts)
+            )
+            #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != before })
+            return try #require(feed.state.withLock { $0.video.lastSequenceNumber })
+        }
+        let firstGOP = try await send(keyframe: true, pts: 0)
+        _ = try await send(keyframe: false, pts: 3_000)
+        let secondGOP = try await send(keyframe: true, pts: 6_000)
+        #expect(viewer.counters.videoPacketsSent > Int(secondGOP &- firstGOP))
+        let nack = RTCPPacket.genericNACK(RTCPGenericNACK(senderSSRC: 1, mediaSSRC: feed.videoSSRC, lost: [firstGOP]))
+        try f.service.received(rtcp: RTCPPacket.serializeCompound([nack]), from: viewer, feed: feed)
+        #expect(viewer.counters.retransmittedPackets == 0)
+        #expect(viewer.counters.resendsSkipped == 1)
+        let current = RTCPPacket.genericNACK(
+            RTCPGenericNACK(senderSSRC: 1, mediaSSRC: feed.videoSSRC, lost: [secondGOP])
+        )
+        try f.service.received(rtcp: RTCPPacket.serializeCompound([current]), from: viewer, feed: feed)
+        #expect(viewer.counters.retransmittedPackets == 1)
+        #expect(viewer.counters.resendsSkipped == 1)
+    }
+
     /// A passthrough whose source cannot be asked for a keyframe: on connecting, the viewer joins on the join rung (a
     /// second feed, feeding it only video); the passthrough's keyframe moves it over (the rung, now unwatched, stops),
     /// and its NACKs name its own sequence numbers, answered from the passthrough's history on its SSRC.

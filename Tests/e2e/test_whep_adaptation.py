@@ -3,7 +3,8 @@ through a loopback UDP relay in this test that carries the gateway's SRTP at 1.2
 300 ms waits, then drops). Chromium's receiver estimate (REMB) falls under what it is sent; the gateway must move it
 onto the 360p ladder rung at that rung's next keyframe, on the same SSRC, and Chromium must keep presenting frames,
 now 360 lines high. Once the relay lifts its limit, the viewer tries its own rendition again (the probe after 15 s
-on the rung) and stays there.
+on the rung) and stays there. The same with an OBS-like source (250-frame keyframe interval, B-frames): the viewer
+starts on the ladder's 480p rung (the passthrough has B-frames) and steps down from there.
 
 Only SRTP media is shaped: STUN, DTLS and SRTCP pass at once, as on a link whose bottleneck is the media's own queue.
 Artifacts: .build/e2e-artifacts/<test>/.
@@ -84,22 +85,32 @@ class BottleneckRelay(UDPRelay):
                 return
 
 
-def publisher_cmd(url: str, seconds: int) -> list[str]:
-    """854x480 at 2.5 Mb/s, 1 s GOP, no B-frames (the passthrough qualifies), AAC."""
+# The source's x264 settings, and the rendition the viewer gets first: a 1 s GOP without B-frames qualifies the
+# passthrough; OBS's defaults (keyframe interval "auto" = 250 frames, 2 B-frames) leave it the ladder's 480p rung.
+SOURCES = {
+    "x264-1s-gop": (["-tune", "zerolatency", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0"], "passthrough"),
+    "obs-defaults": (["-g", "250", "-bf", "2"], "rung 480p"),
+}
+
+
+def publisher_cmd(url: str, seconds: int, x264: list[str]) -> list[str]:
+    """854x480 at 2.5 Mb/s with the source's x264 settings, AAC."""
     return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
             "-f", "lavfi", "-i", "testsrc2=size=854x480:rate=30", "-f", "lavfi", "-i", "sine=frequency=440",
-            "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency",
-            "-b:v", "2500k", "-maxrate", "2500k", "-bufsize", "2500k", "-g", "30", "-keyint_min", "30",
-            "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
+            "-t", str(seconds), "-c:v", "libx264", "-preset", "veryfast", *x264,
+            "-b:v", "2500k", "-maxrate", "2500k", "-bufsize", "2500k",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "flv", url]
 
 
-def test_chromium_behind_a_bottleneck_steps_down_to_a_ladder_rung_and_back_up_once_it_lifts(workdir):
+@pytest.mark.parametrize("source", SOURCES)
+def test_chromium_behind_a_bottleneck_steps_down_to_a_ladder_rung_and_back_up_once_it_lifts(workdir, source):
+    x264, own = SOURCES[source]
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
         pytest.skip("chromium or /usr/bin/chromedriver is not installed")
     gw = Gateway(workdir, ["--segment-target-seconds", "1", "--part-target-ms", "200", "--transcode", "on",
                            "--webrtc-port", str(free_port())]).start()
     webrtc_port = int(gw.cmd[gw.cmd.index("--webrtc-port") + 1])
-    pub = Publisher(publisher_cmd(gw.rtmp_url(KEY), WATCH_SECONDS + 40), workdir / "publisher.log")
+    pub = Publisher(publisher_cmd(gw.rtmp_url(KEY), WATCH_SECONDS + 40, x264), workdir / "publisher.log")
     viewer = None
     try:
         wait_live(gw, KEY)
@@ -127,13 +138,13 @@ def test_chromium_behind_a_bottleneck_steps_down_to_a_ladder_rung_and_back_up_on
                    + "\n".join(line for line in log.splitlines() if "WHEP" in line)[-4000:])
         (workdir / "summary.json").write_text(json.dumps({"ticks": ticks, "forwarded": relay.forwarded,
                                                           "dropped": relay.dropped}, indent=1))
-        assert done.get("connected") and done.get("source") == "passthrough", context
+        assert done.get("connected") and done.get("source") == own, context
         # NACKs under congestion are answered within a budget: resends did not flood the bottleneck (answering every
         # NACK, the relay dropped ~4 packets for each it forwarded).
         assert relay.dropped["rtp"] < 0.5 * relay.forwarded["rtp"], context
         # The bottleneck bit: Chromium's estimate fell and the gateway moved the viewer onto the 360p rung.
         down = [line for line in log.splitlines() if "WHEP viewer steps down" in line]
-        assert down and "to=rung 360p" in down[0] and "from=passthrough" in down[0], context
+        assert down and "to=rung 360p" in down[0] and f"from={own}" in down[0], context
         heights = [t["height"] for t in ticks]
         assert 480 in heights and 360 in heights, context
         first_360 = heights.index(360)
