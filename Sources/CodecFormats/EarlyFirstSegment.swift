@@ -2,17 +2,24 @@
 /// `levelEmptyError`), so a first segment shorter than the source's keyframe interval is what lets them start inside
 /// that interval. The cut must land on an IDR in every listed rendition, so it applies only where every listed
 /// video rendition is encoded here: a long-GOP source (the ladder replaces the passthrough, or the passthrough is cut
-/// between keyframes anyway), or any source when the top rendition is always transcoded.
+/// between keyframes anyway), any source when the top rendition is always transcoded, or a source without B-frames
+/// whose first keyframe interval the ladder bridges at the source size (`bridgesShortGOPs`).
 public struct EarlyFirstSegment: Sendable, Hashable {
     /// How long after the stream's first frame the first segment ends.
     public var length: Duration
     /// A source whose keyframes come often gets the cut too (`transcode.source_rendition: transcode`: no passthrough is
     /// listed, so no listed segment starts without a keyframe).
     public var evenWithShortGOPs: Bool
+    /// A source whose keyframes come often gets the cut when its encoder states no B-frames: the ladder encodes the
+    /// top rendition at the source size until the source's second keyframe, then sends the source's own frames
+    /// (`transcode.fast_start`), so the cut lands on an IDR there too.
+    public var bridgesShortGOPs: Bool
 
-    /// An early cut `length` in; `evenWithShortGOPs` when every listed video rendition is transcoded.
-    public init(length: Duration, evenWithShortGOPs: Bool = false) {
+    /// An early cut `length` in; `evenWithShortGOPs` when every listed video rendition is transcoded,
+    /// `bridgesShortGOPs` when the ladder bridges the first keyframe interval.
+    public init(length: Duration, evenWithShortGOPs: Bool = false, bridgesShortGOPs: Bool = false) {
         self.length = length
         self.evenWithShortGOPs = evenWithShortGOPs
+        self.bridgesShortGOPs = bridgesShortGOPs
     }
 }

@@ -61,6 +61,10 @@ public struct KeyframeCadence: Sendable {
     /// True once this session's first segment is cut early (so the segment after it starts without a keyframe
     /// unless the ladder forces one there).
     public private(set) var cutsFirstSegmentEarly = false
+    /// True when the early cut is there only because the ladder bridges the first keyframe interval (a short GOP
+    /// without B-frames, `EarlyFirstSegment.bridgesShortGOPs`): the top rendition must be encoded until the source's
+    /// second keyframe.
+    public private(set) var bridgesFirstKeyframeInterval = false
 
     /// The grid spacing and long-GOP threshold for a segment target: never under 2 s, the TARGETDURATION a 2 s keyframe
     /// interval (OBS's usual setting) gets anyway, so such a source keeps its keyframe-aligned passthrough.
@@ -99,12 +103,14 @@ public struct KeyframeCadence: Sendable {
             }
             // Only a known rate turns keyint into seconds that TARGETDURATION can be decided from.
             if frameRate != nil || keyint == Int.max { statedInterval = seconds }
-            if let first = firstSegment, time == origin, statedInterval != nil, found != nil || first.evenWithShortGOPs
-            {
+            if let first = firstSegment, time == origin, statedInterval != nil {
+                // Bridged: the ladder encodes the top rendition until the second keyframe (no reordering to cross).
+                let bridged = found == nil && first.bridgesShortGOPs && X264SettingsSEI.bFrames(inAVCC: data) == 0
                 let length = Int64((first.length.secondsDouble * 90_000).rounded())
-                if seconds * 90_000 > Double(length + halfFrame) {
+                if found != nil || first.evenWithShortGOPs || bridged, seconds * 90_000 > Double(length + halfFrame) {
                     earlyCut = length
                     cutsFirstSegmentEarly = true
+                    bridgesFirstKeyframeInterval = bridged && !first.evenWithShortGOPs
                 }
             }
         }

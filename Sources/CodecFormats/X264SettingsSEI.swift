@@ -13,6 +13,15 @@ public enum X264SettingsSEI {
         return nil
     }
 
+    /// How many consecutive B-frames x264 was told it may use (`bframes=0`: pictures never reorder).
+    public static func bFrames(inAVCC accessUnit: some Collection<UInt8>) -> Int? {
+        guard let text = settingsText(inAVCC: Array(accessUnit)) else { return nil }
+        for field in text.split(separator: " ") where field.hasPrefix("bframes=") {
+            return Int(field.dropFirst("bframes=".count))
+        }
+        return nil
+    }
+
     /// The settings text of the first x264 UDU SEI in an access unit with 4-byte AVCC lengths.
     static func settingsText(inAVCC bytes: [UInt8]) -> String? {
         // The settings SEI precedes the first slice; nothing after a VCL NAL unit can carry it.

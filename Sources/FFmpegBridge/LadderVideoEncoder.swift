@@ -24,6 +24,10 @@ public final class LadderVideoEncoder {
         public var threads: Int
         /// x264 `profile` (`baseline` makes constrained baseline for WebRTC receivers); nil lets x264 choose.
         public var profile: String? = nil
+        /// H.264 level_idc (31 is 3.1); nil lets x264 choose.
+        public var level: Int? = nil
+        /// x264 `sps-id`: the id of its SPS and PPS, so they can share an avcC with another encoder's (nil: 0).
+        public var parameterSetID: Int? = nil
 
         /// Settings for one rung.
         public init(
@@ -74,6 +78,7 @@ public final class LadderVideoEncoder {
         c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
         try context.setOption("preset", settings.preset)
         if let profile = settings.profile { try context.setOption("profile", profile) }
+        if let level = settings.level { c.pointee.level = Int32(level) }
         try context.setOption("tune", "zerolatency")
         try context.setOption("rc-lookahead", "0")
         try context.setOption("sc_threshold", "0")
@@ -81,7 +86,8 @@ public final class LadderVideoEncoder {
         try context.setOption("forced-idr", "1")
         try context.setOption("udu_sei", "1")
         // keyint=infinite: the only IDRs are the forced ones (plus the very first picture).
-        try context.setOption("x264-params", "keyint=infinite:min-keyint=1:scenecut=0:bframes=0:open-gop=0")
+        let id = settings.parameterSetID.map { ":sps-id=\($0)" } ?? ""
+        try context.setOption("x264-params", "keyint=infinite:min-keyint=1:scenecut=0:bframes=0:open-gop=0\(id)")
         try context.open()
         let avcC = try H264Packaging.decoderConfiguration(fromExtradata: context.extradata)
         do {

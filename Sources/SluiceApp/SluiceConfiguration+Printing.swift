@@ -96,6 +96,7 @@ extension SluiceConfiguration {
             "transcode": m([
                 "enabled": .bool(transcode), "preset": .string(ladder.preset), "max_rungs": .int(ladder.maxRungs),
                 "source_rendition": .string(ladder.sourceRendition.rawValue),
+                "fast_start": .bool(ladder.fastStart),
                 "shed": m([
                     "enabled": .bool(ladder.shedding.enabled), "preset": .string(ladder.shedding.fastPreset ?? "none"),
                     "patience_s": .double(ladder.shedding.patience.secondsDouble),

@@ -158,6 +158,7 @@ extension SluiceConfiguration {
                 }
                 c.ladder.sourceRendition = policy
             }
+            c.ladder.fastStart = try t.bool("fast_start") ?? c.ladder.fastStart
             if let rungs = try t.list("rungs") {
                 c.ladder.rungs = try rungs.enumerated().map { i, item in
                     var rung = ConfigReader(values: item, prefix: "transcode.rungs[\(i)]")

@@ -34,12 +34,14 @@ public struct SluiceConfiguration: Sendable {
     public var hls = Self.defaultHLS
 
     /// The packager's settings as the gateway runs them: the early first segment covers short GOPs too when the top
-    /// rendition is always transcoded (then no listed segment starts without a keyframe), or when asked to cut the
-    /// passthrough between its keyframes.
+    /// rendition is always transcoded (then no listed segment starts without a keyframe), when asked to cut the
+    /// passthrough between its keyframes, or (for a source without B-frames) when the ladder bridges the first
+    /// keyframe interval (`transcode.fast_start`).
     public var effectiveHLS: LLHLSConfiguration {
         var h = hls
         h.firstSegment?.evenWithShortGOPs =
             h.firstSegmentCutsPassthrough || (transcode && ladder.sourceRendition == .transcode)
+        h.firstSegment?.bridgesShortGOPs = transcode && ladder.sourceRendition == .auto && ladder.fastStart
         return h
     }
 

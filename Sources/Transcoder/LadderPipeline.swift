@@ -109,9 +109,13 @@ final class LadderPipeline: Sendable {
         // Opened at the first access unit (a keyframe): its slices decide how the decoder uses the cores.
         var decoder: VideoDecoder?
         var opened = false
+        // The fast-start bridge rung's handover to the source's frames (none when no rung bridges).
+        var bridge = rungs.contains { $0.bridgedSource != nil } ? FirstKeyframeIntervalBridge() : nil
         while true {
             switch queue.take() {
             case .accessUnit(let unit):
+                let asTheyCome = bridge?.note(unit) ?? []
+                defer { sendSource(asTheyCome, to: rungs, &bridge) }
                 if !opened {
                     opened = true
                     decoder = openDecoder(firstAccessUnit: unit)
@@ -126,7 +130,7 @@ final class LadderPipeline: Sendable {
                 if !idle {
                     fanOut.note(unit)
                     do {
-                        dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor)
+                        dispatch(try decoder.decode(unit), to: rungs, &fanOut, &monitor, &bridge)
                     } catch {
                         decodeErrors.add(1, ordering: .relaxed)
                         logger.debug("ladder decode error", metadata: ["error": "\(error)"])
@@ -138,7 +142,10 @@ final class LadderPipeline: Sendable {
                 fanOut.addRung()
                 shedder.add(shedRung(rung))
             case .finish:
-                if let decoder, let rest = try? decoder.flush() { dispatch(rest, to: rungs, &fanOut, &monitor) }
+                if let decoder, let rest = try? decoder.flush() {
+                    dispatch(rest, to: rungs, &fanOut, &monitor, &bridge)
+                }
+                if let rest = bridge?.drain() { sendSource(rest, to: rungs, &bridge) }
                 for rung in rungs { rung.queue.offer(.finish, force: true) }
                 relist(shedder)
                 return
@@ -179,15 +186,40 @@ final class LadderPipeline: Sendable {
         return (try? picture.addingUserData(CaptureTimeSEI.payload(capture: capture))) ?? picture
     }
 
+    /// Hands source frames to the bridge rung after its handover; a refused one makes it skip to the next keyframe.
+    private func sendSource(
+        _ frames: [MediaFrame],
+        to rungs: [RungWorker],
+        _ bridge: inout FirstKeyframeIntervalBridge?
+    ) {
+        guard !frames.isEmpty, let rung = rungs.first(where: { $0.bridgedSource != nil }),
+            rung.handsOver.load(ordering: .relaxed)
+        else { return }
+        for frame in frames where !rung.queue.offer(.source(frame)) {
+            bridge?.refused()
+            rung.meter.update { $0.picturesDropped += 1 }
+            logger.warning("fast start: the top rendition's queue is full; it resumes at the next source keyframe")
+            return
+        }
+    }
+
     /// Hands each picture to every rung that keeps up; a rung that overflowed waits for the next source keyframe.
     private func dispatch(
         _ pictures: [DecodedPicture],
         to rungs: [RungWorker],
         _ fanOut: inout LadderFanOut,
-        _ monitor: inout RungLoadMonitor
+        _ monitor: inout RungLoadMonitor,
+        _ bridge: inout FirstKeyframeIntervalBridge?
     ) {
         for decoded in pictures {
             var (forceIDR, stamps) = fanOut.take(decoded.pts.value)
+            // Past the handover the bridge rung takes the source's frames, released once the decoder passed it.
+            let bridgeTakes = bridge.map { b -> (encode: Bool, release: [MediaFrame]) in
+                var b = b
+                defer { bridge = b }
+                return b.picture(at: decoded.pts.converted(to: 90_000).value)
+            }
+            if let release = bridgeTakes?.release { sendSource(release, to: rungs, &bridge) }
             let picture = Self.carryingCaptureClock(decoded, stamps.capture)
             // Decode hop: the access unit left ingest → its picture left the decoder.
             stamps.decoded = .now
@@ -195,6 +227,9 @@ final class LadderPipeline: Sendable {
                 t.record(.decode, from: stamps.ingested, to: stamps.decoded, stream: key, rendition: "video")
             }
             for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
+                if rung.bridgedSource != nil, rung.handsOver.load(ordering: .relaxed), bridgeTakes?.encode == false {
+                    continue
+                }
                 guard fanOut.accepts(rung: i, forceIDR: forceIDR),
                     rung.queue.offer(.picture(picture, forceIDR: forceIDR, stamps: stamps))
                 else {

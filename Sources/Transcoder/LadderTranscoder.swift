@@ -196,6 +196,7 @@ public final class LadderTranscoder: Sendable {
             )
         var plan = LadderPlan.plan(source: video, rungs: configuration.rungs, maxRungs: configuration.maxRungs)
         let top = LadderPlan.sourceRung(source: video, rungs: configuration.rungs)
+        var bridged: PlannedRung?
         switch configuration.sourceRendition {
         case .transcode:
             plan.insert(top, at: 0)
@@ -206,6 +207,16 @@ public final class LadderTranscoder: Sendable {
             } else if let stated {
                 plan.insert(top, at: 0)
                 logSourceRendition(top, because: stated)
+            } else if lookahead.bridgesFirstKeyframeInterval, video.codec == .h264 {
+                plan.insert(top, at: 0)
+                bridged = top
+                logger.info(
+                    """
+                    fast start: the top rendition is encoded at the source size until the source's second keyframe, \
+                    then carries the source's own frames (transcode.fast_start)
+                    """,
+                    metadata: ["rung": "\(top.name)=\(top.width)x\(top.height)"]
+                )
             }
         case .passthrough:
             if let stated {
@@ -225,7 +236,10 @@ public final class LadderTranscoder: Sendable {
         }
         var workers: [RungWorker] = []
         for rung in plan {
-            if let worker = await worker(for: rung, video, in: plan, &state) { workers.append(worker) }
+            let bridging = rung == bridged ? video : nil
+            if let worker = await worker(for: rung, video, in: plan, &state, bridging: bridging) {
+                workers.append(worker)
+            }
         }
         let pipeline = LadderPipeline(
             source: video,
@@ -291,7 +305,8 @@ public final class LadderTranscoder: Sendable {
         for rung: PlannedRung,
         _ video: VideoParameters,
         in ladder: [PlannedRung],
-        _ state: inout RunState
+        _ state: inout RunState,
+        bridging source: VideoParameters? = nil
     ) async -> RungWorker? {
         guard let publication = await publication(for: rung.name, in: &state) else { return nil }
         let meter = meters.withLock { m in
@@ -317,7 +332,8 @@ public final class LadderTranscoder: Sendable {
             configuration: configuration,
             threads: threads,
             logger: logger,
-            telemetry: telemetry
+            telemetry: telemetry,
+            bridging: source
         )
     }
 

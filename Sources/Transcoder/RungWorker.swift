@@ -1,9 +1,11 @@
+import CodecFormats
 import Dispatch
 import FFmpegBridge
 import Foundation
 import Logging
 import MediaCore
 import StreamHub
+import Synchronization
 import Telemetry
 
 /// One rung's dedicated thread: scales each decoded picture, encodes it with x264, and publishes the frames.
@@ -12,6 +14,8 @@ final class RungWorker: Sendable {
     enum Input: Sendable {
         /// A decoded source picture; `forceIDR` at every source keyframe; `stamps` from the source access unit.
         case picture(DecodedPicture, forceIDR: Bool, stamps: HopStamps)
+        /// A source access unit to publish as it is: the bridge rung after its handover (`FirstKeyframeIntervalBridge`).
+        case source(MediaFrame)
         /// Encode with this x264 preset from the next IDR on (load shedding).
         case preset(String)
         /// Flush the encoder, publish what is left, and stop.
@@ -25,6 +29,11 @@ final class RungWorker: Sendable {
     private let settings: LadderVideoEncoder.Settings
     private let logger: Logger
     private let telemetry: GatewayTelemetry?
+    /// The source this rung bridges (`transcode.fast_start`): its avcC shares the rung's init section.
+    let bridgedSource: VideoParameters?
+    /// True while the rung can hand over to the source's frames (false once its encoder could not join the source's
+    /// avcC: it then encodes the whole stream, as a long-GOP source's top rendition does).
+    let handsOver: Atomic<Bool>
 
     init(
         rung: PlannedRung,
@@ -34,9 +43,12 @@ final class RungWorker: Sendable {
         configuration: LadderConfiguration,
         threads: Int,
         logger: Logger,
-        telemetry: GatewayTelemetry? = nil
+        telemetry: GatewayTelemetry? = nil,
+        bridging source: VideoParameters? = nil
     ) {
         self.telemetry = telemetry
+        bridgedSource = source
+        handsOver = Atomic(source != nil)
         self.rung = rung
         self.publication = publication
         self.meter = meter
@@ -65,23 +77,38 @@ final class RungWorker: Sendable {
 
     private func run() {
         var encoder: LadderVideoEncoder
+        var description: VideoParameters
         do {
-            encoder = try LadderVideoEncoder(settings)
+            (encoder, description) = try openEncoder()
         } catch {
             logger.error("rung encoder failed to open", metadata: ["rung": "\(rung.name)", "error": "\(error)"])
             meter.update { $0.errors += 1 }
             while true { if case .finish = queue.take() { return } }
         }
-        publication.update(description: StreamDescription(video: encoder.videoParameters))
+        publication.update(description: StreamDescription(video: description))
+        var handedOver = false
         let scaler = PictureScaler(width: rung.width, height: rung.height, algorithm: .bicubic)
         var stampsByPTS: [Int64: HopStamps] = [:]
         let clock = ContinuousClock()
         var pendingPreset: String?
         while true {
             switch queue.take() {
+            case .source(var frame):
+                if !handedOver {
+                    handedOver = true
+                    do { publish(try encoder.flush(), stamps: &stampsByPTS) } catch {}
+                    logger.info(
+                        "fast start: the top rendition now carries the source's own frames",
+                        metadata: ["rung": "\(rung.name)", "from_pts": "\(frame.pts.converted(to: 90_000).value)"]
+                    )
+                }
+                frame.stamps.encoded = nil
+                publication.send(frame)
+                meter.update { $0.framesPublished += 1 }
             case .preset(let preset):
                 pendingPreset = preset == encoder.settings.preset ? nil : preset
             case .picture(let picture, let forceIDR, let stamps):
+                guard !handedOver else { continue }
                 stampsByPTS[picture.pts.value] = stamps
                 // A new encoder starts with an IDR: switch only where the ladder forces one anyway.
                 if forceIDR, let preset = pendingPreset {
@@ -103,6 +130,7 @@ final class RungWorker: Sendable {
                 }
                 publish(frames, stamps: &stampsByPTS)
             case .finish:
+                guard !handedOver else { return }
                 do {
                     publish(try encoder.flush(), stamps: &stampsByPTS)
                 } catch {
@@ -112,6 +140,41 @@ final class RungWorker: Sendable {
             }
         }
     }
+
+    /// The rung's encoder and the parameters it publishes. A bridge rung's x264 numbers its SPS/PPS with an id the
+    /// source does not use, in the source's profile and level, and publishes the source's avcC with its own sets
+    /// added: one init section then serves its encodes and the source's frames after the handover.
+    private func openEncoder() throws(FFmpegError) -> (LadderVideoEncoder, VideoParameters) {
+        guard let source = bridgedSource else {
+            let encoder = try LadderVideoEncoder(settings)
+            return (encoder, encoder.videoParameters)
+        }
+        var bridged = settings
+        do {
+            let record = try AVCDecoderConfigurationRecord(parsing: source.decoderConfiguration)
+            guard let id = record.freeParameterSetID, let profile = Self.x264Profile[record.profileIndication] else {
+                throw CodecFormatError.unsupportedProfile(record.profileIndication)
+            }
+            bridged.parameterSetID = id
+            bridged.profile = profile
+            bridged.level = Int(record.levelIndication)
+            let encoder = try LadderVideoEncoder(bridged)
+            let own = try AVCDecoderConfigurationRecord(parsing: encoder.videoParameters.decoderConfiguration)
+            let merged = try record.merging(own).serialize()
+            return (encoder, try VideoParameters(avcDecoderConfiguration: merged, frameRate: source.frameRate))
+        } catch {
+            handsOver.store(false, ordering: .relaxed)
+            logger.warning(
+                "fast start: the top rendition cannot hand over to the source; it is transcoded for the whole stream",
+                metadata: ["rung": "\(rung.name)", "error": "\(error)"]
+            )
+            let encoder = try LadderVideoEncoder(settings)
+            return (encoder, encoder.videoParameters)
+        }
+    }
+
+    /// x264 profiles for the source profiles a bridge can match (8-bit 4:2:0).
+    static let x264Profile: [UInt8: String] = [66: "baseline", 77: "main", 100: "high"]
 
     /// An encoder like `current` with another preset, after `current` is drained; nil (keeping `current`) when the
     /// new one would write another SPS/PPS: that would need a new init section and a DISCONTINUITY in this rung only.

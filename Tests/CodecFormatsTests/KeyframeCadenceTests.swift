@@ -1,3 +1,4 @@
+import Foundation
 import CodecFormats
 import MediaCore
 import Testing
@@ -142,6 +143,39 @@ import Testing
 
     @Test func anIntervalNoLongerThanTheFirstSegmentNeedsNoEarlyCut() {
         #expect(Self.cuts(frameRate: 30, keyint: "12", gop: 12).isEmpty)
+    }
+
+    /// Bridged (`transcode.fast_start`): a short GOP gets the early cut when x264 states no B-frames, never otherwise.
+    @Test(arguments: [("0", [12], true), ("2", [], false), (nil, [], false)] as [(String?, [Int], Bool)])
+    func aShortGOPWithoutBFramesIsCutEarlyWhenTheLadderBridgesIt(bframes: String?, cuts: [Int], bridges: Bool) {
+        let early = EarlyFirstSegment(length: .milliseconds(400), bridgesShortGOPs: true)
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30, firstSegment: early)
+        var text = KeyframeCadenceTests.x264Text(keyint: "30")
+        if let bframes {
+            text = text.replacingOccurrences(of: "bframes=2", with: "bframes=\(bframes)")
+        } else {
+            text = text.replacingOccurrences(of: "bframes=2 ", with: "")
+        }
+        var found: [Int] = []
+        for n in 0..<90 {
+            let data = n == 0 ? KeyframeCadenceTests.idr(settings: text) : []
+            _ = c.observe(time: KeyframeCadenceTests.t(n), isKeyframe: n % 30 == 0, data: data)
+            if c.opensSegment(at: KeyframeCadenceTests.t(n)) { found.append(n) }
+        }
+        #expect(found == cuts)
+        #expect(c.bridgesFirstKeyframeInterval == bridges)
+        #expect(
+            X264SettingsSEI.bFrames(inAVCC: KeyframeCadenceTests.idr(settings: text)) == bframes.flatMap { Int($0) }
+        )
+    }
+
+    /// A long GOP is cut early for its own reason: no bridge (the source-size rung replaces the passthrough anyway).
+    @Test func aLongGOPIsNeverBridged() {
+        let early = EarlyFirstSegment(length: .milliseconds(400), bridgesShortGOPs: true)
+        var c = KeyframeCadence(target: .seconds(2), frameRate: 30, firstSegment: early)
+        let text = KeyframeCadenceTests.x264Text().replacingOccurrences(of: "bframes=2", with: "bframes=0")
+        _ = c.observe(time: 0, isKeyframe: true, data: KeyframeCadenceTests.idr(settings: text))
+        #expect(c.cutsFirstSegmentEarly && !c.bridgesFirstKeyframeInterval)
     }
 
     @Test func aLongGOPGetsTheEarlyCutAndThenItsGrid() {

@@ -65,6 +65,20 @@ struct SluiceConfigurationTests {
         #expect(c.effectiveHLS.firstSegment?.length == .milliseconds(400))
     }
 
+    /// The ladder bridges a passthrough's first keyframe interval by default; not without a ladder, nor when the top
+    /// rendition's policy is fixed, nor when turned off.
+    @Test(arguments: [
+        ("{}", true),
+        ("transcode: { fast_start: false }", false),
+        ("transcode: { enabled: false }", false),
+        ("transcode: { source_rendition: passthrough }", false),
+        ("transcode: { source_rendition: transcode }", false),
+    ])
+    func theLadderBridgesTheFirstKeyframeIntervalByDefault(yaml: String, bridges: Bool) throws {
+        let c = try SluiceConfiguration.parse(yaml: yaml)
+        #expect(c.effectiveHLS.firstSegment?.bridgesShortGOPs == bridges)
+    }
+
     /// Bad values fail with the key's dotted path in the error.
     @Test(arguments: [
         ("rtmp: { port: 70000 }", "rtmp.port"),
@@ -72,6 +86,7 @@ struct SluiceConfigurationTests {
         ("hls: { part_target_ms: 900, segment_target_s: 2 }", "hls.part_target_ms"),
         ("hls: { low_latency: sometimes }", "hls.low_latency"),
         ("hls: { first_segment_cuts_passthrough: 1 }", "hls.first_segment_cuts_passthrough"),
+        ("transcode: { fast_start: soon }", "transcode.fast_start"),
         ("log: { level: loud }", "log.level"),
         ("transcode: { preset: placebo }", "transcode.preset"),
         ("transcode: { enabled: maybe }", "transcode.enabled"),

@@ -57,10 +57,12 @@ struct LadderHarness {
         }
     }
 
-    /// Publishes `segments` (each a description then its frames) and returns what the rungs received.
+    /// Publishes `segments` (each a description then its frames) and returns what the rungs received; `lateRungs` are
+    /// claimed only once the ladder sees the first keyframe.
     static func run(
         segments: [(StreamDescription, [MediaFrame])],
         expectedRungs: [String],
+        lateRungs: [String] = [],
         configuration: LadderConfiguration = losslessConfiguration
     ) async throws -> Result {
         let hub = StreamHub()
@@ -79,8 +81,8 @@ struct LadderHarness {
             try await Task.sleep(for: .milliseconds(10))
         }
         var collectors: [String: Task<RungOutput, Never>] = [:]
-        for (name, rungKey) in zip(expectedRungs, rungKeys) {
-            guard let reader = hub.subscribe(key: rungKey, name: "test", capacity: 100_000) else { continue }
+        func collect(_ name: String, _ rungKey: StreamKey) {
+            guard let reader = hub.subscribe(key: rungKey, name: "test", capacity: 100_000) else { return }
             collectors[name] = Task {
                 var out = RungOutput()
                 while let event = await reader.next() {
@@ -93,9 +95,23 @@ struct LadderHarness {
                 return out
             }
         }
+        for (name, rungKey) in zip(expectedRungs, rungKeys) { collect(name, rungKey) }
+        var late = lateRungs
         for (i, (description, frames)) in segments.enumerated() {
             if i > 0 { publication.update(description: description) }
-            for f in frames { publication.send(f) }
+            for f in frames {
+                publication.send(f)
+                // A rung claimed at the first keyframe (the fast-start bridge): subscribed before its x264 opens.
+                guard !late.isEmpty, f.kind == .video else { continue }
+                let until = ContinuousClock.now + .seconds(5)
+                while !late.isEmpty, ContinuousClock.now < until {
+                    for name in late where hub.liveKeys.contains(key.rendition(name)) {
+                        collect(name, key.rendition(name))
+                        late.removeAll { $0 == name }
+                    }
+                    try await Task.sleep(for: .microseconds(200))
+                }
+            }
         }
         publication.end()
         await running.value
