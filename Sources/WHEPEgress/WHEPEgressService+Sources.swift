@@ -43,7 +43,11 @@ extension WHEPEgressService {
                 hub.publication(for: key)?.description?.video.map { (key, $0) }
             }
             .sorted { $0.1.height > $1.1.height }
+        let passthrough = !choices.isEmpty
         for (key, rung) in rungs {
+            // A rung at the source's size beside a passthrough that qualifies is no step down (the fast-start bridge
+            // carries the source's own frames after its handover).
+            if passthrough, rung.width == video.width, rung.height == video.height { continue }
             // LadderVideoEncoder: x264 with bframes=0, so every rung qualifies by its profile alone.
             guard let profile = H264ProfileLevelID(avcC: rung.decoderConfiguration) else { continue }
             choices.append(VideoChoice(source: .rendition(key), profile: profile))

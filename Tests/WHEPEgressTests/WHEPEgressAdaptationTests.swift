@@ -22,13 +22,46 @@ struct WHEPEgressAdaptationTests {
         let rung = try f.hub.publish(key: Service.key.rendition("360p"), origin: "ladder")
         rung.update(
             description: StreamDescription(
-                video: try VideoParameters(avcDecoderConfiguration: WHEPTrackSenderTests.avcC),
+                video: try VideoParameters(avcDecoderConfiguration: Self.smallAVCC),
                 audio: nil
             )
         )
         let (feed, viewer) = try await Service.oneViewer(f)
         viewer.connected()
         return (f, rung, feed, viewer)
+    }
+
+    /// libx264 `-profile:v baseline` at 160x120 (constrained baseline, level 1.1): a rung below the 320x240 source.
+    static let smallAVCC: [UInt8] = {
+        let sps: [UInt8] = [
+            0x67, 0x42, 0xC0, 0x0B, 0xD9, 0x02, 0x84, 0x7E, 0x5C, 0x04, 0x40, 0x00, 0x00, 0x03, 0x00, 0x40,
+            0x00, 0x00, 0x0F, 0x03, 0xC5, 0x0A, 0x92,
+        ]
+        return [1, 0x42, 0xC0, 0x0B, 0xFF, 0xE1, 0, UInt8(sps.count)] + sps + [1, 0, 5, 0x68, 0xCB, 0x83, 0xCB, 0x20]
+    }()
+
+    /// A rung at the source's own size (the fast-start bridge after its handover, or a long-GOP source's top rung)
+    /// is no step down from a passthrough viewer's feed.
+    @Test func aRungAtTheSourcesSizeIsNoLowerRendition() async throws {
+        let f = try await Service.fixture()
+        defer { Task { await f.transport.shutdown() } }
+        let top = try f.hub.publish(key: Service.key.rendition("240p"), origin: "ladder")
+        top.update(
+            description: StreamDescription(
+                video: try VideoParameters(avcDecoderConfiguration: WHEPTrackSenderTests.avcC),
+                audio: nil
+            )
+        )
+        let lower = try f.hub.publish(key: Service.key.rendition("120p"), origin: "ladder")
+        lower.update(
+            description: StreamDescription(
+                video: try VideoParameters(avcDecoderConfiguration: Self.smallAVCC),
+                audio: nil
+            )
+        )
+        let (_, viewer) = try await Service.oneViewer(f)
+        #expect(viewer.videoSource == "passthrough")
+        #expect(viewer.lowerRenditions == [.rendition(Service.key.rendition("120p"))])
     }
 
     static func idr(pts: Int64) -> MediaFrame {
