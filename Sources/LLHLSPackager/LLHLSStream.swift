@@ -73,7 +73,7 @@ public final class LLHLSStream: Sendable {
                 let seg = r.segments.last(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil,
                 let initSection = r.initSections[seg.initIndex]
             else { return nil }
-            return PackagedSegment(
+            var segment = PackagedSegment(
                 key: key,
                 rendition: rendition,
                 epoch: epoch,
@@ -87,6 +87,8 @@ public final class LLHLSStream: Sendable {
                 programDateTime: seg.programDateTime,
                 multivariant: s.multivariantPlaylist(now: now)?.render()
             )
+            segment.sourceRendition = s.sourceResolutionRung ?? "video"
+            return segment
         }
         if let found { onSegment(found) }
     }

@@ -23,6 +23,9 @@ public struct PackagedSegment: Sendable {
     public var data: ByteBuffer
     /// EXT-X-PROGRAM-DATE-TIME of its first sample.
     public var programDateTime: WallTime
+    /// The rendition the multivariant lists for the source's video: `video` (the passthrough), or the rung at the
+    /// source's size that replaces it (a long-GOP source, the fast-start bridge).
+    public var sourceRendition: String = "video"
     /// The live multivariant playlist as served when the segment closed (nil before the stream is playable): its
     /// variant URIs are the rendition names, so it describes a recording laid out the same way.
     public var multivariant: String?

@@ -43,7 +43,7 @@ public final class Recorder: Sendable {
 
     /// Takes a completed segment from the packager (never blocks it); recorded when its stream is being recorded.
     public func accept(_ segment: PackagedSegment) {
-        guard configuration.records(segment.rendition) else { return }
+        guard configuration.records(segment) else { return }
         control.withLock { c in
             let d = c.segment(
                 key: "\(segment.key)",
@@ -122,7 +122,11 @@ public final class Recorder: Sendable {
             case .segment(let s, let id):
                 let slot = "\(s.key)/\(id)"
                 var w = writers[slot] ?? RecordingWriter(key: "\(s.key)", id: id, started: s.programDateTime)
-                let writes = w.add(s) { RecordingWriter.filter(multivariant: $0, keeping: configuration.records) }
+                let writes = w.add(s) { text in
+                    RecordingWriter.filter(multivariant: text) {
+                        configuration.records($0, sourceRendition: s.sourceRendition)
+                    }
+                }
                 perform(writes, key: "\(s.key)", id: w.id)
                 writers[slot] = w
                 publish(w.summary)

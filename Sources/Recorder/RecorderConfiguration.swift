@@ -1,3 +1,5 @@
+import LLHLSPackager
+
 /// Recording settings (documented in Config/sluice.yaml under `record:`).
 public struct RecorderConfiguration: Sendable, Equatable {
     /// Record every stream as it is published.
@@ -19,4 +21,16 @@ public struct RecorderConfiguration: Sendable, Equatable {
 
     /// Whether `rendition` is recorded.
     public func records(_ rendition: String) -> Bool { renditions.isEmpty || renditions.contains(rendition) }
+
+    /// Whether `rendition` is kept while `sourceRendition` is what the multivariant lists for the source's video:
+    /// `video` then means that rung, and an unlisted passthrough is never kept (its playlist would be an orphan).
+    public func records(_ rendition: String, sourceRendition: String) -> Bool {
+        if rendition == "video", sourceRendition != "video" { return false }
+        return records(rendition) || (rendition == sourceRendition && records("video"))
+    }
+
+    /// Whether a packaged segment is kept (see `records(_:sourceRendition:)`).
+    public func records(_ segment: PackagedSegment) -> Bool {
+        records(segment.rendition, sourceRendition: segment.sourceRendition)
+    }
 }

@@ -103,6 +103,20 @@ import Testing
         #expect(RecordingWriter.filter(multivariant: live) { $0 == "audio" } == nil)
     }
 
+    /// `video` means what the multivariant lists for the source: a rung at the source's size that replaces the
+    /// passthrough (a long-GOP source, the fast-start bridge) is kept in its place, and the unlisted passthrough not.
+    @Test(arguments: [
+        ("video", "video", true), ("480p", "video", false), ("audio", "video", true),
+        ("video", "480p", false), ("480p", "480p", true), ("360p", "480p", false), ("audio", "480p", true),
+    ])
+    func videoMeansTheListedSourceRendition(rendition: String, source: String, kept: Bool) {
+        let c = RecorderConfiguration()
+        #expect(c.records(rendition, sourceRendition: source) == kept)
+        var all = RecorderConfiguration()
+        all.renditions = []
+        #expect(all.records(rendition, sourceRendition: source) == !(rendition == "video" && source != "video"))
+    }
+
     @Test(arguments: [
         ("cam", true), ("20261126T084000Z-ep1", true), ("video", true), ("1.m4s", true), ("..", false),
         (".hidden", false), ("a/b", false), ("", false), ("%2e%2e", false), ("a b", false),
