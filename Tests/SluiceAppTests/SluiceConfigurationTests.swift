@@ -65,16 +65,16 @@ struct SluiceConfigurationTests {
         #expect(c.effectiveHLS.firstSegment?.length == .milliseconds(400))
     }
 
-    /// The ladder bridges a passthrough's first keyframe interval by default; not without a ladder, nor when the top
-    /// rendition's policy is fixed, nor when turned off.
+    /// The ladder bridges a passthrough's first keyframe interval when asked; never without a ladder, nor when the
+    /// top rendition's policy is fixed.
     @Test(arguments: [
-        ("{}", true),
-        ("transcode: { fast_start: false }", false),
-        ("transcode: { enabled: false }", false),
-        ("transcode: { source_rendition: passthrough }", false),
-        ("transcode: { source_rendition: transcode }", false),
+        ("{}", false),
+        ("transcode: { fast_start: true }", true),
+        ("transcode: { fast_start: true, enabled: false }", false),
+        ("transcode: { fast_start: true, source_rendition: passthrough }", false),
+        ("transcode: { fast_start: true, source_rendition: transcode }", false),
     ])
-    func theLadderBridgesTheFirstKeyframeIntervalByDefault(yaml: String, bridges: Bool) throws {
+    func theLadderBridgesTheFirstKeyframeIntervalWhenAsked(yaml: String, bridges: Bool) throws {
         let c = try SluiceConfiguration.parse(yaml: yaml)
         #expect(c.effectiveHLS.firstSegment?.bridgesShortGOPs == bridges)
     }
