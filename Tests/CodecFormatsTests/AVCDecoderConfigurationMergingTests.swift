@@ -61,19 +61,13 @@ import Testing
         #expect(merged.parameterSetIDs?.pps == [taken, free])
     }
 
-    /// A PPS NAL whose first field is `id` (exp-Golomb), then a stop bit.
+    /// A PPS NAL whose first field is `id`: ue(v) (§9.1: as many zeros as `id + 1` has bits after its first, then
+    /// `id + 1`), the stop bit, zeros to a byte.
     static func pps(id: Int) -> [UInt8] {
-        let value = id + 1
-        let bits = String(value, radix: 2)
-        var stream = String(repeating: "0", count: bits.count - 1) + bits + "1"
-        while stream.count % 8 != 0 { stream += "0" }
-        var bytes: [UInt8] = [0x68]
-        var i = stream.startIndex
-        while i < stream.endIndex {
-            let next = stream.index(i, offsetBy: 8)
-            bytes.append(UInt8(stream[i..<next], radix: 2)!)
-            i = next
-        }
-        return bytes
+        let value = UInt64(id + 1)
+        let bits = 2 * (64 - value.leadingZeroBitCount)
+        let padded = (bits + 7) / 8 * 8
+        let word = (value << 1 | 1) << UInt64(padded - bits)
+        return [0x68] + (0..<padded / 8).reversed().map { UInt8(truncatingIfNeeded: word >> UInt64($0 * 8)) }
     }
 }

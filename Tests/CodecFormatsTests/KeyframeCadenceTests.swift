@@ -1,5 +1,5 @@
-import Foundation
 import CodecFormats
+import Foundation
 import MediaCore
 import Testing
 

@@ -19,16 +19,19 @@ struct WHEPEgressAdaptationTests {
         Service.Fixture, rung: Publication, feed: WHEPStreamFeed, viewer: WHEPViewer
     ) {
         let f = try await Service.fixture()
-        let rung = try f.hub.publish(key: Service.key.rendition("360p"), origin: "ladder")
-        rung.update(
-            description: StreamDescription(
-                video: try VideoParameters(avcDecoderConfiguration: Self.smallAVCC),
-                audio: nil
-            )
-        )
+        let rung = try Self.publishRung(f, "360p", avcC: Self.smallAVCC)
         let (feed, viewer) = try await Service.oneViewer(f)
         viewer.connected()
         return (f, rung, feed, viewer)
+    }
+
+    /// A ladder rung of `cam` named `name`, described by `avcC`.
+    static func publishRung(_ f: Service.Fixture, _ name: String, avcC: [UInt8]) throws -> Publication {
+        let rung = try f.hub.publish(key: Service.key.rendition(name), origin: "ladder")
+        rung.update(
+            description: StreamDescription(video: try VideoParameters(avcDecoderConfiguration: avcC), audio: nil)
+        )
+        return rung
     }
 
     /// libx264 `-profile:v baseline` at 160x120 (constrained baseline, level 1.1): a rung below the 320x240 source.
@@ -45,20 +48,8 @@ struct WHEPEgressAdaptationTests {
     @Test func aRungAtTheSourcesSizeIsNoLowerRendition() async throws {
         let f = try await Service.fixture()
         defer { Task { await f.transport.shutdown() } }
-        let top = try f.hub.publish(key: Service.key.rendition("240p"), origin: "ladder")
-        top.update(
-            description: StreamDescription(
-                video: try VideoParameters(avcDecoderConfiguration: WHEPTrackSenderTests.avcC),
-                audio: nil
-            )
-        )
-        let lower = try f.hub.publish(key: Service.key.rendition("120p"), origin: "ladder")
-        lower.update(
-            description: StreamDescription(
-                video: try VideoParameters(avcDecoderConfiguration: Self.smallAVCC),
-                audio: nil
-            )
-        )
+        _ = try Self.publishRung(f, "240p", avcC: WHEPTrackSenderTests.avcC)
+        _ = try Self.publishRung(f, "120p", avcC: Self.smallAVCC)
         let (_, viewer) = try await Service.oneViewer(f)
         #expect(viewer.videoSource == "passthrough")
         #expect(viewer.lowerRenditions == [.rendition(Service.key.rendition("120p"))])

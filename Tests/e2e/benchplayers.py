@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -37,3 +38,26 @@ def run(out: Path, scenario: str, players: str, source: str, seconds: int,
     (out / "stderr.txt").write_text(p.stderr)
     assert p.returncode == 0, f"sluice bench exited {p.returncode}\n{p.stdout[-3000:]}\n{p.stderr[-2000:]}"
     return p.stdout, json.loads(report.read_text())
+
+
+def hlsjs_first_playlist_edge(trace: dict) -> tuple[float, str]:
+    """How much media (seconds) the first video playlist hls.js read listed, and its trace line."""
+    first = next((e["detail"] for e in trace["events"]
+                  if e["viewer"] == 1 and e["type"] == "levelUpdated" and e["detail"].startswith("main ")), None)
+    assert first is not None, trace["events"][:20]
+    return float(re.search(r"edge=([0-9.]+)", first).group(1)), first
+
+
+def assert_hlsjs_played_cleanly(row: dict, seconds: int) -> None:
+    """No error, no stall, and at least 15 frames a second."""
+    assert row["fatalErrors"] == 0 and row["startupErrors"] == 0 and row["levelLoadErrors"] == 0, row
+    assert row["stalls"] == 0, row
+    assert row["frames"] >= seconds * 15, row
+
+
+def run_hlsjs(out: Path, scenario: str, source: str, seconds: int,
+              env: Optional[dict[str, str]] = None) -> tuple[dict, dict]:
+    """One hls.js run of `scenario`: its report row and its player trace."""
+    _, report = run(out, scenario, "hlsjs", source, seconds, env=env)
+    [row] = [s for s in report["scenarios"] if s["player"] == "hlsjs"]
+    return row, json.loads((out / f"{scenario}-hlsjs.json").read_text())

@@ -5,8 +5,6 @@ interval and plays from it without an error (the default waits for the source's 
 The bench's own gateway takes the SLUICE_* override as `serve` does; hls.js comes from `make hlsjs`."""
 from __future__ import annotations
 
-import json
-import re
 
 import pytest
 
@@ -22,25 +20,17 @@ KEYFRAME_INTERVAL_S = 1.0
 
 @pytest.fixture(scope="module")
 def run():
-    _, report = benchplayers.run(OUT, "rtmp-llhls", "hlsjs", "640x360", SECONDS,
-                                 env={"SLUICE_HLS_FIRST_SEGMENT_CUTS_PASSTHROUGH": "true"})
-    [row] = [s for s in report["scenarios"] if s["player"] == "hlsjs"]
-    trace = json.loads((OUT / "rtmp-llhls-hlsjs.json").read_text())
-    return row, trace
+    return benchplayers.run_hlsjs(OUT, "rtmp-llhls", "640x360", SECONDS,
+                                  env={"SLUICE_HLS_FIRST_SEGMENT_CUTS_PASSTHROUGH": "true"})
 
 
 def test_hlsjs_starts_on_a_first_segment_shorter_than_the_keyframe_interval(run):
     row, trace = run
-    first = next((e["detail"] for e in trace["events"]
-                  if e["viewer"] == 1 and e["type"] == "levelUpdated" and e["detail"].startswith("main ")), None)
-    assert first is not None, trace["events"][:20]
-    edge = float(re.search(r"edge=([0-9.]+)", first).group(1))
+    edge, first = benchplayers.hlsjs_first_playlist_edge(trace)
     assert edge < KEYFRAME_INTERVAL_S * 0.9, f"hls.js's first playlist already held {edge} s: {first}"
     assert row["publishToFirstFrameMs"] is not None, row
 
 
 def test_hlsjs_plays_the_cut_stream_without_an_error_or_a_stall(run):
     row, _ = run
-    assert row["fatalErrors"] == 0 and row["startupErrors"] == 0 and row["levelLoadErrors"] == 0, row
-    assert row["stalls"] == 0, row
-    assert row["frames"] >= SECONDS * 15, row
+    benchplayers.assert_hlsjs_played_cleanly(row, SECONDS)
