@@ -8,11 +8,18 @@ import MediaCore
 /// once one at or after the handover has come out, every picture before it has been handed to the bridge rung's
 /// encoder, so the held source frames may follow without overtaking its encodes.
 struct FirstKeyframeIntervalBridge: Sendable {
-    /// Where the source's second keyframe sits (90 kHz pts); nil until it comes.
+    /// How long after the first frame the early cut lies (90 kHz): a keyframe before it (an x264 scene cut) cannot
+    /// take over, or the cut would fall inside the source's frames, between keyframes.
+    let earlyCut: Int64
+    /// Where the source's first keyframe after the early cut sits (90 kHz pts); nil until it comes.
     private(set) var handover: Int64?
-    private var sawFirstUnit = false
+    /// The first unit's pts: the early cut is measured from it.
+    private var origin: Int64?
     /// A picture at or after the handover came out of the decoder: source frames go to the rung as they come.
     private(set) var handedOver = false
+    /// A bridge whose handover is the source's first keyframe at least `earlyCut` (90 kHz) after its first frame.
+    init(earlyCut: Int64) { self.earlyCut = earlyCut }
+
     /// Source frames at or after the handover, held until the decoder passes it.
     private(set) var held: [MediaFrame] = []
     /// The rung's queue refused a frame: the next source keyframe resumes it (a partial GOP cannot be decoded).
@@ -21,11 +28,11 @@ struct FirstKeyframeIntervalBridge: Sendable {
     /// Notes one source access unit in decode order; returns the frames to send the rung now, as they are.
     mutating func note(_ unit: MediaFrame) -> [MediaFrame] {
         let pts = unit.pts.converted(to: 90_000).value
-        guard sawFirstUnit else {
-            sawFirstUnit = true
+        guard let origin else {
+            origin = pts
             return []
         }
-        if handover == nil, unit.isKeyframe { handover = pts }
+        if handover == nil, unit.isKeyframe, pts - origin >= earlyCut { handover = pts }
         guard let handover, pts >= handover else { return [] }
         if awaitingKeyframe {
             guard unit.isKeyframe else { return [] }

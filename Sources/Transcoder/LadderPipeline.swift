@@ -110,7 +110,9 @@ final class LadderPipeline: Sendable {
         var decoder: VideoDecoder?
         var opened = false
         // The fast-start bridge rung's handover to the source's frames (none when no rung bridges).
-        var bridge = rungs.contains { $0.bridgedSource != nil } ? FirstKeyframeIntervalBridge() : nil
+        let earlyCut = configuration.firstSegment.map { Int64(($0.length.secondsDouble * 90_000).rounded()) } ?? 0
+        var bridge =
+            rungs.contains { $0.bridgedSource != nil } ? FirstKeyframeIntervalBridge(earlyCut: earlyCut - 1_500) : nil
         while true {
             switch queue.take() {
             case .accessUnit(let unit):

@@ -11,7 +11,7 @@ import Testing
 
     /// Golden: keyframes at 0 and 30; the decoder returns each picture two units late (frame threads).
     @Test func picturesBeforeTheSecondKeyframeAreEncodedAndTheSourceFollowsInOrder() {
-        var bridge = FirstKeyframeIntervalBridge()
+        var bridge = FirstKeyframeIntervalBridge(earlyCut: 12 * 3_000)
         var sent: [Int64] = []
         var encoded: [Int64] = []
         for n: Int64 in 0..<40 {
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func aRefusedFrameSkipsToTheNextKeyframe() {
-        var bridge = FirstKeyframeIntervalBridge()
+        var bridge = FirstKeyframeIntervalBridge(earlyCut: 3_000)
         _ = bridge.note(Self.unit(0, key: true))
         _ = bridge.note(Self.unit(1, key: true))
         _ = bridge.picture(at: 3_000)
@@ -38,8 +38,16 @@ import Testing
         #expect(bridge.note(Self.unit(4, key: false)).map(\.dts.value) == [12_000])
     }
 
+    /// A keyframe before the early cut (an x264 scene cut) is encoded over; the first one after it takes over.
+    @Test func aKeyframeBeforeTheEarlyCutDoesNotTakeOver() {
+        var bridge = FirstKeyframeIntervalBridge(earlyCut: 12 * 3_000)
+        for n: Int64 in 0..<20 { _ = bridge.note(Self.unit(n, key: n == 0 || n == 5 || n == 15)) }
+        #expect(bridge.handover == Int64(15 * 3_000))
+        #expect(bridge.picture(at: 5 * 3_000).encode)
+    }
+
     @Test func aStreamThatEndsBeforeTheHandoverDrainsWhatItHeld() {
-        var bridge = FirstKeyframeIntervalBridge()
+        var bridge = FirstKeyframeIntervalBridge(earlyCut: 12 * 3_000)
         #expect(bridge.drain().isEmpty)
         _ = bridge.note(Self.unit(0, key: true))
         _ = bridge.note(Self.unit(30, key: true))
@@ -52,7 +60,7 @@ import Testing
     /// sent once, in order, and none before the decoder has passed the handover.
     @Test(arguments: 0..<6)
     func anyDecoderDelayKeepsTheOrder(delay: Int64) {
-        var bridge = FirstKeyframeIntervalBridge()
+        var bridge = FirstKeyframeIntervalBridge(earlyCut: 12 * 3_000)
         var sent: [Int64] = []
         var encoded: [Int64] = []
         var decoderPassedHandover = false
