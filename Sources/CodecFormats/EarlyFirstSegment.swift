@@ -1,3 +1,5 @@
+import MediaCore
+
 /// An early first segment (`hls.first_segment_s`): players refuse a playlist without one whole segment (hls.js:
 /// `levelEmptyError`), so a first segment shorter than the source's keyframe interval is what lets them start inside
 /// that interval. The cut must land on an IDR in every listed rendition, so it applies only where every listed
@@ -14,6 +16,9 @@ public struct EarlyFirstSegment: Sendable, Hashable {
     /// top rendition at the source size until the source's second keyframe, then sends the source's own frames
     /// (`transcode.fast_start`), so the cut lands on an IDR there too.
     public var bridgesShortGOPs: Bool
+
+    /// `length` in 90 kHz ticks, where the packager and the ladder place the cut.
+    public var lengthTicks: Int64 { Int64((length.secondsDouble * 90_000).rounded()) }
 
     /// An early cut `length` in; `evenWithShortGOPs` when every listed video rendition is transcoded,
     /// `bridgesShortGOPs` when the ladder bridges the first keyframe interval.

@@ -106,7 +106,7 @@ public struct KeyframeCadence: Sendable {
             if let first = firstSegment, time == origin, statedInterval != nil {
                 // Bridged: the ladder encodes the top rendition until the second keyframe (no reordering to cross).
                 let bridged = found == nil && first.bridgesShortGOPs && X264SettingsSEI.bFrames(inAVCC: data) == 0
-                let length = Int64((first.length.secondsDouble * 90_000).rounded())
+                let length = first.lengthTicks
                 if found != nil || first.evenWithShortGOPs || bridged, seconds * 90_000 > Double(length + halfFrame) {
                     earlyCut = length
                     cutsFirstSegmentEarly = true

@@ -110,9 +110,9 @@ final class LadderPipeline: Sendable {
         var decoder: VideoDecoder?
         var opened = false
         // The fast-start bridge rung's handover to the source's frames (none when no rung bridges).
-        let earlyCut = configuration.firstSegment.map { Int64(($0.length.secondsDouble * 90_000).rounded()) } ?? 0
-        var bridge =
-            rungs.contains { $0.bridgedSource != nil } ? FirstKeyframeIntervalBridge(earlyCut: earlyCut - 1_500) : nil
+        // A keyframe within half a frame of the early cut is at the cut (the cadence's own rule).
+        let earlyCut = (configuration.firstSegment?.lengthTicks ?? 0) - (cadence?.halfFrame ?? 0)
+        var bridge = rungs.contains { $0.bridgedSource != nil } ? FirstKeyframeIntervalBridge(earlyCut: earlyCut) : nil
         while true {
             switch queue.take() {
             case .accessUnit(let unit):
@@ -194,9 +194,7 @@ final class LadderPipeline: Sendable {
         to rungs: [RungWorker],
         _ bridge: inout FirstKeyframeIntervalBridge?
     ) {
-        guard !frames.isEmpty, let rung = rungs.first(where: { $0.bridgedSource != nil }),
-            rung.handsOver.load(ordering: .relaxed)
-        else { return }
+        guard !frames.isEmpty, let rung = rungs.first(where: { $0.handsOver.load(ordering: .relaxed) }) else { return }
         for frame in frames where !rung.queue.offer(.source(frame)) {
             bridge?.refused()
             rung.meter.update { $0.picturesDropped += 1 }
@@ -216,11 +214,7 @@ final class LadderPipeline: Sendable {
         for decoded in pictures {
             var (forceIDR, stamps) = fanOut.take(decoded.pts.value)
             // Past the handover the bridge rung takes the source's frames, released once the decoder passed it.
-            let bridgeTakes = bridge.map { b -> (encode: Bool, release: [MediaFrame]) in
-                var b = b
-                defer { bridge = b }
-                return b.picture(at: decoded.pts.converted(to: 90_000).value)
-            }
+            let bridgeTakes = bridge?.picture(at: decoded.pts.converted(to: 90_000).value)
             if let release = bridgeTakes?.release { sendSource(release, to: rungs, &bridge) }
             let picture = Self.carryingCaptureClock(decoded, stamps.capture)
             // Decode hop: the access unit left ingest → its picture left the decoder.
@@ -229,7 +223,7 @@ final class LadderPipeline: Sendable {
                 t.record(.decode, from: stamps.ingested, to: stamps.decoded, stream: key, rendition: "video")
             }
             for (i, rung) in rungs.enumerated() where !fanOut.isDisabled(rung: i) {
-                if rung.bridgedSource != nil, rung.handsOver.load(ordering: .relaxed), bridgeTakes?.encode == false {
+                if rung.handsOver.load(ordering: .relaxed), bridgeTakes?.encode == false {
                     continue
                 }
                 guard fanOut.accepts(rung: i, forceIDR: forceIDR),

@@ -96,7 +96,11 @@ final class RungWorker: Sendable {
             case .source(var frame):
                 if !handedOver {
                     handedOver = true
-                    do { publish(try encoder.flush(), stamps: &stampsByPTS) } catch {}
+                    do {
+                        publish(try encoder.flush(), stamps: &stampsByPTS)
+                    } catch {
+                        logger.warning("rung flush failed", metadata: ["rung": "\(rung.name)", "error": "\(error)"])
+                    }
                     logger.info(
                         "fast start: the top rendition now carries the source's own frames",
                         metadata: ["rung": "\(rung.name)", "from_pts": "\(frame.pts.converted(to: 90_000).value)"]

@@ -268,6 +268,12 @@ struct WHEPJoinSwitch: Sendable, Equatable {
     }
 
     /// RFC 3550 §5.1: the sequence number alone (a packet of its own feed resent under the viewer's numbering).
+    /// RFC 3550 §5.1: the sequence number of an RTP packet (bytes 2–3); nil for a packet too short to hold one.
+    static func sequence(of bytes: [UInt8]) -> UInt16? {
+        guard bytes.count >= 4 else { return nil }
+        return UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+    }
+
     static func renumber(_ bytes: inout [UInt8], sequence: UInt16) {
         guard bytes.count >= 12 else { return }
         bytes[2] = UInt8(truncatingIfNeeded: sequence >> 8)

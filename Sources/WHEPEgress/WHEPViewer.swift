@@ -265,10 +265,7 @@ final class WHEPViewer: Sendable {
         guard admitted else { return phase == .waitingForKeyframe }
         var sent: (enqueued: Bool, packets: Int, rungFrames: Int)
         switch onTimeline(packets, keyframe: keyframe, origin: origin, payloadType: payloadType) {
-        case .notJoining:
-            let enqueued = enqueue(packets, payloadType: payloadType)
-            if enqueued, keyframe { sentKeyframe(packets) }
-            sent = (enqueued, packets.count, 0)
+        case .notJoining: sent = (enqueue(packets, payloadType: payloadType, keyframe: keyframe), packets.count, 0)
         case .dropped: return false
         case .missedKeyframe: return true
         case .sent(let enqueued, let count, let rungFrames, let switched, let entered, let stepped):
@@ -312,14 +309,17 @@ final class WHEPViewer: Sendable {
         origin: WHEPJoinSwitch.Origin,
         payloadType: UInt8
     ) -> TimelineOutcome {
-        guard let first = packets.first, first.count >= 12 else { return .notJoining }
+        guard let first = packets.first, first.count >= 12, let firstSequence = WHEPJoinSwitch.sequence(of: first)
+        else {
+            return .notJoining
+        }
         return join.withLock { j -> TimelineOutcome in
             guard var bridge = j else { return .notJoining }
             defer { j = bridge }
             let frame = WHEPJoinSwitch.Frame(
                 origin: origin,
                 keyframe: keyframe,
-                firstSequence: UInt16(first[2]) << 8 | UInt16(first[3]),
+                firstSequence: firstSequence,
                 packets: packets.count,
                 timestamp: first[4...7].reduce(0) { $0 << 8 | UInt32($1) }
             )
@@ -338,9 +338,7 @@ final class WHEPViewer: Sendable {
                         bridge.history?.store(sequenceNumber: sequence, bytes: rewritten[i])
                     }
                 }
-                let frameEnqueued = enqueue(rewritten, payloadType: payloadType)
-                if frameEnqueued, keyframe { sentKeyframe(rewritten) }
-                enqueued = frameEnqueued && enqueued
+                enqueued = enqueue(rewritten, payloadType: payloadType, keyframe: keyframe) && enqueued
                 sentPackets += rewritten.count
                 if fromRung, !bridge.recordsAll { rungFrames += 1 }
             }
@@ -417,13 +415,6 @@ final class WHEPViewer: Sendable {
         }
     }
 
-    /// Notes the keyframe just handed to the transport (its packets as the viewer gets them).
-    private func sentKeyframe(_ packets: [[UInt8]]) {
-        guard let first = packets.first, first.count >= 4 else { return }
-        let sequence = UInt16(first[2]) << 8 | UInt16(first[3])
-        lastResent.withLock { $0.keyframeSequence = sequence }
-    }
-
     /// The packets not resent within `interval` before `now`, within a budget of a quarter of the packets it was sent
     /// the second before (at least 25 a second); each is stamped resent now. A receiver NACKs a missing packet again
     /// every round trip until the repair lands, and on a congested link each extra copy only deepens the queue that
@@ -448,8 +439,7 @@ final class WHEPViewer: Sendable {
             }
             if r.at.count > 4_096 { r.at = r.at.filter { now - $0.value < interval } }
             return packets.filter { bytes in
-                guard bytes.count >= 4, r.budget > 0 else { return false }
-                let sequence = UInt16(bytes[2]) << 8 | UInt16(bytes[3])
+                guard let sequence = WHEPJoinSwitch.sequence(of: bytes), r.budget > 0 else { return false }
                 if kind == .video, let keyframe = r.keyframeSequence, Int16(bitPattern: sequence &- keyframe) < 0 {
                     return false
                 }
@@ -506,8 +496,9 @@ final class WHEPViewer: Sendable {
         session.sendRTCP(bytes)
     }
 
-    /// Stamps our payload type and hands the packets to the transport unless the viewer's queue is full.
-    private func enqueue(_ packets: [[UInt8]], payloadType: UInt8) -> Bool {
+    /// Stamps our payload type and hands the packets to the transport unless the viewer's queue is full; a keyframe's
+    /// first sequence number (as the viewer gets it) bounds what a NACK may have resent (`dueForResend`).
+    private func enqueue(_ packets: [[UInt8]], payloadType: UInt8, keyframe: Bool = false) -> Bool {
         let n = packets.count
         let before = inFlight.add(n, ordering: .relaxed).oldValue
         guard before + n <= queueLimit else {
@@ -521,6 +512,9 @@ final class WHEPViewer: Sendable {
             return bytes
         }
         session.sendRTP(stamped) { [self] in self.inFlight.subtract(n, ordering: .relaxed) }
+        if keyframe, let first = packets.first.flatMap(WHEPJoinSwitch.sequence(of:)) {
+            lastResent.withLock { $0.keyframeSequence = first }
+        }
         return true
     }
 }
