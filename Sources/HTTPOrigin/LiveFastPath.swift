@@ -54,7 +54,8 @@ final class LiveFastPath: Sendable {
         case .playlist(let rendition):
             guard rendition != "index", stream.hasRendition(rendition) else { return nil }
             // A malformed directive gets the router's 400.
-            guard let directives = try? PlaylistRequest(query: live.directives) else { return nil }
+            guard var directives = try? PlaylistRequest(query: live.directives) else { return nil }
+            directives.fromMediaElement = MediaElementRequest.matches(head.headerFields)
             return FastRoute(
                 key: key,
                 stream: stream,

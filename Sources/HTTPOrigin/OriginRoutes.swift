@@ -61,12 +61,13 @@ public enum OriginRoutes {
                 return OriginResponse.make(await stream.multivariantPlaylist())
             case _ where file.hasSuffix(".m3u8") && stream.hasRendition(String(file.dropLast(5))):
                 let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
-                let directives: PlaylistRequest
+                var directives: PlaylistRequest
                 do {
                     directives = try PlaylistRequest(query: query)
                 } catch {
                     return OriginResponse.text(400, "\(error)", maxAge: 1)
                 }
+                directives.fromMediaElement = MediaElementRequest.matches(request.headers)
                 return OriginResponse.make(
                     await stream.mediaPlaylist(rendition: String(file.dropLast(5)), request: directives)
                 )

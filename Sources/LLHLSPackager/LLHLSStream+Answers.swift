@@ -25,11 +25,12 @@ extension LLHLSStream {
         let blocking = request.isBlocking
         // Rendered once per change and shared by every viewer woken by it (PlaylistRenderCache).
         let (decision, body, version) = state.withLock { s -> (BlockDecision, ByteBuffer?, UInt64) in
+            let rendition = s.pipelineName(served: name)
             // A shed rung is gone for players: 404 (below) makes hls.js switch level without retrying it.
-            if s.isUnlisted(name) { return (.ready, nil, s.version) }
-            let d = s.decide(named: name, request)
+            if s.isUnlisted(rendition) { return (.ready, nil, s.version) }
+            let d = s.decide(named: rendition, request)
             guard d == .ready else { return (d, nil, s.version) }
-            return (d, s.renderedMediaPlaylist(named: name, skip: request.skip), s.version)
+            return (d, s.renderedMediaPlaylist(named: rendition, skip: request.skip), s.version)
         }
         switch decision {
         case .ready:
@@ -55,7 +56,9 @@ extension LLHLSStream {
             // A young stream that is slow to fill its first segments still gets what it has.
             if !blocking,
                 let text = state.withLock({ s in
-                    s.pipeline(named: name)?.rendition.lastPart == nil ? nil : s.mediaPlaylist(named: name)?.render()
+                    let rendition = s.pipelineName(served: name)
+                    return s.pipeline(named: rendition)?.rendition.lastPart == nil
+                        ? nil : s.mediaPlaylist(named: rendition)?.render()
                 })
             {
                 let response = HLSResponse(

@@ -18,7 +18,8 @@ extension LLHLSStream {
         request: PlaylistRequest,
         deliver: @escaping @Sendable (SharedResponse) -> Void
     ) -> ParkedRequest? {
-        answerOrPark(.playlist(rendition: name, request: request), deliver: deliver)
+        let request = state.withLock { $0.pinningYoungHold(request, rendition: name) }
+        return answerOrPark(.playlist(rendition: name, request: request), deliver: deliver)
     }
 
     /// An init section, part or segment: answered now (nil) or, for the preload-hinted part, parked until listed.

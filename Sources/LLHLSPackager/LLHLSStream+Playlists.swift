@@ -30,7 +30,7 @@ extension LLHLSStreamState {
             !config.lowLatency
             ? []
             : listedRenditions.filter { $0 != name }.compactMap { other in
-                pipeline(named: other)?.rendition.report(uri: "\(other).m3u8")
+                pipeline(named: other)?.rendition.report(uri: "\(servedName(other)).m3u8")
             }
         let ctx = PlaylistContext(
             epoch: epoch,
@@ -84,7 +84,7 @@ extension LLHLSStreamState {
                         resolution: (v.width, v.height),
                         frameRate: v.frameRate ?? d.video?.frameRate ?? p.rendition.measuredFrameRate,
                         audioGroup: d.audio == nil ? nil : "audio",
-                        uri: "\(name).m3u8"
+                        uri: "\(servedName(name)).m3u8"
                     )
                 )
                 // A long-GOP passthrough, or one whose first segment was cut early, has (or will have) a segment that

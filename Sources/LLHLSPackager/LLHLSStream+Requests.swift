@@ -25,7 +25,11 @@ extension LLHLSStreamState {
         let pt = partTarget.secondsDouble
         guard let m = request.msn else {
             // Fast start: a first load is answered once the rendition has a part to start on (`RenditionListing`).
-            return p.hasFirstMedia ? .ready : .wait(until: .seconds(Double(targetDuration) * 4))
+            guard p.hasFirstMedia else { return .wait(until: .seconds(Double(targetDuration) * 4)) }
+            if let held = request.heldUntilSegment, (r.lastCompleteMSN ?? 0) < held {
+                return .wait(until: .seconds(3 * Double(targetDuration)))
+            }
+            return .ready
         }
         // Classic HLS advertises no CAN-BLOCK-RELOAD, so a delivery directive is a client error.
         if !config.lowLatency { return .badRequest("_HLS_msn: blocking reload is off (hls.low_latency: false)") }
@@ -89,6 +93,7 @@ extension LLHLSStream {
 
     /// A media playlist by rendition name, honouring blocking reload and delta updates.
     public func mediaPlaylist(rendition name: String, request: PlaylistRequest) async -> HLSResponse {
+        let request = state.withLock { $0.pinningYoungHold(request, rendition: name) }
         let start = ContinuousClock.now
         var deadline: ContinuousClock.Instant?
         while true {

@@ -46,6 +46,16 @@ extension LLHLSStreamState {
         return nil
     }
 
+    /// The rung that bridged the source's first keyframe interval (fast start) and carries its frames after it: it
+    /// is the source's rendition, so players know it as `video` (the ladder's contract: the source is `video.m3u8`).
+    var bridgedRung: String? { grid.bridgedFirstKeyframeInterval ? sourceResolutionRung : nil }
+
+    /// The name players know rendition `name` by: `video` for the bridged rung, else its own.
+    func servedName(_ name: String) -> String { name == bridgedRung ? "video" : name }
+
+    /// The rendition a player's name `name` asks for: `video` is the bridged rung while there is one.
+    func pipelineName(served name: String) -> String { name == "video" ? (bridgedRung ?? name) : name }
+
     /// Why segments do not follow the source's keyframes, for `/api/streams` and `sluice stats`.
     var longGOPNote: String? {
         guard let longGOP = grid.longGOP else { return nil }

@@ -6,6 +6,10 @@ public struct PlaylistRequest: Sendable, Hashable {
     public var part: Int?
     /// `_HLS_skip=YES` or `v2`: answer with a delta update.
     public var skip: Bool
+    /// Sent by an HTML media element (`<video src=…m3u8>`), not by a script: set by the HTTP layer from its headers.
+    public var fromMediaElement = false
+    /// A plain request held until this segment is complete (`LLHLSStreamState.pinningYoungHold`); fixed on arrival.
+    var heldUntilSegment: Int?
 
     /// Creates a request.
     public init(msn: Int? = nil, part: Int? = nil, skip: Bool = false) {

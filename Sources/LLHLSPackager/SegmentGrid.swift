@@ -31,6 +31,9 @@ struct SegmentGrid: Sendable {
     /// This session's first segment was cut early, before the source's second keyframe: the passthrough's next
     /// segment starts without one (so no EXT-X-INDEPENDENT-SEGMENTS for it).
     private(set) var cutFirstSegmentEarly = false
+    /// The ladder bridged a session's first keyframe interval at the source size (sticky: the bridged rung stays the
+    /// top rendition `video` for the stream's life, see `LLHLSStreamState.bridgedRung`).
+    private(set) var bridgedFirstKeyframeInterval = false
     /// TARGETDURATION from the encoder's stated keyframe interval, when the first segment is cut early (its own length
     /// says nothing about the GOPs to come).
     private var statedTargetDuration: Int?
@@ -80,6 +83,7 @@ struct SegmentGrid: Sendable {
                 firstSegment: MediaTime(value: Int64(min(stated, 3600) * 90_000), timescale: 90_000)
             )
         }
+        if c.bridgesFirstKeyframeInterval { bridgedFirstKeyframeInterval = true }
         let opens = c.opensSegment(at: ticks)
         cadence = c
         return (opens, found)

@@ -44,9 +44,9 @@ public struct LadderConfiguration: Sendable, Hashable {
     public var sourceRendition: SourceRendition = .auto
     /// With `auto`, a source without B-frames whose encoder states its keyframe interval gets its top rendition
     /// encoded at the source size until its second keyframe, then the source's own frames (`transcode.fast_start`):
-    /// the early first segment then has an IDR at its cut in every rendition. Off by default: Chromium's native
-    /// player fails at start-up on the short young segments, and the top variant is listed under the rung's name.
-    public var fastStart = false
+    /// the early first segment then has an IDR at its cut in every rendition. Players know the bridged rung as
+    /// `video` (the packager's `bridgedRung`).
+    public var fastStart = true
     /// The packager's segment target: a long-GOP source gets rung IDRs this far apart (`hls.segment_target_s`).
     public var segmentTarget: Duration = .seconds(2)
     /// The packager's early first segment (`hls.first_segment_s`): where it applies, rungs get an IDR there too.

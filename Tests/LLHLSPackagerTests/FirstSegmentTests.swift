@@ -1,6 +1,7 @@
 import CodecFormats
 import HLSPlaylist
 import MediaCore
+import Synchronization
 import Testing
 
 @testable import LLHLSPackager
@@ -86,6 +87,46 @@ import Testing
         let starts = s.rendition(.video).segments.filter(\.complete).map { $0.parts.first?.independent == true }
         #expect(Array(starts.prefix(4)) == [true, false, true, true])
         #expect(s.mediaPlaylist(.video)?.targetDuration == 1)
+    }
+
+    /// Fast start (`bridgesShortGOPs`): the rung at the source's size bridges the first keyframe interval and then
+    /// carries the source's frames, so players know it as `video`: in the multivariant, in rendition reports, and as
+    /// the playlist `video.m3u8` answers (its media keep the rung's own URIs).
+    @Test func aBridgedRungIsServedAsVideo() async throws {
+        var c = LLHLSConfiguration()
+        c.firstSegment = EarlyFirstSegment(length: .milliseconds(400), bridgesShortGOPs: true)
+        let d = try Fixtures.description()
+        let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: c)
+        stream.mutate { $0.beginSession(now: .now) + $0.apply(d, now: .now) + $0.applyRung("360p", description: d, now: .now) }
+        stream.mutate { s in
+            Self.feed(&s, Self.source(seconds: 3, gop: 30, keyint: 30), rungIDRs: { $0 % 30 == 0 || $0 == 12 })
+            return []
+        }
+        let s = stream.state.withLock { $0 }
+        #expect(s.bridgedRung == "360p")
+        #expect(s.pipelineName(served: "video") == "360p")
+        let mv = try #require(s.multivariantPlaylist())
+        #expect(mv.variants.map(\.uri) == ["video.m3u8"])
+        #expect(mv.independentSegments)
+        #expect(s.mediaPlaylist(named: "audio")?.renditionReports.map(\.uri) == ["video.m3u8"])
+        let r = await stream.mediaPlaylist(rendition: "video", request: PlaylistRequest())
+        let text = String(decoding: r.body, as: UTF8.self)
+        #expect(r.status == 200)
+        #expect(text.contains("ep/360p/1.m4s") && !text.contains("ep/video/"), "\(text)")
+    }
+
+    /// A long GOP's source-size rung is encoded for the whole stream: it keeps its own name.
+    @Test func aLongGOPsSourceSizeRungKeepsItsName() throws {
+        var c = LLHLSConfiguration()
+        c.firstSegment = EarlyFirstSegment(length: .milliseconds(400), bridgesShortGOPs: true)
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d, config: c)
+        s.applyRung("360p", description: d, now: .now)
+        Self.feed(&s, Self.source(seconds: 5, gop: 250, keyint: 250).filter { $0.kind == .video }) {
+            $0 % 60 == 0 || $0 == 12
+        }
+        #expect(s.bridgedRung == nil)
+        #expect(try #require(s.multivariantPlaylist()).variants.map(\.uri) == ["360p.m3u8"])
     }
 
     /// Were the passthrough listed after all (the source-size rung not started), the claim must not cover it.

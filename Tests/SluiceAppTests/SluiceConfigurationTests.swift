@@ -65,10 +65,11 @@ struct SluiceConfigurationTests {
         #expect(c.effectiveHLS.firstSegment?.length == .milliseconds(400))
     }
 
-    /// The ladder bridges a passthrough's first keyframe interval when asked; never without a ladder, nor when the
-    /// top rendition's policy is fixed.
+    /// The ladder bridges a passthrough's first keyframe interval by default (fast start); never without a ladder,
+    /// nor when the top rendition's policy is fixed, nor when turned off.
     @Test(arguments: [
-        ("{}", false),
+        ("transcode: { enabled: true }", true),
+        ("transcode: { enabled: true, fast_start: false }", false),
         ("transcode: { fast_start: true }", true),
         ("transcode: { fast_start: true, enabled: false }", false),
         ("transcode: { fast_start: true, source_rendition: passthrough }", false),
