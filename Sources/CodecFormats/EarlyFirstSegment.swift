@@ -17,6 +17,21 @@ public struct EarlyFirstSegment: Sendable, Hashable {
     /// (`transcode.fast_start`), so the cut lands on an IDR there too.
     public var bridgesShortGOPs: Bool
 
+    /// Largest source bridged, in pixels per second: 1280x720 at 30 fps. The bridge encodes the source's size on top of
+    /// the ladder; a 1080p60 bridge on one core ran at 2.4 × real time (e2e test_overload), holding every rendition's
+    /// start back by seconds, far more than the 0.6 s it saves.
+    public static let bridgedPixelRateLimit = 1280.0 * 720 * 30
+
+    /// This setting for `source`: no bridge above `bridgedPixelRateLimit` (30 fps when the rate is unknown). The
+    /// packager and the ladder both decide from it, so they cut alike.
+    public func applying(to source: VideoParameters?) -> EarlyFirstSegment {
+        guard let source else { return self }
+        var s = self
+        let rate = Double(source.width * source.height) * (source.frameRate ?? 30)
+        if rate > Self.bridgedPixelRateLimit * 1.001 { s.bridgesShortGOPs = false }
+        return s
+    }
+
     /// `length` in 90 kHz ticks, where the packager and the ladder place the cut.
     public var lengthTicks: Int64 { Int64((length.secondsDouble * 90_000).rounded()) }
 

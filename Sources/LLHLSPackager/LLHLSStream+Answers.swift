@@ -94,7 +94,9 @@ extension LLHLSStream {
             case missing, ahead, pending
         }
         let lookup = state.withLock { s -> Lookup in
-            guard s.epoch == epoch, let r = s.pipeline(named: name)?.rendition else { return .missing }
+            guard s.epoch == epoch, let r = s.pipeline(named: s.pipelineName(served: name))?.rendition else {
+                return .missing
+            }
             switch fileName {
             case .initSection(let i):
                 return r.initSections[i].map { .found(ByteBuffer(bytes: $0)) } ?? .missing

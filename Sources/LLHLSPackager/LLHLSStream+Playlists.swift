@@ -44,7 +44,8 @@ extension LLHLSStreamState {
             serverControl: serverControl,
             window: config.listedSegments,
             reports: reports,
-            ended: isEnded
+            ended: isEnded,
+            servedName: servedName(name)
         )
         return p.rendition.playlist(ctx)
     }
@@ -69,17 +70,21 @@ extension LLHLSStreamState {
             for name in served where name != "audio" {
                 guard let p = pipeline(named: name), case .video(let v) = p.parameters else { continue }
                 codecs = [v.codecString] + (d.audio.map { [$0.codecString] } ?? [])
-                let peak = p.rendition.peakBitRate + audioPeak
-                let avg = p.rendition.averageBitRate + audioAvg
+                // A bridged rung carries the source's frames after its first keyframe interval: rate it as the source
+                // too (its short encoded start says little of what follows).
+                let rated = [p.rendition] + (name == bridgedRung ? [video?.rendition].compactMap { $0 } : [])
+                let videoPeak = rated.map(\.peakBitRate).max() ?? 0
+                let videoAvg = rated.map(\.averageBitRate).max() ?? 0
+                let peak = videoPeak + audioPeak
+                let avg = videoAvg + audioAvg
                 // Before a segment completes nothing is measured: assume ~3.3 bits per pixel-second of 720p30.
                 let guess = max(300_000, v.width * v.height * 3)
                 variants.append(
                     VariantStream(
                         // Peak is measured over segments of 0.5 s or more; an early first segment is shorter, so
                         // until one completes the average stands in (BANDWIDTH is never below AVERAGE-BANDWIDTH).
-                        bandwidth: p.rendition.averageBitRate > 0 || p.rendition.peakBitRate > 0
-                            ? max(peak, avg) : guess,
-                        averageBandwidth: p.rendition.averageBitRate > 0 ? avg : guess * 4 / 5,
+                        bandwidth: videoAvg > 0 || videoPeak > 0 ? max(peak, avg) : guess,
+                        averageBandwidth: videoAvg > 0 ? avg : guess * 4 / 5,
                         codecs: codecs,
                         resolution: (v.width, v.height),
                         frameRate: v.frameRate ?? d.video?.frameRate ?? p.rendition.measuredFrameRate,

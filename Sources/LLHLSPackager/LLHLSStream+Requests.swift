@@ -88,8 +88,11 @@ extension LLHLSStream {
         await mediaPlaylist(rendition: kind.rawValue, request: request)
     }
 
-    /// Whether a rendition of this name exists (`video`, `audio`, or a ladder rung).
-    public func hasRendition(_ name: String) -> Bool { state.withLock { $0.pipeline(named: name) != nil } }
+    /// Whether players can ask for a rendition of this name (`video`, `audio`, or a ladder rung; a bridged rung is
+    /// only `video`).
+    public func hasRendition(_ name: String) -> Bool {
+        state.withLock { $0.bridgedRung != name && $0.pipeline(named: name) != nil }
+    }
 
     /// A media playlist by rendition name, honouring blocking reload and delta updates.
     public func mediaPlaylist(rendition name: String, request: PlaylistRequest) async -> HLSResponse {

@@ -17,15 +17,19 @@ struct PlaylistContext: Sendable {
     var reports: [RenditionReport]
     /// Stream ended: ENDLIST, no hint.
     var ended: Bool
+    /// The name media URIs carry when players know the rendition by another (`LLHLSStreamState.servedName`).
+    var servedName: String? = nil
 }
 
 extension PublishedRendition {
     /// URI of a part relative to the media playlist.
-    func partURI(epoch: String, msn: Int, part: Int) -> String { "\(epoch)/\(name)/\(msn).\(part).m4s" }
+    func partURI(_ ctx: PlaylistContext, msn: Int, part: Int) -> String { "\(base(ctx))/\(msn).\(part).m4s" }
     /// URI of a segment relative to the media playlist.
-    func segmentURI(epoch: String, msn: Int) -> String { "\(epoch)/\(name)/\(msn).m4s" }
+    func segmentURI(_ ctx: PlaylistContext, msn: Int) -> String { "\(base(ctx))/\(msn).m4s" }
     /// URI of an init section relative to the media playlist.
-    func initURI(epoch: String, index: Int) -> String { "\(epoch)/\(name)/init-\(index).mp4" }
+    func initURI(_ ctx: PlaylistContext, index: Int) -> String { "\(base(ctx))/init-\(index).mp4" }
+    /// `{epoch}/{rendition}` of every media URI.
+    private func base(_ ctx: PlaylistContext) -> String { "\(ctx.epoch)/\(ctx.servedName ?? name)" }
 
     /// Where the next part will appear (the preload hint).
     var nextPartPosition: (msn: Int, part: Int) {
@@ -52,17 +56,17 @@ extension PublishedRendition {
                 ? s.parts.enumerated().map { j, p in
                     MediaPart(
                         duration: MediaTime(value: p.duration, timescale: s.timescale),
-                        uri: partURI(epoch: ctx.epoch, msn: s.msn, part: j),
+                        uri: partURI(ctx, msn: s.msn, part: j),
                         independent: p.independent
                     )
                 } : []
-            let map = (lastInit != s.initIndex) ? initURI(epoch: ctx.epoch, index: s.initIndex) : nil
+            let map = (lastInit != s.initIndex) ? initURI(ctx, index: s.initIndex) : nil
             lastInit = s.initIndex
             model.append(
                 MediaSegment(
                     mediaSequence: s.msn,
                     duration: MediaTime(value: s.duration, timescale: s.timescale),
-                    uri: s.complete ? segmentURI(epoch: ctx.epoch, msn: s.msn) : nil,
+                    uri: s.complete ? segmentURI(ctx, msn: s.msn) : nil,
                     parts: parts,
                     discontinuity: s.discontinuity,
                     programDateTime: s.programDateTime,
@@ -79,7 +83,7 @@ extension PublishedRendition {
             mediaSequence: firstListedMSN,
             discontinuitySequence: discontinuitySequence + hiddenDiscontinuities,
             segments: model,
-            preloadHintURI: ctx.ended || !lowLatency ? nil : partURI(epoch: ctx.epoch, msn: hint.msn, part: hint.part),
+            preloadHintURI: ctx.ended || !lowLatency ? nil : partURI(ctx, msn: hint.msn, part: hint.part),
             renditionReports: ctx.reports,
             endList: ctx.ended,
             independentSegments: false

@@ -72,7 +72,7 @@ struct SegmentGrid: Sendable {
                 target: gridTarget,
                 frameRate: video?.frameRate,
                 trustsEncoderSettings: !(video?.keyframesOnRequest ?? false),
-                firstSegment: decidedTargetDuration == nil ? firstSegment : nil
+                firstSegment: decidedTargetDuration == nil ? firstSegment?.applying(to: video) : nil
             )
         let ticks = time.converted(to: 90_000).value
         let found = c.observe(time: ticks, isKeyframe: frame.isKeyframe, data: frame.data)

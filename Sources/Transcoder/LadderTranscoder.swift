@@ -183,7 +183,7 @@ public final class LadderTranscoder: Sendable {
                 target: KeyframeCadence.gridTarget(forSegmentTarget: configuration.segmentTarget),
                 frameRate: video.frameRate,
                 trustsEncoderSettings: !video.keyframesOnRequest,
-                firstSegment: configuration.firstSegment
+                firstSegment: configuration.firstSegment?.applying(to: video)
             )
         state.cadence = cadence
         var lookahead = cadence

@@ -90,14 +90,16 @@ import Testing
     }
 
     /// Fast start (`bridgesShortGOPs`): the rung at the source's size bridges the first keyframe interval and then
-    /// carries the source's frames, so players know it as `video`: in the multivariant, in rendition reports, and as
-    /// the playlist `video.m3u8` answers (its media keep the rung's own URIs).
+    /// carries the source's frames, so players know it as `video`: in the multivariant, in rendition reports, in
+    /// media URIs, and in what `video.m3u8` and `{epoch}/video/…` answer.
     @Test func aBridgedRungIsServedAsVideo() async throws {
         var c = LLHLSConfiguration()
         c.firstSegment = EarlyFirstSegment(length: .milliseconds(400), bridgesShortGOPs: true)
         let d = try Fixtures.description()
         let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: c)
-        stream.mutate { $0.beginSession(now: .now) + $0.apply(d, now: .now) + $0.applyRung("360p", description: d, now: .now) }
+        stream.mutate {
+            $0.beginSession(now: .now) + $0.apply(d, now: .now) + $0.applyRung("360p", description: d, now: .now)
+        }
         stream.mutate { s in
             Self.feed(&s, Self.source(seconds: 3, gop: 30, keyint: 30), rungIDRs: { $0 % 30 == 0 || $0 == 12 })
             return []
@@ -112,7 +114,12 @@ import Testing
         let r = await stream.mediaPlaylist(rendition: "video", request: PlaylistRequest())
         let text = String(decoding: r.body, as: UTF8.self)
         #expect(r.status == 200)
-        #expect(text.contains("ep/360p/1.m4s") && !text.contains("ep/video/"), "\(text)")
+        #expect(text.contains("ep/video/1.m4s") && !text.contains("ep/360p/"), "\(text)")
+        // The rung's bytes answer under `video`; its own name is not served.
+        let rungSegment = try #require(s.rungs["360p"]?.rendition.segments.first?.buffer)
+        let media = await stream.media(epoch: Fixtures.epoch, rendition: "video", file: "1.m4s")
+        #expect(media.status == 200 && media.payload == rungSegment)
+        #expect(!stream.hasRendition("360p") && stream.hasRendition("video"))
     }
 
     /// A long GOP's source-size rung is encoded for the whole stream: it keeps its own name.

@@ -21,8 +21,10 @@ import Testing
     }
 
     static func segments(_ r: HLSResponse) -> [String] {
-        String(decoding: r.body, as: UTF8.self).split(separator: "\n").filter { $0.hasSuffix(".m4s") && !$0.hasPrefix("#") }
-            .map(String.init)
+        String(decoding: r.body, as: UTF8.self).split(separator: "\n").filter {
+            $0.hasSuffix(".m4s") && !$0.hasPrefix("#")
+        }
+        .map(String.init)
     }
 
     static var fromVideoElement: PlaylistRequest {
