@@ -37,8 +37,8 @@ final class LiveFastPath: Sendable {
     /// Requests this path answered, and how many of them waited parked on a stream.
     var answered: (total: Int, parked: Int) { counts.withLock { ($0.answered, $0.parked) } }
 
-    /// What the fast path answers for `head`, or nil to leave the request to the router.
-    func route(_ head: HTTPRequest) -> FastRoute? {
+    /// What the fast path answers for `head` from `peerIP`, or nil to leave the request to the router.
+    func route(_ head: HTTPRequest, peerIP: String? = nil) -> FastRoute? {
         guard head.method == .get, let full = head.path, let live = LivePath.parse(full) else { return nil }
         // With a secret, only `/t/{token}/live/…` with a valid token comes here (the router answers the 403s);
         // without one, token paths are the router's 404s.
@@ -56,6 +56,7 @@ final class LiveFastPath: Sendable {
             // A malformed directive gets the router's 400.
             guard var directives = try? PlaylistRequest(query: live.directives) else { return nil }
             directives.fromMediaElement = MediaElementRequest.matches(head.headerFields)
+            directives.client = peerIP
             return FastRoute(
                 key: key,
                 stream: stream,

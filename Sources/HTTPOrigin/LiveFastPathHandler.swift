@@ -50,7 +50,7 @@ final class LiveFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
             break
         case .decide:
             guard case .head(let head) = part else { return }
-            if let route = fastPath.route(head) {
+            if let route = fastPath.route(head, peerIP: context.channel.remoteAddress?.ipAddress) {
                 exchange.begin(.fastPath)
                 serve(route, context: context)
             } else {

@@ -68,6 +68,7 @@ public enum OriginRoutes {
                     return OriginResponse.text(400, "\(error)", maxAge: 1)
                 }
                 directives.fromMediaElement = MediaElementRequest.matches(request.headers)
+                directives.client = context.peerIP
                 return OriginResponse.make(
                     await stream.mediaPlaylist(rendition: String(file.dropLast(5)), request: directives)
                 )

@@ -8,6 +8,8 @@ public struct PlaylistRequest: Sendable, Hashable {
     public var skip: Bool
     /// Sent by an HTML media element (`<video src=…m3u8>`), not by a script: set by the HTTP layer from its headers.
     public var fromMediaElement = false
+    /// The client's address, which tells a media element's reload from its first load (set by the HTTP layer).
+    public var client: String?
     /// A plain request held until this segment is complete (`LLHLSStreamState.pinningYoungHold`); fixed on arrival.
     var heldUntilSegment: Int?
 
