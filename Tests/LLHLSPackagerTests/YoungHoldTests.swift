@@ -11,11 +11,12 @@ import Testing
 @Suite struct YoungHoldTests {
     typealias Blocking = LLHLSStreamBlockingTests
 
-    /// A stream `seconds` in (2 s GOP: TARGETDURATION 2, HOLD-BACK 6 s); returns it and the rest of 10 s of frames.
+    /// A stream `seconds` in, cut 0.4 s after its first frame (`FirstSegmentTests.config`: 1 s GOP stated by x264,
+    /// TARGETDURATION 1); returns it and the rest of 4 s of frames.
     static func stream(seconds: Double) throws -> (LLHLSStream, [MediaFrame]) {
-        let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: LLHLSConfiguration())
+        let stream = LLHLSStream(key: Fixtures.key, epoch: Fixtures.epoch, config: FirstSegmentTests.config)
         let d = try Fixtures.description()
-        let frames = Fixtures.av(seconds: 10)
+        let frames = FirstSegmentTests.source(seconds: 4, gop: 30, keyint: 30)
         let split = frames.firstIndex { $0.kind == .video && $0.dts.seconds >= seconds }!
         stream.mutate { $0.beginSession(now: .now) + $0.apply(d, now: .now) + $0.feed(frames[..<split]) }
         return (stream, Array(frames[split...]))
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func aMediaElementsReloadOfAYoungPlaylistWaitsForTheNextSegment() async throws {
-        let (stream, rest) = try Self.stream(seconds: 2.5)
+        let (stream, rest) = try Self.stream(seconds: 0.5)
         let complete = try #require(stream.state.withLock { $0.rendition(.video).lastCompleteMSN })
         // Its first load is answered at once…
         let first = await stream.mediaPlaylist(.video, request: Self.fromVideoElement())
@@ -44,7 +45,7 @@ import Testing
         // …and another viewer's too.
         let other = await stream.mediaPlaylist(.video, request: Self.fromVideoElement("10.0.0.2"))
         #expect(Self.segments(other) == ["ep/video/\(complete).m4s"])
-        // Its reload, with nothing new listed, waits for the next segment.
+        // Its reload, with nothing new listed, waits for the next segment (0.4 s to 1 s).
         async let reload = stream.mediaPlaylist(.video, request: Self.fromVideoElement())
         try await Blocking.waitForBlocked(stream)
         try await Blocking.feed(stream, rest) { ($0.rendition(.video).lastCompleteMSN ?? 0) > complete }
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func aScriptsReloadOfTheSameYoungPlaylistIsAnsweredAtOnce() async throws {
-        let (stream, _) = try Self.stream(seconds: 2.5)
+        let (stream, _) = try Self.stream(seconds: 0.5)
         let complete = try #require(stream.state.withLock { $0.rendition(.video).lastCompleteMSN })
         for _ in 0..<2 {
             let r = await stream.mediaPlaylist(.video, request: PlaylistRequest())
@@ -64,24 +65,23 @@ import Testing
         }
     }
 
-    @Test func onceHoldBackIsListedAMediaElementsReloadIsAnsweredAtOnce() async throws {
-        let (stream, _) = try Self.stream(seconds: 7)
+    @Test func onceATargetDurationIsListedAMediaElementsReloadIsAnsweredAtOnce() async throws {
+        let (stream, _) = try Self.stream(seconds: 1.1)
         for _ in 0..<2 {
             let r = await stream.mediaPlaylist(.video, request: Self.fromVideoElement())
             #expect(r.status == 200)
-            #expect(Self.segments(r).count == 3)
+            #expect(Self.segments(r).count == 2)
         }
     }
 
     /// Golden table of the pin over one client's loads: (seconds published, loads so far) → segment waited for.
     @Test(arguments: [
-        (2.5, [PlaylistRequest](), nil as Int?),  // a first load
-        (2.5, [fromVideoElement()], 2),  // its reload: one 2 s segment listed, wait for the second
-        (2.5, [fromVideoElement(), fromVideoElement()], 3),  // another reload before that answer: the third
-        (2.5, [fromVideoElement("10.0.0.9")], nil),  // another client's first load
-        (2.5, [PlaylistRequest()], nil),  // after a script's load
-        (4.5, [fromVideoElement()], 3),
-        (7.0, [fromVideoElement()], nil),  // HOLD-BACK (3 × 2 s) listed: no longer young
+        (0.5, [PlaylistRequest](), nil as Int?),  // a first load
+        (0.5, [fromVideoElement()], 2),  // its reload: the 0.4 s segment listed, wait for the second
+        (0.5, [fromVideoElement(), fromVideoElement()], 3),  // another reload before that answer: the third
+        (0.5, [fromVideoElement("10.0.0.9")], nil),  // another client's first load
+        (0.5, [PlaylistRequest()], nil),  // after a script's load
+        (1.1, [fromVideoElement()], nil),  // a whole TARGETDURATION (0.4 + 0.6 s) listed: no longer young
     ])
     func theHeldSegmentIsFixedOnArrival(seconds: Double, before: [PlaylistRequest], pinned: Int?) throws {
         let (stream, _) = try Self.stream(seconds: seconds)
@@ -93,8 +93,8 @@ import Testing
     }
 
     @Test func aBlockingReloadIsNeverPinned() throws {
-        let (stream, _) = try Self.stream(seconds: 2.5)
-        var blocking = PlaylistRequest(msn: 2)
+        let (stream, _) = try Self.stream(seconds: 0.5)
+        var blocking = PlaylistRequest(msn: 1)
         blocking.fromMediaElement = true
         let held = stream.state.withLock { s in
             _ = s.pinningYoungHold(Self.fromVideoElement(), rendition: "video")
