@@ -91,12 +91,19 @@ extension LLHLSStream {
     /// Whether players can ask for a rendition of this name (`video`, `audio`, or a ladder rung; a bridged rung is
     /// only `video`).
     public func hasRendition(_ name: String) -> Bool {
-        state.withLock { $0.bridgedRung != name && $0.pipeline(named: name) != nil }
+        state.withLock { $0.pipeline(named: name) != nil && ($0.rungs[name] == nil || $0.bridgedRung != name) }
+    }
+
+    /// `LLHLSStreamState.pinningYoungHold`, taking the lock only for a request it may hold (scripts' loads and
+    /// blocking reloads, the hot path, skip it).
+    func pinningYoungHold(_ request: PlaylistRequest, rendition name: String) -> PlaylistRequest {
+        guard request.mayBeHeldYoung else { return request }
+        return state.withLock { $0.pinningYoungHold(request, rendition: name) }
     }
 
     /// A media playlist by rendition name, honouring blocking reload and delta updates.
     public func mediaPlaylist(rendition name: String, request: PlaylistRequest) async -> HLSResponse {
-        let request = state.withLock { $0.pinningYoungHold(request, rendition: name) }
+        let request = pinningYoungHold(request, rendition: name)
         let start = ContinuousClock.now
         var deadline: ContinuousClock.Instant?
         while true {

@@ -16,9 +16,7 @@ extension LLHLSStreamState {
     /// `request` with the segment it waits for fixed, when it is a media element's plain reload of a young rendition
     /// that would list no segment newer than its last answer; notes what each such load is answered with.
     mutating func pinningYoungHold(_ request: PlaylistRequest, rendition name: String) -> PlaylistRequest {
-        guard request.fromMediaElement, request.msn == nil, request.heldUntilSegment == nil, !isEnded else {
-            return request
-        }
+        guard request.mayBeHeldYoung, !isEnded else { return request }
         let rendition = pipelineName(served: name)
         let key = "\(request.client ?? "")|\(rendition)"
         guard let p = pipeline(named: rendition), isYoung(p.rendition) else {

@@ -23,6 +23,9 @@ public struct PlaylistRequest: Sendable, Hashable {
     /// True when the request asks to block.
     public var isBlocking: Bool { msn != nil }
 
+    /// A media element's plain load not pinned yet: the only kind `LLHLSStreamState.pinningYoungHold` may hold.
+    var mayBeHeldYoung: Bool { fromMediaElement && msn == nil && heldUntilSegment == nil }
+
     /// Parses directives from query items; unknown parameters are ignored, order does not matter (B7).
     public init(query: [(String, String)]) throws(PackagerError) {
         var msn: Int?
