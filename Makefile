@@ -135,8 +135,10 @@ SOAK_VIEWERS ?= 200
 soak: build
 	$(PYTHON) Tests/e2e/soak.py --seconds $(SOAK_SECONDS) --viewers $(SOAK_VIEWERS)
 
-# Style (.swift-format, as swift-nio: 120 columns, ordered imports) and a build with every warning an error.
+# The layers (no target imports one from a higher layer: .ci/check_layers.py reads .ci/layers.txt), style
+# (.swift-format, as swift-nio: 120 columns, ordered imports) and a build with every warning an error.
 lint: deps-apt
+	$(PYTHON) .ci/check_layers.py
 	$(SWIFT) format lint --strict --recursive Sources Tests
 	$(SWIFT) build --scratch-path $(LINT_SCRATCH) -Xswiftc -warnings-as-errors
 
