@@ -91,13 +91,14 @@ test-e2e:
 	$(PYTHON) -m pytest -q Tests/e2e
 
 # Release build (timings of a debug build say little). First the latency scenarios, every available one for
-# BENCH_SECONDS each (docs/bench.json + docs/bench.svg, committed), then the ladder against the ffmpeg CLI.
+# BENCH_SECONDS each (.build/bench.json + .build/bench.svg, not committed: docs/BENCHMARKS.md keeps the figures
+# with their commands), then the ladder against the ffmpeg CLI.
 # BENCH_PLAYERS=model,hlsjs,native adds the real players (headless Chromium) to every scenario.
 BENCH_SECONDS ?= 30
 BENCH_PLAYERS ?= model
 bench: deps hlsjs
 	$(SWIFT) build -c release --product sluice
-	.build/release/sluice bench --duration $(BENCH_SECONDS) --player $(BENCH_PLAYERS) --json docs/bench.json --svg docs/bench.svg
+	.build/release/sluice bench --duration $(BENCH_SECONDS) --player $(BENCH_PLAYERS) --json .build/bench.json --svg .build/bench.svg
 	.build/release/sluice bench --transcode-only
 
 sample:
