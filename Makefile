@@ -67,7 +67,8 @@ hlsjs: deps-python
 build:
 	$(SWIFT) build
 
-run: deps build
+# hls.js first: the gateway serves the pages' copy from .build/hlsjs/ (pages.hlsjs_url: /pages/hls.mjs).
+run: deps hlsjs build
 	$(SLUICE) serve --demo $(ARGS)
 
 # Both suites always run; the target fails if either failed.

@@ -6,7 +6,9 @@ public struct HTTPOriginOptions: Sendable {
     /// PEM certificate chain and private key paths; when set the port serves HTTPS only.
     public var tls: (certificate: String, key: String)?
     /// Where `/watch/{key}` loads hls.js from: a classic script defining `window.Hls` or an ES module.
-    public var hlsjsURL: String = "https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js"
+    public var hlsjsURL: String = PlayerLibrary.cdnURL
+    /// The hls.js ES module served at `PlayerLibrary.servedPath` (nil: that path answers 404).
+    public var hlsjsModule: [UInt8]?
     /// What `/readyz` reports; the app marks it ready once every listener is bound and draining on shutdown.
     public var readiness = OriginReadiness()
     /// Answer LL-HLS media playlists and media on the event loops (`LiveFastPath`) instead of through the router; off

@@ -45,6 +45,11 @@ extension OriginRoutes {
         router.get("/pages/sluice-player.js") { _, _ in
             PageTemplate.response(PlayerScript.javascript, type: "text/javascript; charset=utf-8")
         }
+        if let module = options.hlsjsModule {
+            router.get(RouterPath(PlayerLibrary.servedPath)) { _, _ in
+                PageTemplate.response(module, type: "text/javascript; charset=utf-8")
+            }
+        }
     }
 }
 

@@ -95,6 +95,8 @@ public struct GatewayApp: Sendable {
             logger: logger
         )
         var originOptions = c.originOptions(readiness: readiness)
+        let playerLibrary = c.servePlayerLibrary(into: &originOptions)
+        logger.log(level: playerLibrary.level, "\(playerLibrary.message)")
         originOptions.routeGroups.append(
             WHIPOriginRoutes.group(whip: whip, authorize: { await authorizer.authorize($0) })
         )

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPOrigin
 import LLHLSPackager
+import Logging
 
 extension SluiceConfiguration {
     /// HTTPS and page rules: certificate and key come together and are readable; the hls.js URL is http(s) or a path.
@@ -36,6 +37,28 @@ extension SluiceConfiguration {
         }
     }
 
+    /// hls.js for the pages: with `pages.hlsjs_url` at the served path, the copy `find` finds is served there; without
+    /// one the pages load the CDN's and the returned warning says why (nil when nothing needs saying).
+    func servePlayerLibrary(
+        into o: inout HTTPOriginOptions,
+        find: (String?) -> (path: String, bytes: [UInt8])? = PlayerLibrary.load
+    ) -> (level: Logger.Level, message: String) {
+        guard hlsjsURL == PlayerLibrary.servedPath else {
+            return (.info, "the pages load hls.js from \(hlsjsURL) (pages.hlsjs_url)")
+        }
+        if let copy = find(nil) {
+            o.hlsjsURL = PlayerLibrary.servedPath
+            o.hlsjsModule = copy.bytes
+            return (.info, "the pages load hls.js from this gateway (\(PlayerLibrary.servedPath), from \(copy.path))")
+        }
+        o.hlsjsURL = PlayerLibrary.cdnURL
+        return (
+            .warning,
+            "hls.js not found (looked in \(PlayerLibrary.candidates().joined(separator: ", ")); `make hlsjs` puts it "
+                + "there): the pages load it from \(PlayerLibrary.cdnURL), which needs the internet"
+        )
+    }
+
     /// Whether the origin speaks HTTPS.
     public var usesTLS: Bool { tlsCertificate != nil && tlsKey != nil }
 }
@@ -46,7 +69,7 @@ extension SluiceConfiguration {
         var o = HTTPOriginOptions()
         o.http2 = http2
         if let tlsCertificate, let tlsKey { o.tls = (tlsCertificate, tlsKey) }
-        o.hlsjsURL = hlsjsURL
+        o.hlsjsURL = hlsjsURL == PlayerLibrary.servedPath ? PlayerLibrary.cdnURL : hlsjsURL
         o.readiness = readiness
         o.access = security.origin
         // The streams page shows OBS the RTMP server URL with the port really listened on.

@@ -1,4 +1,5 @@
 import CodecFormats
+import HTTPOrigin
 import LLHLSPackager
 import Logging
 import RTMPIngest
@@ -63,8 +64,9 @@ public struct SluiceConfiguration: Sendable {
     public var tlsCertificate: String?
     /// PEM private key for HTTPS (`http.tls.key`).
     public var tlsKey: String?
-    /// Where the player page loads hls.js from (`pages.hlsjs_url`): a classic script or an ES module.
-    public var hlsjsURL: String = "https://cdn.jsdelivr.net/npm/hls.js@1/dist/hls.min.js"
+    /// Where the player page loads hls.js from (`pages.hlsjs_url`): a classic script or an ES module; by default the
+    /// gateway's own copy (`PlayerLibrary.servedPath`), so the page plays without the internet.
+    public var hlsjsURL: String = PlayerLibrary.servedPath
     /// Stream key the built-in test pattern publishes to with `--demo` (`demo.key`).
     public var demoKey: String = "demo"
     /// Transcode every stream into an ABR ladder (`transcode.enabled`); off keeps passthrough only.
