@@ -137,6 +137,18 @@ public final class LLHLSPackager: Sendable {
                     if dropped { s.needsKeyframe = true }
                     return s.apply(f, now: .now)
                 }
+                for case .audioDroppedBeforeVideo(let frames, let span) in events {
+                    logger.notice(
+                        Logger.Message(
+                            stringLiteral: "audio started before video: every rendition starts at the first video "
+                                + "frame; the audio before it was dropped"
+                        ),
+                        metadata: [
+                            "stream": "\(note.key)", "session": "\(note.sessionID)", "audio_frames": "\(frames)",
+                            "seconds": "\((span.seconds * 1000).rounded() / 1000)",
+                        ]
+                    )
+                }
                 // Once per session: the streamer's setting, its cost, and what the viewers get instead.
                 if events.contains(where: { if case .longGOPDetected = $0 { true } else { false } }),
                     let line = stream.state.withLock({ $0.longGOPLogLine })

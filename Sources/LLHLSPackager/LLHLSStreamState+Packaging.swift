@@ -3,12 +3,33 @@ import MediaCore
 /// Frames into the muxers, muxed parts through the aligner into the playlists.
 extension LLHLSStreamState {
     /// Audio held until video has passed its time, so segment cuts align across renditions; released when video
-    /// stalls for over a second (48 AAC frames).
+    /// stalls for over a second (48 AAC frames). Before a session's first video frame audio only waits (the newest
+    /// `AudioBeforeVideo.limit` frames): every rendition starts at that frame, whatever the tracks' first timestamps.
     mutating func releaseHeldAudio(all: Bool, now: ClockReading) {
         guard var a = audio, !a.heldFrames.isEmpty else { return }
+        if timeline.origin == nil, video != nil, description?.video != nil {
+            let over = all ? a.heldFrames.count : a.heldFrames.count - AudioBeforeVideo.limit
+            if over > 0 {
+                audioBeforeVideo.drop(a.heldFrames.prefix(over))
+                a.heldFrames.removeFirst(over)
+                framesDroppedBeforeStart += over
+            }
+            audio = a
+            return
+        }
         let released = a.releaseHeld(sourcePassed: lastVideoDTS, all: all, limit: 48)
         audio = a
         for f in released { push(f, name: "audio", now: now) }
+    }
+
+    /// The session's first video frame at `start` set the timeline: reports the audio that came before it (held audio
+    /// older than `start` is dropped as it is released, being before the timeline's origin).
+    mutating func noteAudioBeforeVideo(start: MediaTime) {
+        audioBeforeVideo.drop((audio?.heldFrames ?? []).filter { $0.dts < start })
+        if let earliest = audioBeforeVideo.earliest, audioBeforeVideo.frames > 0 {
+            emit(.audioDroppedBeforeVideo(frames: audioBeforeVideo.frames, span: start - earliest))
+        }
+        audioBeforeVideo = AudioBeforeVideo()
     }
 
     /// Muxes one source frame (`video` or `audio`) and lists what the aligner lets through.

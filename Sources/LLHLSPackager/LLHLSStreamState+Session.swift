@@ -15,6 +15,7 @@ extension LLHLSStreamState {
         }
         timeline.restart(at: end)
         needsKeyframe = true
+        audioBeforeVideo = AudioBeforeVideo()
         grid.restart()
         sessionIndex += 1
         framesSinceRestart = 0

@@ -51,6 +51,8 @@ struct LLHLSStreamState: Sendable {
     /// Rendered media playlists, valid while `version` is unchanged.
     var playlistCache = PlaylistRenderCache()
     var framesDroppedBeforeStart = 0
+    /// Audio dropped this session while it waited for the first video frame (+Packaging).
+    var audioBeforeVideo = AudioBeforeVideo()
     /// Skip video until the next IDR: at every session start, and after the hub dropped frames for us.
     var needsKeyframe = true
     /// What the current call did, returned by the entry point.
@@ -120,8 +122,10 @@ struct LLHLSStreamState: Sendable {
                     return
                 }
                 s.needsKeyframe = false
+                let startsSession = s.timeline.origin == nil
                 s.push(frame, name: "video", now: now)
                 s.lastVideoDTS = frame.dts
+                if startsSession { s.noteAudioBeforeVideo(start: frame.dts) }
                 s.releaseHeldAudio(all: false, now: now)
                 s.releaseHeldRungFrames(all: false, now: now)
             case .audio:

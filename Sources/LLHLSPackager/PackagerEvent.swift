@@ -27,6 +27,9 @@ enum PackagerEvent: Sendable, Equatable {
     case rungStopped(String)
     /// A rung shed under load left the multivariant and the reports, or came back (+Shedding).
     case rungListed(String, listed: Bool)
+    /// The session's audio began before its first video frame: every rendition starts at that frame, so the audio
+    /// before it (`frames`, spanning `span`) was dropped.
+    case audioDroppedBeforeVideo(frames: Int, span: MediaTime)
     /// The publisher left; playlists stay open for the reconnect grace.
     case publisherLeft
     /// ENDLIST written.
@@ -35,7 +38,9 @@ enum PackagerEvent: Sendable, Equatable {
     /// True when playlists changed, so blocked requests must re-check.
     var changesPlaylists: Bool {
         switch self {
-        case .renditionStarted, .targetDurationDecided, .longGOPDetected, .rungFellBehind, .rungCaughtUp: false
+        case .renditionStarted, .targetDurationDecided, .longGOPDetected, .rungFellBehind, .rungCaughtUp,
+            .audioDroppedBeforeVideo:
+            false
         default: true
         }
     }

@@ -31,6 +31,7 @@ import Testing
         case .rungCaughtUp(let name): return "caught up \(name)"
         case .rungStopped(let name): return "stopped \(name)"
         case .rungListed(let name, let listed): return "\(listed ? "listed" : "withdrawn") \(name)"
+        case .audioDroppedBeforeVideo(let frames, let span): return "audio before video \(frames) \(s(span))"
         case .publisherLeft: return "publisher left"
         case .ended: return "ended"
         }
