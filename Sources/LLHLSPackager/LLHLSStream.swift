@@ -69,13 +69,13 @@ public final class LLHLSStream: Sendable {
         guard let onSegment else { return }
         let now = ContinuousClock.now
         let found = state.withLock { s -> PackagedSegment? in
-            guard let r = s.pipeline(named: rendition)?.rendition,
+            guard let name = s.recordedName(of: rendition), let r = s.pipeline(named: rendition)?.rendition,
                 let seg = r.segments.last(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil,
                 let initSection = r.initSections[seg.initIndex]
             else { return nil }
             var segment = PackagedSegment(
                 key: key,
-                rendition: rendition,
+                rendition: name,
                 epoch: epoch,
                 msn: msn,
                 duration: MediaTime(value: seg.duration, timescale: seg.timescale),
@@ -87,7 +87,7 @@ public final class LLHLSStream: Sendable {
                 programDateTime: seg.programDateTime,
                 multivariant: s.multivariantPlaylist(now: now)?.render()
             )
-            segment.sourceRendition = s.sourceResolutionRung ?? "video"
+            segment.sourceRendition = s.listedSourceName
             return segment
         }
         if let found { onSegment(found) }

@@ -53,6 +53,16 @@ extension LLHLSStreamState {
     /// The name players know rendition `name` by: `video` for the bridged rung, else its own.
     func servedName(_ name: String) -> String { name == bridgedRung ? "video" : name }
 
+    /// The name a recording keeps rendition `name` under, as players know it; nil for the passthrough the bridged rung
+    /// replaces (the recording mirrors the live multivariant, which lists the rung as `video`).
+    func recordedName(of name: String) -> String? {
+        if name == "video", bridgedRung != nil { return nil }
+        return servedName(name)
+    }
+
+    /// What the multivariant lists for the source's video, by the name it lists it under.
+    var listedSourceName: String { bridgedRung == nil ? (sourceResolutionRung ?? "video") : "video" }
+
     /// The rendition a player's name `name` asks for: `video` is the bridged rung while there is one.
     func pipelineName(served name: String) -> String { name == "video" ? (bridgedRung ?? name) : name }
 

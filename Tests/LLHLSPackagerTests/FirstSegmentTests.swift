@@ -122,6 +122,43 @@ import Testing
         #expect(!stream.hasRendition("360p") && stream.hasRendition("video"))
     }
 
+    /// A recording of a fast-started stream is laid out as players see it live: the bridged rung's segments are kept as
+    /// `video` (the multivariant's name for it), the unlisted passthrough's are not handed over, and the multivariant
+    /// handed with them names only kept renditions, so the recording gets its `index.m3u8`.
+    @Test func aBridgedRungIsRecordedAsVideo() throws {
+        var c = LLHLSConfiguration()
+        c.firstSegment = EarlyFirstSegment(length: .milliseconds(400), bridgesShortGOPs: true)
+        let d = try Fixtures.description()
+        let handed = Mutex<[PackagedSegment]>([])
+        let stream = LLHLSStream(
+            key: Fixtures.key,
+            epoch: Fixtures.epoch,
+            config: c,
+            onSegment: { s in handed.withLock { $0.append(s) } }
+        )
+        stream.mutate {
+            $0.beginSession(now: .now) + $0.apply(d, now: .now) + $0.applyRung("360p", description: d, now: .now)
+        }
+        for f in Self.source(seconds: 3, gop: 30, keyint: 30) {
+            stream.mutate { s in
+                var events = s.apply(f, now: .now)
+                guard f.kind == .video else { return events }
+                var rung = f
+                let n = Int((f.dts.seconds * 30).rounded())
+                rung.isKeyframe = n % 30 == 0 || n == 12
+                events += s.applyRung("360p", frame: rung, now: .now)
+                return events
+            }
+        }
+        let segments = handed.withLock { $0 }
+        #expect(Set(segments.map(\.rendition)) == ["video", "audio"])
+        #expect(segments.allSatisfy { $0.sourceRendition == "video" })
+        let rungBytes = try #require(stream.state.withLock { $0.rungs["360p"]?.rendition.segments.first?.buffer })
+        #expect(segments.first { $0.rendition == "video" }?.data == rungBytes)
+        let multivariant = try #require(segments.compactMap(\.multivariant).last)
+        #expect(multivariant.contains("\nvideo.m3u8") && !multivariant.contains("360p.m3u8"), "\(multivariant)")
+    }
+
     /// A long GOP's source-size rung is encoded for the whole stream: it keeps its own name.
     @Test func aLongGOPsSourceSizeRungKeepsItsName() throws {
         var c = LLHLSConfiguration()
