@@ -70,7 +70,7 @@ def test_pages_list_recordings_and_the_watch_page_seeks_60_s_back_in_a_120_s_dvr
         rid = done[0]["id"]
         # Streams page: the recording with its play link; the long stream marked as being recorded.
         d.get(base + "/")
-        row = poll(d, f"const r = document.querySelector('tr[data-recording=\"{rid}\"]');"
+        row = poll(d, f"const r = document.querySelector('tr[data-recording=\"dvr-short/{rid}\"]');"
                       " const s = document.querySelector('tr[data-key=\"dvr-long\"] .pill.rec');"
                       " return r && {play: r.querySelector('a.play-link').getAttribute('href'), text: r.textContent,"
                       " rec: !!s};", lambda r: r and r["rec"], 15)

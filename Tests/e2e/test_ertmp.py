@@ -71,11 +71,22 @@ def ertmp(request) -> ERTMPRun:
     scraped: dict[str, str] = {}
 
     def scrape(gw, _pubs):
-        time.sleep(5)
+        # Wait for the state the checks read (the stream listed with its source codec), not a fixed time: a slow
+        # encoder start on a busy machine once left /api/streams empty 5 s in.
         base = f"http://127.0.0.1:{gw.http_port}"
-        scraped["api"] = requests.get(f"{base}/api/streams", timeout=5).text
-        scraped["stats"] = subprocess.run([str(SLUICE), "stats", base, "--once"], capture_output=True, text=True,
-                                          timeout=30).stdout
+        deadline = time.monotonic() + SECONDS - 2
+        while True:
+            scraped["api"] = requests.get(f"{base}/api/streams", timeout=5).text
+            listed = [s for s in json.loads(scraped["api"] or "[]") if s.get("key") == key]
+            if (listed and (listed[0].get("source") or {}).get("videoFormat")) or time.monotonic() > deadline:
+                break
+            time.sleep(0.25)
+        while True:
+            scraped["stats"] = subprocess.run([str(SLUICE), "stats", base, "--once"], capture_output=True,
+                                              text=True, timeout=30).stdout
+            if "source: " in scraped["stats"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.25)
 
     run = live_run(workdir, key, lambda gw: publisher_cmd(gw.rtmp_url(key), CODECS[codec][1]),
                    follow_seconds=SECONDS - 1, gateway_args=SEGMENTS, min_variants=3, during=scrape)
