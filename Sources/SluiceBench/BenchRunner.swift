@@ -96,7 +96,7 @@ public struct BenchRunner: Sendable {
         if let url = options.whepWatch { return await watchExisting(url, date: date, loadBefore: loadBefore) }
         let runs = options.scenarios.flatMap { s in options.players.map { (s, $0) } }
         var hlsjs: Result<[UInt8], BenchError>?
-        if options.players.contains(.hlsjs) { hlsjs = HLSJSChunk.load(options.hlsjsPath) }
+        if options.players.contains(where: \.usesHLSJS) { hlsjs = HLSJSChunk.load(options.hlsjsPath) }
         for (i, (scenario, player)) in runs.enumerated() {
             var result = ScenarioResult(scenario: scenario, player: player)
             let tag = "[\(i + 1)/\(runs.count)] \(scenario.id) \(player)"
@@ -108,7 +108,7 @@ public struct BenchRunner: Sendable {
                 progress.finish("\(tag): skipped, \(result.skipped ?? "")")
             } else {
                 do {
-                    let chunk = try player == .hlsjs ? hlsjs?.get() : nil
+                    let chunk = try player.usesHLSJS ? hlsjs?.get() : nil
                     result = try await run(scenario, player: player, hlsjs: chunk, tag: tag)
                     progress.finish(
                         "\(tag): done" + (result.glass.map { ", glass p50 \(BenchTable.ms($0.p50Ms)) ms" } ?? "")

@@ -5,7 +5,7 @@ import Logging
 import SluiceBench
 import Synchronization
 
-/// `sluice bench [--scenarios a,b] [--player model,hlsjs,native] [--duration S] [--json F] [--svg F]
+/// `sluice bench [--scenarios a,b] [--player model,hlsjs,hlsjs-stock,native] [--duration S] [--json F] [--svg F]
 /// [--gateway URL --rtmp URL [--gateway-pid PID]] [--whep-viewers N] [--whep-watch URL]`: the latency scenarios (or
 /// WHEP viewers of a running stream); this parses options, SluiceBench does the work.
 struct LatencyBenchOptions: ParsableArguments {
@@ -28,7 +28,7 @@ struct LatencyBenchOptions: ParsableArguments {
 
     @Option(
         help:
-            "Who watches, comma-separated: model (the bench's own viewers, default), hlsjs (hls.js in headless Chromium), native (Chromium's <video>)."
+            "Who watches, comma-separated: model (the bench's own viewers, default), hlsjs (hls.js in headless Chromium with the watch page's settings and keeper), hlsjs-stock (hls.js with only lowLatencyMode, as a third-party page embeds it), native (Chromium's <video>)."
     )
     var player = "model"
 
@@ -58,7 +58,7 @@ struct LatencyBenchOptions: ParsableArguments {
 
     @Option(
         help:
-            "With --player hlsjs|native: write each run's raw trace (every presented frame and player event) as JSON into this folder."
+            "With --player hlsjs|hlsjs-stock|native: write each run's raw trace (every presented frame and player event) as JSON into this folder."
     )
     var playerTrace: String?
 
