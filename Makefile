@@ -19,10 +19,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # chromium + chromedriver for the e2e suite, nginx as the second-choice edge (Config/nginx-edge.conf) and, with
 # libnginx-mod-rtmp, as the outside anchor of `sluice bench` (nginx-rtmp-hls); libsrt (GnuTLS build, the one
 # libavformat links) for SRT ingest and srt-live-transmit (srt-tools) as an e2e publisher; wrk for the
-# independent fan-out cross-check (Tests/e2e/wrk_llhls.lua).
+# independent fan-out cross-check (Tests/e2e/wrk_llhls.lua); OBS Studio itself under Xvfb as an input of the interop
+# matrix (Tests/e2e/test_interop_matrix.py, obspeer.py).
 APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
 	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx \
-	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools varnish wrk
+	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools varnish wrk obs-studio xvfb
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
 PY_MODULES := pytest requests selenium m3u8 aiortc imageio_ffmpeg
 
