@@ -217,6 +217,16 @@ public final class LadderTranscoder: Sendable {
                     """,
                     metadata: ["rung": "\(top.name)=\(top.width)x\(top.height)"]
                 )
+            } else if plan.isEmpty, video.codec == .hevc {
+                // Browsers play no HEVC: a source too small for a lower rung still gets one H.264 rendition.
+                plan.insert(top, at: 0)
+                logger.info(
+                    """
+                    HEVC source without a lower rung: the top rendition is H.264 at the source size, for players \
+                    without HEVC (browsers)
+                    """,
+                    metadata: ["rung": "\(top.name)=\(top.width)x\(top.height)"]
+                )
             }
         case .passthrough:
             if let stated {

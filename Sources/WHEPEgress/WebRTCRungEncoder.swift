@@ -11,7 +11,7 @@ final class WebRTCRungEncoder {
     /// The profile-level-id the rung's SPS carries (x264 `baseline` sets constraint_set0+1: constrained baseline).
     static let profile = H264ProfileLevelID(profileIdc: 0x42, constraints: 0xE0, levelIdc: 0x1F)
 
-    private let decoder: H264Decoder
+    private let decoder: VideoDecoder
     private var encoder: LadderVideoEncoder?
     private let bitRate: Int
     private let preset: String
@@ -21,9 +21,9 @@ final class WebRTCRungEncoder {
     /// Pictures encoded; the first is always an IDR.
     private(set) var encodedPictures = 0
 
-    /// Opens a decoder for the source's avcC; the encoder opens at the first picture, at its size.
+    /// Opens a decoder for the source's codec (avcC, hvcC or av1C); the encoder opens at the first picture, at its size.
     init(source: VideoParameters, bitRate: Int, preset: String) throws(FFmpegError) {
-        decoder = try H264Decoder(avcC: source.decoderConfiguration)
+        decoder = try VideoDecoder(video: source)
         self.bitRate = bitRate
         self.preset = preset
         frameRate = source.frameRate ?? 30
