@@ -1,14 +1,13 @@
-/// Chromium's native HLS player (`<video src=…m3u8>`, no LL-HLS) on a young playlist.
+/// Chromium's native HLS player (`<video src=…m3u8>`, no LL-HLS) and its plain reloads.
 ///
-/// It loads with the pipeline paused and fetches every listed segment; when play begins with nothing left to fetch,
-/// it reloads the playlist at once, seeks past what it loaded, and gives up (`DEMUXER_ERROR_COULD_NOT_PARSE`) unless a
-/// segment newer than any it has seen is listed by then (Chromium 156 `media/filters/hls_rendition_impl.cc`,
-/// `CheckState` after a live pause). With a whole TARGETDURATION listed it copes (it waits for its next reload; no
-/// error in any run with 1 s first segments), with the 0.4 s early first segment it failed in every run. So while a
-/// rendition lists less than one TARGETDURATION, a media element's plain reload that would list nothing new to it is
-/// held until the next segment closes. Its first load is answered at once (its first frame waits for that reload
-/// anyway), and scripts (hls.js) are never held. Holding longer, up to HOLD-BACK, cost it 5 s of glass-to-glass
-/// latency with 1 s first segments (7.1 s against 2.2 s).
+/// It counts the time before playback starts as a live pause: when play begins with no segment left to fetch, it drops
+/// what it buffered, reloads the playlist once, and gives up (`DEMUXER_ERROR_COULD_NOT_PARSE`) unless that reload
+/// lists a segment newer than any it has seen (Chromium `media/filters/hls_rendition_impl.cc`: `CheckState`,
+/// `ResumeLivePlayback`, `ManifestUpdateForLiveResume`). With 1–2 segments listed its queue is always empty by then,
+/// so a page opened 1–2.5 s after publish failed, with or without the early first segment. So a media element's plain
+/// reload that would list nothing new to it is held until the next segment closes, whatever the playlist's age (a
+/// blocking reload for players that send no `_HLS_msn`). Its first load is answered at once, and scripts (hls.js) are
+/// never held. Chromium waits on the held reload without a timeout (its engine loop pauses until it returns).
 extension LLHLSStreamState {
     /// Most clients remembered while streams are young; past it they are forgotten (their reloads answered at once).
     static let youngLoadLimit = 4_096
@@ -19,10 +18,7 @@ extension LLHLSStreamState {
         guard request.mayBeHeldYoung, !isEnded else { return request }
         let rendition = pipelineName(served: name)
         let key = "\(request.client ?? "")|\(rendition)"
-        guard let p = pipeline(named: rendition), isYoung(p.rendition) else {
-            youngLoads[key] = nil
-            return request
-        }
+        guard let p = pipeline(named: rendition) else { return request }
         // A load before the first segment is answered with it (`decide`).
         let listed = max(p.rendition.lastCompleteMSN ?? 0, PublishedRendition.firstMSN)
         guard let seen = youngLoads[key], seen >= listed else {
@@ -34,11 +30,5 @@ extension LLHLSStreamState {
         held.heldUntilSegment = seen + 1
         youngLoads[key] = seen + 1
         return held
-    }
-
-    /// True while the complete segments listed last less than one TARGETDURATION (an early first segment).
-    func isYoung(_ r: PublishedRendition) -> Bool {
-        let listed = r.segments.filter(\.complete).reduce(Int64(0)) { $0 + $1.duration }
-        return listed < Int64(targetDuration) * Int64(r.timescale)
     }
 }
