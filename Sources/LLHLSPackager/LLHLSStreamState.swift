@@ -33,7 +33,7 @@ struct LLHLSStreamState: Sendable {
     var returningRungs: Set<String> = []
     var behindRungs: Set<String> = []
     /// The last complete MSN each media element (client and rendition) was answered with while young (+YoungHold).
-    var youngLoads: [String: Int] = [:]
+    var youngLoads: [String: StartupLoad] = [:]
     /// The source's segment starts, long-GOP grid and TARGETDURATION.
     var grid: SegmentGrid
     var description: StreamDescription?
