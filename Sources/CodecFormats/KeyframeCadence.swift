@@ -105,8 +105,11 @@ public struct KeyframeCadence: Sendable {
             if frameRate != nil || keyint == Int.max { statedInterval = seconds }
             if let first = firstSegment, time == origin, statedInterval != nil {
                 // Bridged: the ladder encodes the top rendition until the second keyframe (no reordering to cross).
-                let bridged = found == nil && first.bridgesShortGOPs && X264SettingsSEI.bFrames(inAVCC: data) == 0
-                let length = first.lengthTicks
+                let bFrames = X264SettingsSEI.bFrames(inAVCC: data)
+                let bridged = found == nil && first.bridgesShortGOPs && bFrames == 0
+                // B-frames start the pictures that many frames after the first decode time: the cut moves with them,
+                // so the first segment holds `length` of pictures (a shorter one left hls.js waiting on audio).
+                let length = first.lengthTicks + Int64(max(0, bFrames ?? 0)) * 2 * halfFrame
                 if found != nil || first.evenWithShortGOPs || bridged, seconds * 90_000 > Double(length + halfFrame) {
                     earlyCut = length
                     cutsFirstSegmentEarly = true

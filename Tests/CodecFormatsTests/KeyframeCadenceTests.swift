@@ -130,8 +130,8 @@ import Testing
     }
 
     @Test func aStatedIntervalAtAKnownRateCutsOnceAtTheFirstSegmentLength() {
-        // Frame 12 is 0.4 s; a short GOP puts no grid after it.
-        #expect(Self.cuts(frameRate: 30, keyint: "30") == [12])
+        // Frame 12 is 0.4 s, and x264's bframes=2 starts the pictures two frames later; a short GOP puts no grid after.
+        #expect(Self.cuts(frameRate: 30, keyint: "30") == [14])
         // With a passthrough listed, a short GOP keeps its keyframe cuts (no segment may start without one).
         #expect(Self.cuts(frameRate: 30, keyint: "30", evenWithShortGOPs: false).isEmpty)
     }
@@ -178,6 +178,8 @@ import Testing
         #expect(c.cutsFirstSegmentEarly && !c.bridgesFirstKeyframeInterval)
     }
 
+    /// x264 states bframes=2: the pictures start two frames after the first decode time, so the cut is two frames later
+    /// (0.4 s of pictures; 0.333 s left stock hls.js stalled on its first audio segment).
     @Test func aLongGOPGetsTheEarlyCutAndThenItsGrid() {
         let early = EarlyFirstSegment(length: .milliseconds(400))
         var c = KeyframeCadence(target: .seconds(2), frameRate: 30, firstSegment: early)
@@ -187,7 +189,7 @@ import Testing
             _ = c.observe(time: KeyframeCadenceTests.t(n), isKeyframe: n % 250 == 0, data: data)
             if c.opensSegment(at: KeyframeCadenceTests.t(n)) { cuts.append(n) }
         }
-        #expect(cuts == [0, 12, 60, 120, 180])
+        #expect(cuts == [0, 14, 60, 120, 180])
         #expect(c.statedInterval == 250.0 / 30)
     }
 }

@@ -65,8 +65,10 @@ class Input:
     players_from: str = "publish"
     unavailable: Callable[[], Optional[str]] = lambda: None
     not_watchable: dict[str, dict[str, str]] = field(default_factory=dict)
-    # config -> {validator rule: why this input gives it up on purpose}.
+    # config -> {validator rule or "stall:<output>": why this input gives it up on purpose}.
     excused: dict[str, dict[str, str]] = field(default_factory=dict)
+    # config -> {output: why it fails today}: strict xfail, so the cell turns red the day it passes.
+    known_failures: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 def _process(cmd: list[str]):
@@ -103,12 +105,17 @@ NO_FFMPEG9 = (lambda: None if _ffmpeg9() else "imageio-ffmpeg (FFmpeg 9) is not 
 HEVC_IN_CHROMIUM = "Chromium plays no HEVC (neither MSE nor its own HLS); without the ladder there is no H.264 to play"
 LONG_GOP_PASSTHROUGH = ("without a ladder a 250-frame GOP is cut every 2 s between keyframes, so the multivariant "
                         "does not claim EXT-X-INDEPENDENT-SEGMENTS (docs/PUBLISH.md)")
+NATIVE_TD2 = ("Chromium native opened 1 s in with 2 s segments (TARGETDURATION 2): it quits at play start without "
+              "reloading (it reloads at most once per TARGETDURATION), so no held reload can save it")
 HEVC_NOT_WHEP = "WHEP sends H.264: without the ladder an HEVC source has no H.264 rendition"
 
 INPUTS: dict[str, Input] = {
     "rtmp-readme": Input(_process(lambda gw, k, s: ffmpeg_cmd(gw.rtmp_url(k), s, size=SIZE))),
     "rtmp-obs-defaults": Input(_process(lambda gw, k, s: ffmpeg_cmd(gw.rtmp_url(k), s, size=SIZE, bframes=2, gop=250)),
-                               excused={"passthrough": {"M9": LONG_GOP_PASSTHROUGH}}),
+                               excused={"passthrough": {"M9": LONG_GOP_PASSTHROUGH,
+                                                        "stall:hlsjs-from-publish": LONG_GOP_PASSTHROUGH,
+                                                        "stall:hlsjs-join-2s": LONG_GOP_PASSTHROUGH}},
+                               known_failures={c: {"native-from-1s": NATIVE_TD2} for c in ("fast-start", "passthrough")}),
     "rtmp-tracks-10s-apart": Input(_process(_tracks_apart), lead=10, players_from="listed"),
     "srt": Input(_process(lambda gw, k, s: srt_ffmpeg_cmd(gw.srt_url(f"#!::r=live/{k},m=publish", latency="120000"),
                                                           s, size=SIZE))),
@@ -331,6 +338,8 @@ def _player(case: Case, name: str, min_seconds: float) -> None:
 
 
 def _no_stall(case: Case, name: str) -> None:
+    if f"stall:{name}" in case.spec.excused.get(case.config, {}):
+        return
     p = case.players[name]
     trace = "\n".join(p.get("trace", []))
     assert not p["waiting"], (f"{name} stalled (waiting after its first frame at [ms, position]): "
@@ -391,7 +400,10 @@ OUTPUTS = {
 
 
 @pytest.mark.parametrize("output", list(OUTPUTS))
-def test_matrix(case: Case, output: str) -> None:
+def test_matrix(case: Case, output: str, request) -> None:
     if output in case.skip and output not in ("whep",):
         pytest.skip(case.skip[output])
+    known = case.spec.known_failures.get(case.config, {}).get(output)
+    if known:
+        request.applymarker(pytest.mark.xfail(reason=known, strict=True))
     OUTPUTS[output](case)
