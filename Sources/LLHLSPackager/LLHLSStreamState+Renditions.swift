@@ -31,11 +31,10 @@ extension LLHLSStreamState {
 
     /// A muxer for the source's track with the stream's timing (audio follows video's cuts when there is video).
     func makeMuxer(_ kind: MediaKind, timescale: Int32) -> RenditionMuxer {
-        (factory ?? .fallback).make(
-            kind: kind,
-            timescale: timescale,
-            followsBoundaries: kind == .audio && description?.video != nil
-        )
+        let besideVideo = kind == .audio && description?.video != nil
+        var muxer = (factory ?? .fallback).make(kind: kind, timescale: timescale, followsBoundaries: besideVideo)
+        muxer.independentOnlyAtSegmentStarts = besideVideo
+        return muxer
     }
 
     /// Serializes every rendition's init section for the current session.

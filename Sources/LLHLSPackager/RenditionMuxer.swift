@@ -23,6 +23,10 @@ struct RenditionMuxer: Sendable {
     let syncBoundaryTolerance: Int64?
     /// The source's keyframe interval exceeds the segment target: cut where samples say `opensSegment`, not at keyframes.
     var gridCuts = false
+    /// Audio beside video: only a part that starts a segment (where video has its keyframe) says INDEPENDENT. hls.js
+    /// starts video at the last independent part before its start position but audio at the part holding it, and the
+    /// gap between them stalled stock hls.js at start-up (`bufferSeekOverHole`); so both start at the segment.
+    var independentOnlyAtSegmentStarts = false
 
     private var pending: TrackSample?
     /// The pending sample opens a segment, decided as it arrived (its segment's predecessor is already closed).
@@ -204,7 +208,7 @@ struct RenditionMuxer: Sendable {
             endsSegment: endsSegment,
             startDTS: partStart,
             duration: partDuration,
-            independent: partSamples[0].isSync,
+            independent: partSamples[0].isSync && (!independentOnlyAtSegmentStarts || partStartsSegment),
             bytes: bytes,
             ingested: partIngested,
             captured: partCaptured,

@@ -67,6 +67,20 @@ struct AudioMuxerTests {
         #expect(run.parts.dropLast().allSatisfy { $0.duration >= 1024 })
     }
 
+    /// Beside video, only the part opening a segment says INDEPENDENT: hls.js then starts audio where video starts.
+    @Test func besideVideoOnlyASegmentsFirstPartIsIndependent() {
+        var muxer = Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: true)
+        muxer.independentOnlyAtSegmentStarts = true
+        var run = MuxRun(muxer)
+        for b in stride(from: Int64(96_000), through: 960_000, by: 96_000) { run.muxer.addBoundary(b) }
+        for n in 0..<1_000 { run.push(Self.aac(n)) }
+        run.finish()
+        #expect(run.segments.count >= 9)
+        for segment in run.segments {
+            #expect(segment.map(\.independent) == [true] + Array(repeating: false, count: segment.count - 1))
+        }
+    }
+
     @Test func audioOnlyCutsEveryTwoSecondsOnItsOwn() {
         var run = MuxRun(Self.factory.make(kind: .audio, timescale: 48_000, followsBoundaries: false))
         for n in 0..<500 { run.push(Self.aac(n)) }

@@ -61,6 +61,9 @@ class Input:
     seconds: float = SECONDS
     # Media sent ahead of real time at the start (the input whose audio begins 10 s before its video).
     lead: float = 0
+    # Seconds of real time before the stream can be listed (a track that comes late); the players watch `seconds`
+    # after that.
+    late: float = 0
     # "publish": players open as the publisher starts; "listed": once the multivariant answers (late by nature).
     players_from: str = "publish"
     unavailable: Callable[[], Optional[str]] = lambda: None
@@ -81,6 +84,21 @@ def _tracks_apart(gw: Gateway, key: str, seconds: float) -> list[str]:
     return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", *_lavfi(seconds),
             "-vf", "setpts=PTS+10/TB", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-g", "30",
             "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-f", "flv", gw.rtmp_url(key)]
+
+
+def _one_track_late(late: str, by: float):
+    """Both tracks paced in real time, `late` ("video" or "audio") starting `by` seconds after the other; packets are
+    written as they come (no 10 s interleaving buffer), so the gateway sees one track alone at first."""
+    def cmd(gw: Gateway, key: str, seconds: float) -> list[str]:
+        video = ["-re", *(["-itsoffset", str(by)] if late == "video" else []), "-f", "lavfi",
+                 "-i", f"testsrc2=size={SIZE}:rate=30"]
+        audio = ["-re", *(["-itsoffset", str(by)] if late == "audio" else []), "-f", "lavfi",
+                 "-i", "sine=frequency=440:sample_rate=48000"]
+        return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", *video, *audio, "-t", str(seconds),
+                "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency",
+                "-g", "30", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "128k", "-max_interleave_delta", "100000",
+                "-f", "flv", gw.rtmp_url(key)]
+    return cmd
 
 
 def _whip(gw: Gateway, key: str, seconds: float) -> list[str]:
@@ -117,6 +135,9 @@ INPUTS: dict[str, Input] = {
                                                         "stall:hlsjs-join-2s": LONG_GOP_PASSTHROUGH}},
                                known_failures={c: {"native-from-1s": NATIVE_TD2} for c in ("fast-start", "passthrough")}),
     "rtmp-tracks-10s-apart": Input(_process(_tracks_apart), lead=10, players_from="listed"),
+    # Bad input: video only after 10 s of audio, in real time; audio 3 s after the video.
+    "rtmp-video-after-10s": Input(_process(_one_track_late("video", 10)), late=10, players_from="listed"),
+    "rtmp-audio-after-3s": Input(_process(_one_track_late("audio", 3))),
     "srt": Input(_process(lambda gw, k, s: srt_ffmpeg_cmd(gw.srt_url(f"#!::r=live/{k},m=publish", latency="120000"),
                                                           s, size=SIZE))),
     "whip-ffmpeg9": Input(_process(_whip), unavailable=NO_FFMPEG9),
@@ -254,11 +275,11 @@ def _run_case(name: str, config: str, workdir: Path, chunk: Path) -> Case:
         while time.monotonic() < end and not driver.execute_script("return window.ready === true"):
             time.sleep(0.1)
         src = gw.hls_url(key)
-        publisher = spec.start(gw, key, spec.seconds + spec.lead, workdir)
+        publisher = spec.start(gw, key, spec.seconds + spec.lead + spec.late, workdir)
         t_publish = time.monotonic()
         t0 = t_publish
         if spec.players_from == "listed":
-            while time.monotonic() - t_publish < spec.seconds:
+            while time.monotonic() - t_publish < spec.seconds + spec.late:
                 try:
                     if requests.get(src, timeout=10).status_code == 200:
                         break
@@ -266,7 +287,7 @@ def _run_case(name: str, config: str, workdir: Path, chunk: Path) -> Case:
                     pass
                 time.sleep(0.2)
             t0 = time.monotonic()
-        stop_at = t_publish + spec.seconds - 0.5
+        stop_at = t_publish + spec.seconds + spec.late - 0.5
         checker = threading.Thread(target=_validate, args=(case, src, lambda: time.monotonic() > stop_at), daemon=True)
         checker.start()
         whep = threading.Thread(target=lambda: (time.sleep(max(0.0, t0 + 3 - time.monotonic())),
