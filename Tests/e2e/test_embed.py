@@ -6,18 +6,14 @@ with it, and a page of another origin embeds the watch page's player as the READ
 """
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
-import threading
 import time
 
 import pytest
 import requests
 
 import hlsjs
-from procs import ARTIFACTS, Gateway, Publisher, ffmpeg_cmd, free_port
-from test_interop_matrix import CHROMEDRIVER, CHROMIUM, _driver, _Page
+from browser import PageServer, headless_chromium, unavailable as no_browser
+from procs import ARTIFACTS, Gateway, Publisher, ffmpeg_cmd
 
 KEY = "e2e-embed"
 
@@ -40,9 +36,8 @@ hls.on(Hls.Events.ERROR, (e, d) => {{ if (d.fatal) window.embedded.errors.push(d
 
 @pytest.fixture(scope="module")
 def live():
-    import os
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        pytest.skip("chromium or chromedriver is not installed")
+    if no_browser():
+        pytest.skip(no_browser())
     try:
         hlsjs.extract()
     except hlsjs.Unavailable as e:
@@ -52,19 +47,15 @@ def live():
     gw = Gateway(workdir).start()
     base = f"http://127.0.0.1:{gw.http_port}"
     (workdir / "index.html").write_text(EMBED.format(base=base, key=KEY))
-    pages = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()),
-                                            functools.partial(_Page, directory=str(workdir)))
-    threading.Thread(target=pages.serve_forever, daemon=True).start()
+    pages = PageServer(workdir)
     pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), 25, size="640x360"), workdir / "publisher.log")
-    driver = _driver(workdir)
+    driver = headless_chromium(workdir)
     try:
-        yield {"gw": gw, "base": base, "page": f"http://127.0.0.1:{pages.server_address[1]}/index.html",
-               "driver": driver}
+        yield {"gw": gw, "base": base, "page": pages.url("index.html"), "driver": driver}
     finally:
         driver.quit()
         pub.stop()
-        pages.shutdown()
-        pages.server_close()
+        pages.close()
         gw.stop()
 
 

@@ -10,10 +10,7 @@ the players when the stream is listed: a stream must be playable in any player f
 """
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -29,13 +26,12 @@ import requests
 
 import hlsjs
 import hlsvalidate as hv
+from browser import PageServer, headless_chromium, unavailable as no_browser
 import obspeer
-from procs import ARTIFACTS, Gateway, Publisher, ffmpeg_cmd, format_violations, free_port
+from procs import ARTIFACTS, Gateway, Publisher, ffmpeg_cmd, format_violations
 from srtpeers import srt_ffmpeg_cmd
 
 HERE = Path(__file__).resolve().parent
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 SIZE = "640x360"
 # Publish long enough for the player joining 5 s in to play a few seconds before the stream ends.
 SECONDS = 17
@@ -177,23 +173,6 @@ class Case:
         return f"--- gateway log tail\n{self.gateway_log[-2500:]}\n--- publisher log tail\n{self.publisher_log[-800:]}"
 
 
-class _Page(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def _driver(workdir: Path):
-    os.environ["SE_AVOID_STATS"] = "true"
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
-                 "--window-size=1000,700"):
-        opts.add_argument(flag)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
-
-
 def _validate(case: Case, url: str, until: Callable[[], bool]) -> None:
     """Every playlist answer (multivariant and each media playlist, plain loads) through the validator."""
     seen: set[str] = set()
@@ -218,6 +197,17 @@ def _validate(case: Case, url: str, until: Callable[[], bool]) -> None:
         except requests.RequestException as e:
             case.violations.append(f"request failed: {e}")
         time.sleep(0.7)
+
+
+def _listed(src: str, until: float) -> None:
+    """Returns once the multivariant answers (OBS takes a few seconds to start), or at `until`."""
+    while time.monotonic() < until:
+        try:
+            if requests.get(src, timeout=10).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
 
 
 def _whep(case: Case, url: str) -> None:
@@ -259,18 +249,17 @@ def _run_case(name: str, config: str, workdir: Path, chunk: Path) -> Case:
     key = f"m-{name}"
     shutil.copyfile(chunk, workdir / "hls-chunk.js")
     shutil.copyfile(HERE / "interop_page.html", workdir / "index.html")
-    pages = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()),
-                                            functools.partial(_Page, directory=str(workdir)))
-    threading.Thread(target=pages.serve_forever, daemon=True).start()
+    pages = PageServer(workdir)
     rec = workdir / "rec"
     shutil.rmtree(rec, ignore_errors=True)
     gw = Gateway(workdir, ["--record", str(rec)],
                  env={"SLUICE_HLS_RECONNECT_GRACE_S": "2", **CONFIGS[config]}).start()
     base = f"http://127.0.0.1:{gw.http_port}"
-    driver = _driver(workdir)
+    (workdir / "sluice-player.js").write_bytes(requests.get(f"{base}/pages/sluice-player.js", timeout=10).content)
+    driver = headless_chromium(workdir)
     publisher = None
     try:
-        driver.get(f"http://127.0.0.1:{pages.server_address[1]}/index.html")
+        driver.get(pages.url("index.html"))
         end = time.monotonic() + 20
         while time.monotonic() < end and not driver.execute_script("return window.ready === true"):
             time.sleep(0.1)
@@ -290,7 +279,8 @@ def _run_case(name: str, config: str, workdir: Path, chunk: Path) -> Case:
         stop_at = t_publish + spec.seconds + spec.late - 0.5
         checker = threading.Thread(target=_validate, args=(case, src, lambda: time.monotonic() > stop_at), daemon=True)
         checker.start()
-        whep = threading.Thread(target=lambda: (time.sleep(max(0.0, t0 + 3 - time.monotonic())),
+        whep = threading.Thread(target=lambda: (_listed(src, t_publish + spec.seconds + spec.late),
+                                                time.sleep(max(0.0, t0 + 3 - time.monotonic())),
                                                 _whep(case, f"{base}/whep/{key}")), daemon=True)
         whep.start()
         # The native players fetch from `localhost`: Chromium's 6 connections per host are then not shared with the
@@ -313,8 +303,7 @@ def _run_case(name: str, config: str, workdir: Path, chunk: Path) -> Case:
                 publisher.wait(8)
             publisher.stop()
             case.publisher_log = publisher.log()
-        pages.shutdown()
-        pages.server_close()
+        pages.close()
     try:
         _recording(case, base, key)
     finally:
@@ -335,8 +324,8 @@ def case(request) -> Case:
     why = INPUTS[name].unavailable()
     if why:
         pytest.skip(why)
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        pytest.skip("chromium or chromedriver is not installed")
+    if no_browser():
+        pytest.skip(no_browser())
     try:
         chunk = hlsjs.extract()
     except hlsjs.Unavailable as e:
