@@ -3,18 +3,15 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
-import shutil
 import threading
 import time
 
 import pytest
 
+from browser import headless_chromium, unavailable as no_browser
 from procs import ARTIFACTS, free_port, ffmpeg_cmd
 
 KEY = "e2e-chromium"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 
 PAGE = """<!doctype html><html><body style="margin:0;background:#000">
 <video id="v" muted autoplay playsinline width="1280" height="720" src="{src}"></video>
@@ -40,18 +37,9 @@ def page_server(workdir):
 
 @pytest.fixture
 def driver(workdir):
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        pytest.skip("chromium or chromedriver is not installed")
-    os.environ["SE_AVOID_STATS"] = "true"
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
-                 "--window-size=1280,760"):
-        opts.add_argument(flag)
-    d = webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
+    if no_browser():
+        pytest.skip(no_browser())
+    d = headless_chromium(workdir, window="1280,760")
     yield d
     d.quit()
 

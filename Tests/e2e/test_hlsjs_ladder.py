@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import shutil
 import threading
 import time
@@ -32,6 +31,7 @@ import pytest
 import hlsjs
 import laddercheck as lc
 from follower import wait_for_multivariant
+from browser import headless_chromium, unavailable as no_browser
 from procs import ARTIFACTS, free_port
 
 KEY = "e2e-hlsjs-ladder"
@@ -40,8 +40,6 @@ PUBLISH_SECONDS = 60  # killed at teardown; long enough for retried switch windo
 # after lagging), and any player at PART-HOLD-BACK starves whatever the gateway does: the window is retried, not judged.
 EDGE_RATE_SLACK = 0.1
 WATCH_S = 3.0  # playback observed after each LEVEL_SWITCHED
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 
 PAGE = """<!doctype html><html><body style="margin:0;background:#000">
 <video id="v" muted autoplay playsinline width="960" height="540"></video>
@@ -109,19 +107,9 @@ def page_server(workdir):
 
 @pytest.fixture
 def driver(workdir):
-    if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-        pytest.skip("chromium or /usr/bin/chromedriver is not installed")
-    os.environ["SE_AVOID_STATS"] = "true"
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--autoplay-policy=no-user-gesture-required", "--no-sandbox",
-                 "--window-size=1000,700"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    d = webdriver.Chrome(service=Service(CHROMEDRIVER, log_output=str(workdir / "chromedriver.log")), options=opts)
+    if no_browser():
+        pytest.skip(no_browser())
+    d = headless_chromium(workdir, browser_log=True)
     yield d
     try:
         (workdir / "console.log").write_text("\n".join(str(e) for e in d.get_log("browser")))

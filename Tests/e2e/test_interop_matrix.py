@@ -268,13 +268,7 @@ def _run_case(name: str, config: str, workdir: Path, chunk: Path) -> Case:
         t_publish = time.monotonic()
         t0 = t_publish
         if spec.players_from == "listed":
-            while time.monotonic() - t_publish < spec.seconds + spec.late:
-                try:
-                    if requests.get(src, timeout=10).status_code == 200:
-                        break
-                except requests.RequestException:
-                    pass
-                time.sleep(0.2)
+            _listed(src, t_publish + spec.seconds + spec.late)
             t0 = time.monotonic()
         stop_at = t_publish + spec.seconds + spec.late - 0.5
         checker = threading.Thread(target=_validate, args=(case, src, lambda: time.monotonic() > stop_at), daemon=True)
