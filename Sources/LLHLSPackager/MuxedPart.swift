@@ -28,8 +28,10 @@ struct MuxedPart: Sendable {
     var startDTS: Int64
     /// Sum of sample durations, track ticks.
     var duration: Int64
-    /// First sample is a sync sample.
+    /// Marked INDEPENDENT: its first sample is a sync sample (for audio beside video, only where it opens a segment).
     var independent: Bool
+    /// Its first sample is a sync sample: a segment the rendition opens at it starts independent.
+    var startsWithSync = false
     /// moof + mdat bytes.
     var bytes: [UInt8]
     /// Ingest instants of the samples inside (for the package hop).

@@ -51,9 +51,12 @@ struct PublishedRendition: Sendable {
         programDateTime: WallTime,
         now: ContinuousClock.Instant
     ) {
+        var independent = part.independent
         if part.startsSegment || segments.last.map({ $0.complete }) ?? true {
             closeOpenSegment()
-            if !part.independent { everySegmentIndependent = false }
+            // A segment opened here (after a flush, not at the muxer's cut) starts independent when its sample does.
+            independent = independent || part.startsWithSync
+            if !independent { everySegmentIndependent = false }
             segments.append(
                 PublishedSegment(
                     msn: nextMSN,
@@ -70,7 +73,7 @@ struct PublishedRendition: Sendable {
         segments[segments.count - 1].parts.append(
             PublishedPart(
                 duration: part.duration,
-                independent: part.independent,
+                independent: independent,
                 buffer: ByteBuffer(bytes: part.bytes),
                 published: now
             )

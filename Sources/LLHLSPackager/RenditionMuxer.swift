@@ -209,6 +209,7 @@ struct RenditionMuxer: Sendable {
             startDTS: partStart,
             duration: partDuration,
             independent: partSamples[0].isSync && (!independentOnlyAtSegmentStarts || partStartsSegment),
+            startsWithSync: partSamples[0].isSync,
             bytes: bytes,
             ingested: partIngested,
             captured: partCaptured,
