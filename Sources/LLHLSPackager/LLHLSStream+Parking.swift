@@ -18,7 +18,7 @@ extension LLHLSStream {
         request: PlaylistRequest,
         deliver: @escaping @Sendable (SharedResponse) -> Void
     ) -> ParkedRequest? {
-        let request = pinningYoungHold(request, rendition: name)
+        let request = pinningStartupHold(request, rendition: name)
         return answerOrPark(.playlist(rendition: name, request: request), deliver: deliver)
     }
 

@@ -94,16 +94,16 @@ extension LLHLSStream {
         state.withLock { $0.pipeline(named: name) != nil && ($0.rungs[name] == nil || $0.bridgedRung != name) }
     }
 
-    /// `LLHLSStreamState.pinningYoungHold`, taking the lock only for a request it may hold (scripts' loads and
+    /// `LLHLSStreamState.pinningStartupHold`, taking the lock only for a request it may hold (scripts' loads and
     /// blocking reloads, the hot path, skip it).
-    func pinningYoungHold(_ request: PlaylistRequest, rendition name: String) -> PlaylistRequest {
-        guard request.mayBeHeldYoung else { return request }
-        return state.withLock { $0.pinningYoungHold(request, rendition: name) }
+    func pinningStartupHold(_ request: PlaylistRequest, rendition name: String) -> PlaylistRequest {
+        guard request.mayBeHeldAtStartup else { return request }
+        return state.withLock { $0.pinningStartupHold(request, rendition: name) }
     }
 
     /// A media playlist by rendition name, honouring blocking reload and delta updates.
     public func mediaPlaylist(rendition name: String, request: PlaylistRequest) async -> HLSResponse {
-        let request = pinningYoungHold(request, rendition: name)
+        let request = pinningStartupHold(request, rendition: name)
         let start = ContinuousClock.now
         var deadline: ContinuousClock.Instant?
         while true {

@@ -32,8 +32,8 @@ struct LLHLSStreamState: Sendable {
     var withdrawnRungs: Set<String> = []
     var returningRungs: Set<String> = []
     var behindRungs: Set<String> = []
-    /// The last complete MSN each media element (client and rendition) was answered with while young (+YoungHold).
-    var youngLoads: [String: StartupLoad] = [:]
+    /// What each media element (client and rendition) was last answered with, and when it first loaded (+StartupHold).
+    var startupLoads: [String: StartupLoad] = [:]
     /// The source's segment starts, long-GOP grid and TARGETDURATION.
     var grid: SegmentGrid
     var description: StreamDescription?

@@ -10,7 +10,7 @@ public struct PlaylistRequest: Sendable, Hashable {
     public var fromMediaElement = false
     /// The client's address, which tells a media element's reload from its first load (set by the HTTP layer).
     public var client: String?
-    /// A plain request held until this segment is complete (`LLHLSStreamState.pinningYoungHold`); fixed on arrival.
+    /// A plain request held until this segment is complete (`LLHLSStreamState.pinningStartupHold`); fixed on arrival.
     var heldUntilSegment: Int?
 
     /// Creates a request.
@@ -23,8 +23,8 @@ public struct PlaylistRequest: Sendable, Hashable {
     /// True when the request asks to block.
     public var isBlocking: Bool { msn != nil }
 
-    /// A media element's plain load not pinned yet: the only kind `LLHLSStreamState.pinningYoungHold` may hold.
-    var mayBeHeldYoung: Bool { fromMediaElement && msn == nil && heldUntilSegment == nil }
+    /// A media element's plain load not pinned yet: the only kind `LLHLSStreamState.pinningStartupHold` may hold.
+    var mayBeHeldAtStartup: Bool { fromMediaElement && msn == nil && heldUntilSegment == nil }
 
     /// Parses directives from query items; unknown parameters are ignored, order does not matter (B7).
     public init(query: [(String, String)]) throws(PackagerError) {

@@ -12,33 +12,33 @@
 /// made each wait for alternate segment boundaries and cost it 2.4 s of glass-to-glass latency (5.5 s against 3.1 s).
 extension LLHLSStreamState {
     /// Most clients remembered; past it they are forgotten (their next load counts as a first load).
-    static let youngLoadLimit = 4_096
+    static let startupLoadLimit = 4_096
 
     /// How long after a client's first load its reloads may be held: Chromium starts playing within it.
     var startupWindow: Duration { .seconds(3 * targetDuration) }
 
     /// `request` with the segment it waits for fixed, when it is a media element's plain reload, within its start-up,
     /// that would list no segment newer than its last answer; notes what each such load is answered with.
-    mutating func pinningYoungHold(
+    mutating func pinningStartupHold(
         _ request: PlaylistRequest,
         rendition name: String,
         now: ContinuousClock.Instant = .now
     ) -> PlaylistRequest {
-        guard request.mayBeHeldYoung, !isEnded else { return request }
+        guard request.mayBeHeldAtStartup, !isEnded else { return request }
         let rendition = pipelineName(served: name)
         let key = "\(request.client ?? "")|\(rendition)"
         guard let p = pipeline(named: rendition) else { return request }
         // A load before the first segment is answered with it (`decide`).
         let listed = max(p.rendition.lastCompleteMSN ?? 0, PublishedRendition.firstMSN)
-        guard let load = youngLoads[key], load.seen >= listed, now - load.first < startupWindow else {
-            if youngLoads.count >= Self.youngLoadLimit { youngLoads.removeAll() }
-            let known = youngLoads[key]
-            youngLoads[key] = StartupLoad(seen: max(listed, known?.seen ?? 0), first: known?.first ?? now)
+        guard let load = startupLoads[key], load.seen >= listed, now - load.first < startupWindow else {
+            if startupLoads.count >= Self.startupLoadLimit { startupLoads.removeAll() }
+            let known = startupLoads[key]
+            startupLoads[key] = StartupLoad(seen: max(listed, known?.seen ?? 0), first: known?.first ?? now)
             return request
         }
         var held = request
         held.heldUntilSegment = load.seen + 1
-        youngLoads[key]?.seen = load.seen + 1
+        startupLoads[key]?.seen = load.seen + 1
         return held
     }
 }

@@ -5,10 +5,10 @@ import Testing
 
 @testable import LLHLSPackager
 
-/// A media element's plain reload of a young rendition that would list nothing new waits for the next segment
-/// (Chromium's native player gives up when its first reload lists nothing new, see `LLHLSStreamState+YoungHold`);
+/// A media element's plain reload during its start-up that would list nothing new waits for the next segment
+/// (Chromium's native player gives up when its first reload lists nothing new, see `LLHLSStreamState+StartupHold`);
 /// first loads and scripts are never held.
-@Suite struct YoungHoldTests {
+@Suite struct StartupHoldTests {
     typealias Blocking = LLHLSStreamBlockingTests
 
     /// A stream `seconds` in, cut 0.4 s after its first frame (`FirstSegmentTests.config`: 1 s GOP stated by x264,
@@ -71,7 +71,7 @@ import Testing
         let r = await stream.mediaPlaylist(.video, request: Self.fromVideoElement())
         #expect(r.status == 200)
         #expect(Self.segments(r).count == 2)
-        let held = stream.state.withLock { $0.pinningYoungHold(Self.fromVideoElement(), rendition: "video") }
+        let held = stream.state.withLock { $0.pinningStartupHold(Self.fromVideoElement(), rendition: "video") }
         #expect(held.heldUntilSegment == 3)
     }
 
@@ -80,9 +80,9 @@ import Testing
         let (stream, _) = try Self.stream(seconds: 1.1)
         let first = ContinuousClock.now
         let (within, after) = stream.state.withLock { s in
-            _ = s.pinningYoungHold(Self.fromVideoElement(), rendition: "video", now: first)
-            let within = s.pinningYoungHold(Self.fromVideoElement(), rendition: "video", now: first + .seconds(2.9))
-            let after = s.pinningYoungHold(Self.fromVideoElement(), rendition: "video", now: first + .seconds(3.1))
+            _ = s.pinningStartupHold(Self.fromVideoElement(), rendition: "video", now: first)
+            let within = s.pinningStartupHold(Self.fromVideoElement(), rendition: "video", now: first + .seconds(2.9))
+            let after = s.pinningStartupHold(Self.fromVideoElement(), rendition: "video", now: first + .seconds(3.1))
             return (within.heldUntilSegment, after.heldUntilSegment)
         }
         #expect(within == 3)
@@ -101,8 +101,8 @@ import Testing
     func theHeldSegmentIsFixedOnArrival(seconds: Double, before: [PlaylistRequest], pinned: Int?) throws {
         let (stream, _) = try Self.stream(seconds: seconds)
         let held = stream.state.withLock { s in
-            for r in before { _ = s.pinningYoungHold(r, rendition: "video") }
-            return s.pinningYoungHold(Self.fromVideoElement(), rendition: "video")
+            for r in before { _ = s.pinningStartupHold(r, rendition: "video") }
+            return s.pinningStartupHold(Self.fromVideoElement(), rendition: "video")
         }
         #expect(held.heldUntilSegment == pinned)
     }
@@ -112,8 +112,8 @@ import Testing
         var blocking = PlaylistRequest(msn: 1)
         blocking.fromMediaElement = true
         let held = stream.state.withLock { s in
-            _ = s.pinningYoungHold(Self.fromVideoElement(), rendition: "video")
-            return s.pinningYoungHold(blocking, rendition: "video")
+            _ = s.pinningStartupHold(Self.fromVideoElement(), rendition: "video")
+            return s.pinningStartupHold(blocking, rendition: "video")
         }
         #expect(held.heldUntilSegment == nil)
     }
