@@ -39,7 +39,7 @@ public enum OriginRoutes {
         addPageRoutes(to: router, options: options)
         addContributedRoutes(to: router, groups: options.routeGroups)
         router.get("/api/streams") { _, _ in
-            let summaries = packager.streams.map { $0.summary() }
+            let summaries = packager.summaries()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let body = (try? encoder.encode(summaries)) ?? Data("[]".utf8)

@@ -54,6 +54,19 @@ public final class LLHLSPackager: Sendable {
     /// All streams served, sorted by key.
     public var streams: [LLHLSStream] { streamsByKey.withLock { $0.values.sorted { $0.key < $1.key } } }
 
+    /// Every stream as `GET /api/streams` reports it, with who is on its air.
+    public func summaries() -> [StreamSummary] {
+        streams.map { stream in
+            var summary = stream.summary()
+            if !stream.isEnded, let status = hub.onAirStatus(for: stream.key) {
+                summary.onAir = status.onAir
+                summary.switches = status.switches
+                summary.backup = status.backup
+            }
+            return summary
+        }
+    }
+
     /// Follows the hub until cancelled; then ends every playlist with ENDLIST.
     public func run() async {
         await withTaskGroup(of: Void.self) { group in

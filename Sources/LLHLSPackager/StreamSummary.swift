@@ -24,6 +24,12 @@ public struct StreamSummary: Sendable, Codable {
     public var key: String
     /// `live`, `reconnecting` or `ended`.
     public var state: String
+    /// Who is on air: `primary`, `backup` or `slate`; nil when nobody is (before the first frame, or after the end).
+    public var onAir: String?
+    /// Changes of who is on air since the stream began.
+    public var switches = 0
+    /// True while a backup publisher stands by (or is on air).
+    public var backup = false
     /// Video resolution and codec, if any.
     public var video: String?
     /// Audio codec and rate, if any.

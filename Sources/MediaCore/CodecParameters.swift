@@ -87,10 +87,14 @@ public struct StreamDescription: Sendable, Hashable {
     public var video: VideoParameters?
     /// The audio track, if any.
     public var audio: AudioParameters?
+    /// Changes when another encoder's output follows on the same stream (a backup or the slate took the air):
+    /// players need a discontinuity there even where the parameters match (RFC 8216bis §4.4.4.3).
+    public var encodingSequence = 0
 
     /// Creates a description.
-    public init(video: VideoParameters? = nil, audio: AudioParameters? = nil) {
+    public init(video: VideoParameters? = nil, audio: AudioParameters? = nil, encodingSequence: Int = 0) {
         self.video = video
         self.audio = audio
+        self.encodingSequence = encodingSequence
     }
 }

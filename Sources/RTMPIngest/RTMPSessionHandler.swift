@@ -22,6 +22,8 @@ final class RTMPSessionHandler: ChannelInboundHandler {
     private var machine: RTMPSessionStateMachine
     private var adapter = RTMPToStream()
     private var publication: Publication?
+    /// The seat on the key's air this publisher asked for (`role=backup` in its name's query).
+    private var seat = OnAirRole.primary
     private var arrivals = ArrivalLog()
     private var handshakeTimer: Scheduled<Void>?
     private var peer = "unknown"
@@ -170,9 +172,13 @@ final class RTMPSessionHandler: ChannelInboundHandler {
 
     /// Local rules answer at once; a webhook answers later, back on this channel's event loop.
     private func authorize(_ key: StreamKey, context: ChannelHandlerContext) {
-        // The name's query is the credential: `cam1?s3cret` publishes `cam1` presenting `s3cret`.
+        // The name's query is the credential: `cam1?s3cret` publishes `cam1` presenting `s3cret`; `role=backup` in
+        // it asks for the key's standby seat (`cam1?s3cret&role=backup`).
         let name = machine.publishName ?? key.rawValue
-        let credential = name.firstIndex(of: "?").map { String(name[name.index(after: $0)...]) }
+        let (seat, credential) = OnAirRole.parse(
+            query: name.firstIndex(of: "?").map { String(name[name.index(after: $0)...]) }
+        )
+        self.seat = seat
         let request = PublishAuthRequest(key: key, credential: credential, peerIP: peerIP, transport: transport)
         let now = WallTime.now().nanosecondsSince1970 / 1_000_000_000
         if let decision = authorizer.localDecision(request, now: now) {
@@ -197,7 +203,7 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         case .allowed(let method):
             let next: [RTMPSessionStateMachine.Action]
             do {
-                publication = try hub.publish(key: key, origin: "\(transport)://\(peer)")
+                publication = try hub.publish(key: key, origin: "\(transport)://\(peer)", seat: seat)
                 adapter = RTMPToStream()
                 reportedTracks = []
                 telemetry?.forgetUnservedTracks(stream: key)
@@ -205,7 +211,12 @@ final class RTMPSessionHandler: ChannelInboundHandler {
             } catch {
                 next = machine.publishFailed(error)
             }
-            if publication != nil { logger.info("RTMP publish started", metadata: metadata(["auth": "\(method)"])) }
+            if publication != nil {
+                logger.info(
+                    "RTMP publish started",
+                    metadata: metadata(["auth": "\(method)", "role": "\(seat.rawValue)"])
+                )
+            }
             performSafely(next, context: context)
         }
     }

@@ -106,7 +106,8 @@ struct SRTSession: Sendable {
     }
 
     private func publish() throws(SRTIngestError) -> Publication {
-        do { return try hub.publish(key: admitted.id.key, origin: "srt://\(admitted.peer)") } catch {
+        let seat: OnAirRole = admitted.id.backup ? .backup : .primary
+        do { return try hub.publish(key: admitted.id.key, origin: "srt://\(admitted.peer)", seat: seat) } catch {
             throw .hub(error)
         }
     }

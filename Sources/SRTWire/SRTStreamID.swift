@@ -16,6 +16,8 @@ public struct SRTStreamID: Sendable, Equatable {
     public var credential: String?
     /// `u=` or the MediaMTX user, for logs.
     public var user: String?
+    /// `role=backup`: the caller is the key's hot standby (`role=primary`, the default, is the main publisher).
+    public var backup = false
 
     /// SRTO_STREAMID's limit.
     public static let maximumLength = 512
@@ -53,7 +55,13 @@ public struct SRTStreamID: Sendable, Equatable {
         guard mode == "publish" else { throw .unsupportedMode(items["m"] == nil ? "request (the default)" : mode) }
         if let type = items["t"], type != "stream" { throw .unsupportedType(type) }
         guard let r = items["r"], !r.isEmpty else { throw .missingResource }
-        return try resource(r, credential: items["s"].flatMap { $0.isEmpty ? nil : $0 }, user: items["u"])
+        var id = try resource(r, credential: items["s"].flatMap { $0.isEmpty ? nil : $0 }, user: items["u"])
+        switch items["role"] {
+        case nil, "primary": break
+        case "backup": id.backup = true
+        case let role?: throw .unsupportedRole(role)
+        }
+        return id
     }
 
     /// `publish:PATH[:USER:PASS]`; `read:` is play.

@@ -16,6 +16,8 @@ public enum SRTWireError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedMode(String)
     /// A `t=` type other than `stream` (file transfer, auth-only).
     case unsupportedType(String)
+    /// A `role=` other than `primary` or `backup`.
+    case unsupportedRole(String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum SRTWireError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedMode(let m):
             "mode '\(m)' refused: only m=publish is served (SRT playback is not supported yet)"
         case .unsupportedType(let t): "type '\(t)' refused: only t=stream is served"
+        case .unsupportedRole(let r): "role '\(r)' refused: send role=primary (the default) or role=backup"
         }
     }
 }

@@ -42,7 +42,17 @@ public struct GatewayApp: Sendable {
         let c = configuration
         let telemetry = telemetry
         // Every ingest's frames enter the hub through one publication path: recorded there once.
-        let hub = StreamHub(maxStreams: c.security.maxStreams, onIngest: { telemetry.recordIngest($1, stream: $0) })
+        let logger = logger
+        let hub = StreamHub(
+            maxStreams: c.security.maxStreams,
+            onAir: c.effectiveOnAir,
+            slateMaker: c.onAir.slate ? SlateFactory(gop: c.hls.segmentTarget, logger: logger) : nil,
+            onSwitch: { event in
+                telemetry.countIngestSwitch(event)
+                Self.log(event, to: logger)
+            },
+            onIngest: { telemetry.recordIngest($1, stream: $0) }
+        )
         // Always there: with record.enabled off, a stream is recorded only when the admin API starts it.
         let recorder = Recorder(configuration: c.record, logger: logger)
         let onSegment: PackagedSegmentSink = { recorder.accept($0) }
@@ -252,5 +262,38 @@ final class BoundPorts: Sendable {
         }
         // Unbuffered so scripts and tests reading our stdout see the URLs at once.
         FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+    }
+}
+
+extension GatewayApp {
+    /// One line per change of who is on a stream's air, saying from what to what and why.
+    static func log(_ event: OnAirSwitchEvent, to logger: Logger) {
+        switch event.kind {
+        case .switched(let from, let to, let reason):
+            logger.notice(
+                "on air: \(from ?? "nothing") → \(to ?? "nothing")",
+                metadata: [
+                    "stream": "\(event.key)", "reason": "\(reason)", "switches": "\(event.switches)",
+                ]
+            )
+        case .heldOff(let role, let hold, let drops):
+            logger.warning(
+                "publisher flapping: held off air before it returns",
+                metadata: [
+                    "stream": "\(event.key)", "role": "\(role.rawValue)", "drops": "\(drops)",
+                    "hold_ms": "\(hold.milliseconds)",
+                ]
+            )
+        }
+    }
+}
+
+extension GatewayTelemetry {
+    /// Counts a change of who is on air (a flapping hold counts as `flapping`).
+    func countIngestSwitch(_ event: OnAirSwitchEvent) {
+        switch event.kind {
+        case .switched(_, _, let reason): countIngestSwitch(stream: event.key, reason: reason)
+        case .heldOff: countIngestSwitch(stream: event.key, reason: "flapping")
+        }
     }
 }

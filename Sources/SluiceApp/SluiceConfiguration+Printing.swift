@@ -68,6 +68,7 @@ extension SluiceConfiguration {
             ]),
             "webrtc": webrtcTree,
             "whep": whepTree,
+            "ingest": ingestTree,
             "srt": srtTree,
             "http": m([
                 "port": .int(httpPort), "http2": .bool(http2), "drain_delay_s": .double(drainDelay.secondsDouble),

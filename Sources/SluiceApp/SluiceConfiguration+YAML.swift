@@ -53,6 +53,10 @@ extension SluiceConfiguration {
             try readRTMPSecurity(&rtmp, into: &c)
             try rtmp.finish()
         }
+        if var ingest = try r.section("ingest") {
+            try readIngest(&ingest, into: &c)
+            try ingest.finish()
+        }
         if var srt = try r.section("srt") {
             try readSRT(&srt, into: &c)
             try srt.finish()

@@ -5,6 +5,7 @@ import Logging
 import RTMPIngest
 import Recorder
 import SRTIngest
+import StreamHub
 import Transcoder
 import WHEPEgress
 import WHIPIngest
@@ -33,6 +34,8 @@ public struct SluiceConfiguration: Sendable {
     public var srt = SRTIngestConfiguration()
     /// LL-HLS packaging (`hls.*`).
     public var hls = Self.defaultHLS
+    /// Hot standby, failover and the slate (`ingest.*`); the slate's run is `hls.reconnect_grace_s`.
+    public var onAir = OnAirConfiguration()
 
     /// The packager's settings as the gateway runs them: the early first segment covers short GOPs too when the top
     /// rendition is always transcoded (then no listed segment starts without a keyframe), when asked to cut the
@@ -43,6 +46,8 @@ public struct SluiceConfiguration: Sendable {
         h.firstSegment?.evenWithShortGOPs =
             h.firstSegmentCutsPassthrough || (transcode && ladder.sourceRendition == .transcode)
         h.firstSegment?.bridgesShortGOPs = transcode && ladder.sourceRendition == .auto && ladder.fastStart
+        // With the slate on, the hub keeps the air for the grace: once it ends, so do the playlists.
+        if onAir.slate { h.reconnectGrace = .zero }
         return h
     }
 
@@ -50,6 +55,8 @@ public struct SluiceConfiguration: Sendable {
     static var defaultHLS: LLHLSConfiguration {
         var h = LLHLSConfiguration()
         h.firstSegment = EarlyFirstSegment(length: .milliseconds(400))
+        // A streamer who drops gets a minute of slate before the stream ends.
+        h.reconnectGrace = .seconds(60)
         return h
     }
     /// Log level (`log.level`): trace, debug, info, notice, warning, error, critical.

@@ -3,6 +3,7 @@ import HTTPOrigin
 import Logging
 import MediaCore
 import PublishAuth
+import StreamHub
 import WHIPIngest
 
 /// RFC 9725 §4: `POST /whip/{key}` (offer → 201 answer), `DELETE /whip/{key}/{session}`, `PATCH` → 405, contributed
@@ -40,6 +41,10 @@ enum WHIPOriginRoutes {
         let type = request.header("Content-Type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
         guard type?.lowercased() == "application/sdp" else { return text(415, "a WHIP offer must be application/sdp") }
         let key = request.parameters["key"] ?? ""
+        // `?role=backup` asks for the key's standby seat.
+        guard let seat = OnAirRole(rawValue: request.query["role"] ?? "primary") else {
+            return text(400, "role '\(request.query["role"] ?? "")' is not primary or backup")
+        }
         // Refused before the offer is read: an unauthorized client costs no SDP parsing and no hub slot.
         if let authorize, let refusal = await refusal(request, key: key, authorize: authorize) { return refusal }
         guard let whip else { return text(503, "WebRTC ingest is not running") }
@@ -51,7 +56,11 @@ enum WHIPOriginRoutes {
             return text(413, "offer larger than \(limit) bytes (webrtc.max_offer_bytes)")
         }
         do throws(WHIPIngestError) {
-            let created = try await whip.createSession(streamKey: key, offer: String(decoding: body, as: UTF8.self))
+            let created = try await whip.createSession(
+                streamKey: key,
+                offer: String(decoding: body, as: UTF8.self),
+                seat: seat
+            )
             var reply = OriginReply(status: 201, headers: headers(), body: Array(created.answer.utf8))
             reply.headers += [
                 ("Content-Type", "application/sdp"), ("Location", "/whip/\(key)/\(created.sessionID)"),

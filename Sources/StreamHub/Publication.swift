@@ -44,18 +44,22 @@ public final class Publication: Sendable {
     private let state = Mutex(State())
     private let onEnd: @Sendable (Publication) -> Void
     private let onFrame: (@Sendable (MediaFrame) -> Void)?
+    /// A seat's publication hands everything to its key's channel, which decides what goes on air.
+    private let relay: (@Sendable (Publication, StreamEvent) -> Void)?
 
     init(
         key: StreamKey,
         sessionID: String,
         origin: String,
         onFrame: (@Sendable (MediaFrame) -> Void)? = nil,
+        relay: (@Sendable (Publication, StreamEvent) -> Void)? = nil,
         onEnd: @escaping @Sendable (Publication) -> Void
     ) {
         self.key = key
         self.sessionID = sessionID
         self.origin = origin
         self.onFrame = onFrame
+        self.relay = relay
         self.onEnd = onEnd
     }
 
@@ -70,15 +74,17 @@ public final class Publication: Sendable {
 
     /// Announces (or changes) the tracks; readers see it before the next frame.
     public func update(description: StreamDescription) {
-        let readers = state.withLock { s -> [StreamReader] in
-            guard !s.ended, s.description != description else { return [] }
+        let readers = state.withLock { s -> [StreamReader]? in
+            guard !s.ended, s.description != description else { return nil }
             s.description = description
             // Frames from before a new description do not decode with it.
             s.lastGOP.removeAll()
             s.lastGOPBytes = 0
             return s.readers
         }
+        guard let readers else { return }
         for r in readers { r.push(.description(description)) }
+        relay?(self, .description(description))
     }
 
     /// Fans one frame out to every reader.
@@ -93,6 +99,7 @@ public final class Publication: Sendable {
         // The hub's one ingest hook: every protocol's frames pass here, so none carries its own telemetry copy.
         onFrame?(frame)
         for r in readers { r.push(.frame(frame)) }
+        relay?(self, .frame(frame))
     }
 
     /// Ends the stream: readers get `.ended`; the key becomes free.
@@ -108,6 +115,7 @@ public final class Publication: Sendable {
             r.push(.ended)
             r.finish()
         }
+        relay?(self, .ended)
         onEnd(self)
     }
 

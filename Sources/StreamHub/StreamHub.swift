@@ -11,6 +11,8 @@ public final class StreamHub: Sendable {
 
     private struct State {
         var live: [StreamKey: Publication] = [:]
+        /// Keys published from outside: who is on each one's air.
+        var channels: [StreamKey: OnAirChannel] = [:]
         var watchers: [Int: Watcher] = [:]
         var nextWatcher = 0
         var nextSession = 0
@@ -21,39 +23,88 @@ public final class StreamHub: Sendable {
     public let maxStreams: Int
     /// Sees every frame an ingest publication sends, before its readers do (ingest telemetry).
     private let onIngest: (@Sendable (StreamKey, MediaFrame) -> Void)?
+    /// How ingest keys keep their air: standby, failover, the slate and its grace.
+    public let onAir: OnAirConfiguration
+    private let slateMaker: (any SlateMaker)?
+    private let onSwitch: (@Sendable (OnAirSwitchEvent) -> Void)?
 
-    /// Creates an empty hub; `onIngest` sees each frame entering from outside, whichever protocol brought it.
-    public init(maxStreams: Int = 1_000, onIngest: (@Sendable (StreamKey, MediaFrame) -> Void)? = nil) {
+    /// Creates an empty hub; `onIngest` sees each frame entering from outside, whichever protocol brought it;
+    /// `onAir` and `slateMaker` keep an ingest key's air alive across its publishers, `onSwitch` hears each change.
+    public init(
+        maxStreams: Int = 1_000,
+        onAir: OnAirConfiguration = OnAirConfiguration(),
+        slateMaker: (any SlateMaker)? = nil,
+        onSwitch: (@Sendable (OnAirSwitchEvent) -> Void)? = nil,
+        onIngest: (@Sendable (StreamKey, MediaFrame) -> Void)? = nil
+    ) {
         self.maxStreams = maxStreams
+        self.onAir = onAir
+        self.slateMaker = slateMaker
+        self.onSwitch = onSwitch
         self.onIngest = onIngest
     }
 
-    /// Claims `key` for a publisher; a key already live is refused. Ingest protocols keep the default role, so
-    /// their frames reach `onIngest`; the gateway's own publishers (ladder rungs, the demo) say `.derived`.
+    /// Claims `key` for a publisher. Ingest protocols keep the default role, so their frames reach `onIngest`, and
+    /// take a `seat` on the key's air: a second primary (or backup) is refused, a backup waits in standby. The
+    /// gateway's own publishers (ladder rungs, the demo) say `.derived` and own their key alone.
     public func publish(
         key: StreamKey,
         origin: String,
-        role: PublicationRole = .ingest
+        role: PublicationRole = .ingest,
+        seat: OnAirRole = .primary
     ) throws(StreamHubError)
         -> Publication
     {
         let observer = role == .ingest ? onIngest.map { see in { @Sendable frame in see(key, frame) } } : nil
-        let result: Result<(Publication, [Watcher]), StreamHubError> =
+        let result: Result<(Publication, Publication?, [Watcher]), StreamHubError> =
             state.withLock { s in
-                if s.live[key] != nil { return .failure(.alreadyPublishing(key)) }
-                if s.live.count >= maxStreams { return .failure(.tooManyStreams(limit: maxStreams)) }
                 s.nextSession += 1
                 let id = "\(key.rawValue)-\(WallTime.now().millisecondsSince1970)-\(s.nextSession)"
-                let p = Publication(key: key, sessionID: id, origin: origin, onFrame: observer) { [weak self] p in
+                if role == .ingest, let channel = s.channels[key], !channel.isEnded {
+                    guard let p = channel.seat(seat, sessionID: id, origin: origin, onFrame: observer) else {
+                        return .failure(.alreadyPublishing(key))
+                    }
+                    return .success((p, nil, []))
+                }
+                // A key whose air just ended is free (its publication leaves the table as it ends).
+                if s.live[key] != nil, s.channels[key].map({ !$0.isEnded }) ?? true {
+                    return .failure(.alreadyPublishing(key))
+                }
+                if s.live.count >= maxStreams { return .failure(.tooManyStreams(limit: maxStreams)) }
+                let p = Publication(
+                    key: key,
+                    sessionID: id,
+                    origin: origin,
+                    onFrame: role == .ingest ? nil : observer
+                ) { [weak self] p in
                     self?.remove(p)
                 }
                 s.live[key] = p
-                return .success((p, Array(s.watchers.values)))
+                guard role == .ingest else { return .success((p, p, Array(s.watchers.values))) }
+                let channel = OnAirChannel(
+                    key: key,
+                    air: p,
+                    configuration: onAir,
+                    slateMaker: slateMaker,
+                    onSwitch: onSwitch
+                )
+                s.channels[key] = channel
+                guard let seated = channel.seat(seat, sessionID: id, origin: origin, onFrame: observer) else {
+                    return .failure(.alreadyPublishing(key))
+                }
+                return .success((seated, p, Array(s.watchers.values)))
             }
-        let (publication, watchers) = try result.get()
+        let (publication, announced, watchers) = try result.get()
         // Readers attach before the publisher holds its publication: nothing it sends can be missed.
-        for w in watchers { w.continuation.yield(Self.announcement(of: publication, for: w)) }
+        if let announced {
+            for w in watchers { w.continuation.yield(Self.announcement(of: announced, for: w)) }
+        }
         return publication
+    }
+
+    /// Who is on `key`'s air; nil when no ingest publishes it.
+    public func onAirStatus(for key: StreamKey) -> OnAirStatus? {
+        state.withLock { $0.channels[key] }?.status
     }
 
     /// Starts reading a live stream; nil if the key is not live.
@@ -130,7 +181,10 @@ public final class StreamHub: Sendable {
 
     private func remove(_ p: Publication) {
         state.withLock { s in
-            if s.live[p.key] === p { s.live[p.key] = nil }
+            if s.live[p.key] === p {
+                s.live[p.key] = nil
+                if s.channels[p.key]?.air === p { s.channels[p.key] = nil }
+            }
         }
     }
 }

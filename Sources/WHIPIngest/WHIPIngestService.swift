@@ -61,8 +61,13 @@ public final class WHIPIngestService: Sendable {
     /// Live session count.
     public var sessionCount: Int { sessions.withLock { $0.count } }
 
-    /// Answers `offer` for `streamKey`, goes live on the key, and starts receiving on the shared port.
-    public func createSession(streamKey: String, offer: String) async throws(WHIPIngestError) -> CreatedSession {
+    /// Answers `offer` for `streamKey`, goes live on the key (in `seat`: the primary, or its hot standby), and starts
+    /// receiving on the shared port.
+    public func createSession(
+        streamKey: String,
+        offer: String,
+        seat: OnAirRole = .primary
+    ) async throws(WHIPIngestError) -> CreatedSession {
         guard let key = StreamKey(streamKey) else { throw .invalidStreamKey(streamKey) }
         let candidates = self.candidates
         guard !candidates.isEmpty else { throw .transportUnavailable }
@@ -85,7 +90,9 @@ public final class WHIPIngestService: Sendable {
             throw .offer(error)
         }
         let publication: Publication
-        do { publication = try hub.publish(key: key, origin: "whip") } catch { throw WHIPIngestError(error) }
+        do { publication = try hub.publish(key: key, origin: "whip", seat: seat) } catch {
+            throw WHIPIngestError(error)
+        }
         let parameters = WebRTCSessionParameters(
             local: local,
             remote: ICECredentials(ufrag: negotiation.offer.iceUfrag, password: negotiation.offer.icePwd),

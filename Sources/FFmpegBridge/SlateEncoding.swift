@@ -1,0 +1,132 @@
+import CFFmpeg
+import CodecFormats
+import MediaCore
+
+/// The slate's media, encoded once per stream shape: the still picture as one GOP of H.264 (an IDR, then pictures
+/// that repeat it, which cost a few bytes each) and one frame of AAC silence that loops.
+public enum SlateEncoding {
+    /// One GOP of `frames` pictures of the slate at `width`×`height` (even), `frameRate` per second: the decoder
+    /// configuration and the frames (AVCC, 90 kHz). Without SEI: x264's banner would tell a reader the slate is a
+    /// stream of its own settings.
+    public static func video(
+        width: Int,
+        height: Int,
+        frameRate: Double,
+        frames: Int
+    ) throws(FFmpegError) -> (VideoParameters, [MediaFrame]) {
+        let encoder = try LadderVideoEncoder(
+            LadderVideoEncoder.Settings(
+                width: width,
+                height: height,
+                bitRate: 400_000,
+                frameRate: frameRate,
+                preset: "veryfast",
+                threads: 1
+            )
+        )
+        let step = 90_000 / max(frameRate, 1)
+        var out: [MediaFrame] = []
+        for index in 0..<max(frames, 1) {
+            let pts = MediaTime(value: Int64((Double(index) * step).rounded()), timescale: 90_000)
+            let picture = try painted(width: width, height: height, pts: pts)
+            out += try encoder.encode(picture, forceIDR: index == 0)
+        }
+        out += try encoder.flush()
+        return (encoder.videoParameters, out.map(withoutSEI))
+    }
+
+    /// One frame of AAC-LC silence at `sampleRate` with `channels`: its parameters and the frame (after the
+    /// encoder's priming, so every copy decodes to silence on its own).
+    public static func silence(sampleRate: Int, channels: Int) throws(FFmpegError) -> (AudioParameters, MediaFrame) {
+        let context = try CodecContext(encoderNamed: "aac")
+        let c = context.pointer
+        c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        c.pointee.sample_rate = Int32(sampleRate)
+        c.pointee.bit_rate = 64_000
+        c.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        av_channel_layout_default(&c.pointee.ch_layout, Int32(max(channels, 1)))
+        c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        try context.open()
+        let parameters: AudioParameters
+        do {
+            parameters = try AudioParameters(audioSpecificConfig: context.extradata)
+        } catch {
+            throw FFmpegError(message: "AAC encoder produced an unreadable config: \(error)", context: "SlateEncoding")
+        }
+        let frame = try Frame()
+        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointer.pointee.sample_rate = Int32(sampleRate)
+        frame.pointer.pointee.nb_samples = c.pointee.frame_size > 0 ? c.pointee.frame_size : 1024
+        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &c.pointee.ch_layout), "ch_layout")
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(silence)")
+        let packet = try Packet()
+        var packets: [MediaFrame] = []
+        for index in 0..<4 {
+            try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable(silence)")
+            for plane in 0..<Int(max(channels, 1)) {
+                guard let data = frame.pointer.pointee.extended_data[plane] else { continue }
+                UnsafeMutableRawPointer(data).initializeMemory(
+                    as: Float.self,
+                    repeating: 0,
+                    count: Int(frame.pointer.pointee.nb_samples)
+                )
+            }
+            frame.pointer.pointee.pts = Int64(index) * Int64(frame.pointer.pointee.nb_samples)
+            try context.send(frame)
+            packets += try context.drain(into: packet) { p in
+                MediaFrame(
+                    kind: .audio,
+                    dts: MediaTime(value: p.pointer.pointee.dts, timescale: Int32(sampleRate)),
+                    isKeyframe: true,
+                    data: p.bytes,
+                    stamps: HopStamps()
+                )
+            }
+        }
+        guard let silent = packets.last else {
+            throw FFmpegError(message: "AAC encoder gave no frame of silence", context: "SlateEncoding")
+        }
+        return (parameters, silent)
+    }
+
+    /// The slate picture as a yuv420p frame.
+    static func painted(width: Int, height: Int, pts: MediaTime) throws(FFmpegError) -> DecodedPicture {
+        let frame = try Frame()
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(slate)")
+        let f = frame.pointer.pointee
+        guard let y = f.data.0, let u = f.data.1, let v = f.data.2 else {
+            throw FFmpegError(message: "frame without planes", context: "SlateEncoding.painted")
+        }
+        SlatePainter.paint(
+            y: y,
+            yStride: Int(f.linesize.0),
+            u: u,
+            v: v,
+            chromaStride: Int(f.linesize.1),
+            width: width,
+            height: height
+        )
+        frame.pointer.pointee.pts = pts.value
+        return DecodedPicture(frame: frame, pts: pts, userDataUnregistered: [])
+    }
+
+    /// `frame` without its SEI NAL units (type 6), AVCC with 4-byte lengths.
+    static func withoutSEI(_ frame: MediaFrame) -> MediaFrame {
+        var out = frame
+        var kept: [UInt8] = []
+        var offset = 0
+        let data = frame.data
+        while offset + 4 <= data.count {
+            let length = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            let end = offset + 4 + length
+            guard length > 0, end <= data.count else { return frame }
+            if data[offset + 4] & 0x1F != 6 { kept += data[offset..<end] }
+            offset = end
+        }
+        out.data = kept
+        return out
+    }
+}

@@ -1,0 +1,227 @@
+import MediaCore
+import Synchronization
+
+/// One key's air: the publication its readers follow, fed by whichever publisher is on air (the primary or its hot
+/// standby) or by the slate while neither sends, on one timeline, so readers never see the stream end while a
+/// streamer is there.
+final class OnAirChannel: Sendable {
+    /// A publisher's seat: its own publication and what it sent that the air may need.
+    private struct SeatFeed {
+        var publication: Publication
+        var description: StreamDescription?
+        /// Its first frame on air (its own time) since its last splice: audio from before it is not aired.
+        var start: MediaTime?
+    }
+
+    private struct State {
+        var onAir: OnAirSwitch
+        var seats: [OnAirRole: SeatFeed] = [:]
+        var timeline = SpliceTimeline()
+        var slate: SlatePlayer?
+        /// The air's description before the slate, which the slate is made to match.
+        var programDescription: StreamDescription?
+        var sequence = 0
+        var ended = false
+    }
+
+    let key: StreamKey
+    /// The publication readers follow.
+    let air: Publication
+    private let slateMaker: (any SlateMaker)?
+    private let onSwitch: (@Sendable (OnAirSwitchEvent) -> Void)?
+    private let state: Mutex<State>
+    /// How often stalls, the slate and the grace are looked at.
+    static let tickInterval: Duration = .milliseconds(20)
+
+    init(
+        key: StreamKey,
+        air: Publication,
+        configuration: OnAirConfiguration,
+        slateMaker: (any SlateMaker)?,
+        onSwitch: (@Sendable (OnAirSwitchEvent) -> Void)?
+    ) {
+        self.key = key
+        self.air = air
+        self.slateMaker = slateMaker
+        self.onSwitch = onSwitch
+        state = Mutex(State(onAir: OnAirSwitch(configuration: configuration)))
+        Task { [weak self] in
+            while let channel = self, !channel.isEnded {
+                channel.tick(now: .now)
+                try? await Task.sleep(for: Self.tickInterval)
+            }
+        }
+    }
+
+    /// True once the air ended.
+    var isEnded: Bool { state.withLock { $0.ended } }
+
+    /// Who is on air, for the API.
+    var status: OnAirStatus {
+        state.withLock { s in
+            OnAirStatus(
+                onAir: s.onAir.onAir?.description,
+                switches: s.onAir.switches,
+                primary: s.onAir.isSeated(.primary),
+                backup: s.onAir.isSeated(.backup)
+            )
+        }
+    }
+
+    /// Seats a publisher in `role`; nil when the seat is taken or the air ended.
+    func seat(
+        _ role: OnAirRole,
+        sessionID: String,
+        origin: String,
+        onFrame: (@Sendable (MediaFrame) -> Void)?
+    ) -> Publication? {
+        let publication = Publication(
+            key: key,
+            sessionID: sessionID,
+            origin: origin,
+            onFrame: onFrame,
+            relay: { [weak self] _, event in self?.relay(role, event) },
+            onEnd: { _ in }
+        )
+        let seated = state.withLock { s -> Bool in
+            guard !s.ended, s.onAir.arrived(role, now: .now) else { return false }
+            s.seats[role] = SeatFeed(publication: publication)
+            return true
+        }
+        return seated ? publication : nil
+    }
+
+    /// What a seat's publisher sent.
+    private func relay(_ role: OnAirRole, _ event: StreamEvent) {
+        let now = ContinuousClock.now
+        var ends = false
+        var events: [OnAirSwitchEvent] = []
+        var warm: StreamDescription?
+        state.withLock { s in
+            guard !s.ended, var seat = s.seats[role] else { return }
+            switch event {
+            case .description(let d):
+                seat.description = d
+                s.seats[role] = seat
+                let first = !s.onAir.everOnAir && s.seats.count == 1
+                guard s.onAir.onAir == .seat(role) || first else { return }
+                warm = d
+                describe(d, &s)
+            case .frame(let frame):
+                let splicePoint = frame.kind == .video ? frame.isKeyframe : seat.description?.video == nil
+                switch s.onAir.media(role, isSplicePoint: splicePoint, now: now) {
+                case .drop:
+                    return
+                case .forward:
+                    if let start = seat.start, frame.dts < start { return }
+                    if let d = seat.description, s.programDescription == nil {
+                        warm = d
+                        describe(d, &s)
+                    }
+                case .splice(let change):
+                    s.slate = nil
+                    s.sequence += 1
+                    if let d = seat.description {
+                        warm = d
+                        describe(d, &s)
+                    }
+                    s.timeline.splice(sourceStart: frame.dts)
+                    seat.start = frame.dts
+                    s.seats[role] = seat
+                    events.append(switched(change, &s))
+                }
+                let audio = seat.description?.audio
+                let length = audio.map { MediaTime(value: Int64($0.samplesPerFrame), timescale: Int32($0.sampleRate)) }
+                air.send(s.timeline.place(frame, audioDuration: length, now: now))
+            case .ended:
+                s.seats[role] = nil
+                ends = perform(s.onAir.left(role, now: now), now: now, &s, &events)
+            }
+        }
+        finish(ends: ends, events: events, warm: warm)
+    }
+
+    /// Stalls, the slate's frames and the grace.
+    private func tick(now: ContinuousClock.Instant) {
+        var ends = false
+        var events: [OnAirSwitchEvent] = []
+        state.withLock { s in
+            guard !s.ended else { return }
+            ends = perform(s.onAir.tick(now: now), now: now, &s, &events)
+            guard !ends, var slate = s.slate else { return }
+            let length = slate.clip.audioFrameDuration
+            for frame in slate.due(now: now) { air.send(s.timeline.place(frame, audioDuration: length, now: now)) }
+            s.slate = slate
+        }
+        finish(ends: ends, events: events, warm: nil)
+    }
+
+    /// Carries out the switch's actions; true when the air ends.
+    private func perform(
+        _ actions: [OnAirSwitch.Action],
+        now: ContinuousClock.Instant,
+        _ s: inout State,
+        _ events: inout [OnAirSwitchEvent]
+    ) -> Bool {
+        var ends = false
+        for action in actions {
+            switch action {
+            case .startSlate(let change):
+                s.slate = nil
+                if let program = s.programDescription, let clip = slateMaker?.clip(matching: program) {
+                    s.sequence += 1
+                    air.update(description: StreamDescription(clip.description, sequence: s.sequence))
+                    s.timeline.splice(sourceStart: .zero(timescale: 90_000))
+                    s.slate = SlatePlayer(clip: clip, anchor: s.timeline.lastPlaced ?? now, now: now)
+                }
+                events.append(switched(change, &s))
+            case .goDark(let change):
+                s.slate = nil
+                events.append(switched(change, &s))
+            case .holdOff(let role, let hold, let drops):
+                events.append(
+                    OnAirSwitchEvent(
+                        key: key,
+                        kind: .heldOff(role: role, hold: hold, drops: drops),
+                        switches: s.onAir.switches
+                    )
+                )
+            case .end:
+                s.ended = true
+                s.slate = nil
+                ends = true
+            }
+        }
+        return ends
+    }
+
+    /// Puts a publisher's tracks on air (as the program the slate is made to match).
+    private func describe(_ d: StreamDescription, _ s: inout State) {
+        s.programDescription = d
+        air.update(description: StreamDescription(d, sequence: s.sequence))
+    }
+
+    private func switched(_ change: OnAirSwitch.Change, _ s: inout State) -> OnAirSwitchEvent {
+        OnAirSwitchEvent(
+            key: key,
+            kind: .switched(from: change.from?.description, to: change.to?.description, reason: change.reason.rawValue),
+            switches: s.onAir.switches
+        )
+    }
+
+    /// Outside the lock: tells the gateway, ends the air, and has the slate made ahead of its first use.
+    private func finish(ends: Bool, events: [OnAirSwitchEvent], warm: StreamDescription?) {
+        for e in events { onSwitch?(e) }
+        if ends { air.end() }
+        if let warm, let slateMaker {
+            Task.detached(priority: .background) { _ = slateMaker.clip(matching: warm) }
+        }
+    }
+}
+
+extension StreamDescription {
+    /// `d` as the air carries it, in encoding sequence `sequence`.
+    fileprivate init(_ d: StreamDescription, sequence: Int) {
+        self.init(video: d.video, audio: d.audio, encodingSequence: sequence)
+    }
+}

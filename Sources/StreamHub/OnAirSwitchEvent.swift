@@ -1,0 +1,32 @@
+import MediaCore
+
+/// A change on a key's air, for the gateway's log line and `sluice_ingest_switches_total{reason}`.
+public struct OnAirSwitchEvent: Sendable, Equatable {
+    /// What happened.
+    public enum Kind: Sendable, Equatable {
+        /// The air went from one source to another (`primary`, `backup`, `slate`; nil: nothing) because of `reason`
+        /// (`left`, `stalled`, `takeover`, `returned`, `failback`).
+        case switched(from: String?, to: String?, reason: String)
+        /// A flapping publisher (`drops` within the window) waits `hold` before it may go back on air.
+        case heldOff(role: OnAirRole, hold: Duration, drops: Int)
+    }
+
+    /// The stream.
+    public let key: StreamKey
+    /// What happened.
+    public let kind: Kind
+    /// Hand-overs on this key so far.
+    public let switches: Int
+}
+
+/// Who is on a key's air, for `/api/streams`.
+public struct OnAirStatus: Sendable, Equatable {
+    /// `primary`, `backup` or `slate`; nil before the first frame and while dark.
+    public let onAir: String?
+    /// Hand-overs so far.
+    public let switches: Int
+    /// True while a primary publisher is connected.
+    public let primary: Bool
+    /// True while a backup publisher is connected.
+    public let backup: Bool
+}
