@@ -78,6 +78,21 @@ extension LLHLSStreamState {
         for name in pipelineNames { flushMuxer(name, now: now) }
     }
 
+    /// Flushes a rendition before a new timeline: its parts are listed, but its segment stays open until the new
+    /// timeline's first part (`PublishedRendition.defersClose`).
+    mutating func flushMuxerBeforeDiscontinuity(_ name: String, now: ClockReading) {
+        guard pipeline(named: name) != nil else { return }
+        setDefersClose(true, name)
+        flushMuxer(name, now: now)
+        setDefersClose(false, name)
+    }
+
+    private mutating func setDefersClose(_ defers: Bool, _ name: String) {
+        guard var p = pipeline(named: name) else { return }
+        p.rendition.defersClose = defers
+        setPipeline(named: name, p)
+    }
+
     /// Closes a rendition's open part and segment, listing everything it muxed (source or rung).
     mutating func flushMuxer(_ name: String, now: ClockReading) {
         guard var p = pipeline(named: name) else { return }
@@ -88,7 +103,7 @@ extension LLHLSStreamState {
         releaseAligned(now: now, force: true)
         guard var q = pipeline(named: name) else { return }
         let before = q.rendition.lastCompleteMSN
-        q.rendition.closeOpenSegment()
+        if !q.rendition.defersClose { q.rendition.closeOpenSegment() }
         setPipeline(named: name, q)
         reportClosedSegment(name, after: before)
     }

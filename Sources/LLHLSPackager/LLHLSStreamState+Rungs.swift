@@ -10,8 +10,8 @@ extension LLHLSStreamState {
             guard let v = d.video, !s.isEnded else { return }
             if let old = s.rungs[name] {
                 if case .video(let o) = old.parameters, o == v { return }
-                // Close what the old encoder cut before its successor's frames arrive.
-                s.flushMuxer(name, now: now)
+                // List what the old encoder cut before its successor's frames arrive.
+                s.flushMuxerBeforeDiscontinuity(name, now: now)
                 s.rungs[name]?.rendition.pendingDiscontinuity = true
                 s.rungs[name]?.parameters = .video(v)
                 let muxer = s.makeRungMuxer()

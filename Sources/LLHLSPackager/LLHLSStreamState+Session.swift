@@ -7,7 +7,7 @@ extension LLHLSStreamState {
     mutating func restartTimeline(now: ClockReading) {
         releaseHeldAudio(all: true, now: now)
         releaseHeldRungFrames(all: true, now: now)
-        flushMuxers(now: now)
+        for name in pipelineNames { flushMuxerBeforeDiscontinuity(name, now: now) }
         alignSegmentNumbers(now: now)
         var end = MediaTime.zero(timescale: 90_000)
         for name in pipelineNames {

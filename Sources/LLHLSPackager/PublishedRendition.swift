@@ -22,6 +22,10 @@ struct PublishedRendition: Sendable {
     var peakBitRate = 0
     /// Next segment begins with EXT-X-DISCONTINUITY.
     var pendingDiscontinuity = false
+    /// While set, a part that ends its segment leaves it open, and the next part (the next timeline's first) closes
+    /// it: no playlist then lists a finished segment with nothing after it before a discontinuity, which hls.js takes
+    /// for the next segment of the old timeline and appends the new one's media with the old init section.
+    var defersClose = false
     /// False once any segment started without a sync sample (a GOP longer than TARGETDURATION forced a cut).
     var everySegmentIndependent = true
 
@@ -52,7 +56,7 @@ struct PublishedRendition: Sendable {
         now: ContinuousClock.Instant
     ) {
         var independent = part.independent
-        if part.startsSegment || segments.last.map({ $0.complete }) ?? true {
+        if part.startsSegment || pendingDiscontinuity || segments.last.map({ $0.complete }) ?? true {
             closeOpenSegment()
             // A segment opened here (after a flush, not at the muxer's cut) starts independent when its sample does.
             independent = independent || part.startsWithSync
@@ -80,7 +84,7 @@ struct PublishedRendition: Sendable {
         )
         samplesSeen += part.sampleCount
         ticksSeen += part.duration
-        if part.endsSegment { closeOpenSegment() }
+        if part.endsSegment && !defersClose { closeOpenSegment() }
     }
 
     /// Marks the open segment complete and updates the bit-rate peak.
@@ -106,6 +110,7 @@ struct PublishedRendition: Sendable {
         initIndex: Int,
         programDateTime: (MediaTime) -> WallTime
     ) {
+        if nextMSN < target { closeOpenSegment() }
         while nextMSN < target {
             let start =
                 segments.last.map { MediaTime(value: $0.startDTS + $0.duration, timescale: $0.timescale) }

@@ -44,6 +44,9 @@ async def main():
     parser.add_argument("--connect-timeout", type=float, default=15.0)
     parser.add_argument("--token", default="")
     parser.add_argument("--candidate", help="HOST:PORT replacing every candidate of the answer (a relay in the test)")
+    parser.add_argument("--timeline", action="store_true",
+                        help="record [seconds, r, g, b] of the picture's centre every 3rd video frame, and the longest "
+                             "gap between video frames")
     parser.add_argument("--viewers", type=int, default=1,
                         help="peer connections in this process; more than one prints {\"viewers\": [...]} at the end")
     args = parser.parse_args()
@@ -66,9 +69,11 @@ async def watch(args, quiet: bool) -> dict:
                                if c.mimeType in ("video/H264", "video/rtx")])
     pc.addTransceiver("audio", direction="recvonly")
     counts = {"video": 0, "audio": 0, "width": 0, "height": 0, "firstVideo": None, "firstAudio": None,
-              "firstVideoAfterPost": None}
+              "firstVideoAfterPost": None, "lastVideo": None, "maxGap": 0.0}
+    timeline = []
     connected, failed = asyncio.Event(), asyncio.Event()
     t0 = time.monotonic()
+    t0_wall = time.time()
     readers = []
     t_post = t0
 
@@ -86,6 +91,13 @@ async def watch(args, quiet: bool) -> dict:
                     counts["firstVideoAfterPost"] = round(time.monotonic() - t_post, 3)
             if track.kind == "video":
                 counts["width"], counts["height"] = frame.width, frame.height
+                now = time.monotonic()
+                if counts["lastVideo"] is not None:
+                    counts["maxGap"] = max(counts["maxGap"], round(now - counts["lastVideo"], 3))
+                counts["lastVideo"] = now
+                if args.timeline and counts["video"] % 3 == 0:
+                    rgb = frame.to_ndarray(format="rgb24")[frame.height // 2, frame.width // 2]
+                    timeline.append([round(now - t0, 3)] + [int(x) for x in rgb])
 
     @pc.on("track")
     def on_track(track):
@@ -141,7 +153,8 @@ async def watch(args, quiet: bool) -> dict:
           "height": counts["height"], "firstVideoSeconds": counts["firstVideo"],
           "firstAudioSeconds": counts["firstAudio"],
           "firstVideoAfterPostSeconds": counts["firstVideoAfterPost"], "stats": stats,
-          "source": headers.get("X-Sluice-Video-Source")}
+          "source": headers.get("X-Sluice-Video-Source"), "maxGapSeconds": counts["maxGap"], "t0Wall": t0_wall,
+          **({"timeline": timeline} if args.timeline else {})}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,281 @@
+"""Continuity with real peers: a hot-standby backup publisher (FFmpeg over RTMP, `?role=backup`) takes the air when
+the primary is killed and gives it back when the primary returns, and the slate carries the stream through a drop of
+its only publisher, while stock hls.js and Chromium's own player (on a third-party page) and an aiortc WHEP viewer
+keep playing without reloading. The pictures tell who is on air: the primary is red, the backup green, the slate a
+dark field with white letters."""
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+import hlsjs
+from browser import PageServer, headless_chromium, unavailable as no_browser
+from procs import Gateway
+
+HERE = Path(__file__).resolve().parent
+import os
+CONFIG = {"SLUICE_TRANSCODE_ENABLED": os.environ["CONT_TRANSCODE"]} if "CONT_TRANSCODE" in os.environ else {}
+
+
+def colour_cmd(url: str, colour: str, tone: int, seconds: float) -> list[str]:
+    """FFmpeg publishing a solid `colour` picture with a `tone` Hz sine, as the README's OBS settings would."""
+    return ["ffmpeg", "-hide_banner", "-loglevel", "error", "-re",
+            "-f", "lavfi", "-i", f"color=c={colour}:size=640x360:rate=30",
+            "-f", "lavfi", "-i", f"sine=frequency={tone}:sample_rate=48000",
+            "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-g", "30", "-bf", "0",
+            "-pix_fmt", "yuv420p", "-c:a", "aac", "-t", str(seconds), "-f", "flv", url]
+
+
+def who(rgb) -> str:
+    """Who a picture's centre says is on air: red (primary), green (backup), else the slate; None before a frame."""
+    if rgb is None:
+        return "none"
+    if isinstance(rgb, str):
+        return rgb
+    r, g, b = rgb
+    if r > 150 and g < 90 and b < 90:
+        return "red"
+    if g > 150 and r < 90 and b < 90:
+        return "green"
+    return "slate"
+
+
+def on_air(base: str, key: str) -> dict:
+    for s in requests.get(f"{base}/api/streams", timeout=5).json():
+        if s["key"] == key:
+            return s
+    return {}
+
+
+def wait_on_air(base: str, key: str, want: str, timeout: float) -> dict:
+    end = time.monotonic() + timeout
+    s = {}
+    while time.monotonic() < end:
+        s = on_air(base, key)
+        if s.get("onAir") == want:
+            return s
+        time.sleep(0.1)
+    raise AssertionError(f"{key} never had {want} on air within {timeout} s: {s}")
+
+
+class Watch:
+    """A third-party page with stock hls.js and Chromium's own player, and an aiortc WHEP viewer, on one stream."""
+
+    def __init__(self, workdir: Path, gw: Gateway, key: str, whep_seconds: float):
+        if no_browser():
+            pytest.skip(no_browser())
+        try:
+            chunk = hlsjs.extract()
+        except hlsjs.Unavailable as e:
+            pytest.skip(str(e))
+        shutil.copyfile(chunk, workdir / "hls-chunk.js")
+        shutil.copyfile(HERE / "interop_page.html", workdir / "index.html")
+        base = f"http://127.0.0.1:{gw.http_port}"
+        (workdir / "sluice-player.js").write_bytes(requests.get(f"{base}/pages/sluice-player.js", timeout=10).content)
+        self.pages = PageServer(workdir)
+        self.driver = headless_chromium(workdir, browser_log=bool(os.environ.get("CONT_DEBUG")))
+        self.driver.get(self.pages.url("index.html"))
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not self.driver.execute_script("return window.ready === true"):
+            time.sleep(0.1)
+        src = gw.hls_url(key)
+        if os.environ.get("CONT_DEBUG"):
+            self.driver.execute_script("window.hlsDebug = true")
+        self.driver.execute_script(f"startHls('hlsjs', {src!r})")
+        # Chromium's own player fetches from `localhost`, so its connections are not shared with hls.js's.
+        self.driver.execute_script(f"startNative('native', {src.replace('127.0.0.1', 'localhost')!r}, true)")
+        self.looks: list[tuple[float, dict]] = []
+        self.whep: dict = {}
+        self._whep = threading.Thread(target=self._watch_whep, args=(f"{base}/whep/{key}", whep_seconds), daemon=True)
+        self._whep.start()
+
+    def _watch_whep(self, url: str, seconds: float) -> None:
+        p = subprocess.run([sys.executable, str(HERE / "whep_aiortc.py"), url, "--seconds", str(seconds), "--timeline"],
+                           capture_output=True, text=True, timeout=seconds + 60)
+        lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+        self.whep = next((x for x in lines if x.get("done")), {"done": False, "stderr": p.stderr[-800:]})
+
+    def follow(self, seconds: float) -> None:
+        """Samples every player's picture and position every 0.2 s for `seconds` (wall time of each sample kept)."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self.looks.append((time.time(), self.driver.execute_script("return window.look()")))
+            time.sleep(0.2)
+
+    def until(self, player: str, colour: str, timeout: float) -> float:
+        """Samples until `player` shows `colour`; the wall time it first did."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            t, look = time.time(), self.driver.execute_script("return window.look()")
+            self.looks.append((t, look))
+            if who(look.get(player, {}).get("rgb")) == colour:
+                return t
+            time.sleep(0.2)
+        raise AssertionError(f"{player} never showed {colour} within {timeout} s: {self.seen(player)[-20:]}\n"
+                             f"{self.report().get(player)}")
+
+    def seen(self, player: str, after: float = 0) -> list[tuple[float, str, float]]:
+        return [(round(t - after, 2), who(l.get(player, {}).get("rgb")), l.get(player, {}).get("time"))
+                for t, l in self.looks if t >= after and player in l]
+
+    def report(self) -> dict:
+        return self.driver.execute_script("return window.report()")
+
+    def close(self, workdir: Path) -> None:
+        try:
+            self.driver.save_screenshot(str(workdir / "players.png"))
+            (workdir / "players.json").write_text(json.dumps(self.report(), indent=1))
+            if os.environ.get("CONT_DEBUG"):
+                (workdir / "browser.log").write_text("\n".join(str(e) for e in self.driver.get_log("browser")))
+        finally:
+            self.driver.quit()
+            self.pages.close()
+        self._whep.join(90)
+
+
+def first(seen: list, colour: str) -> float | None:
+    return next((t for t, c, _ in seen if c == colour), None)
+
+
+# Stock hls.js must not wait over a second at a switch; Chromium's own player, which reloads whole segments and
+# rebuilds its demuxer at a discontinuity, gets two.
+STALL_LIMIT_MS = {"hlsjs": 1000, "native": 2000}
+
+
+def assert_kept_playing(w: Watch, player: str, since: float, until: float) -> None:
+    """The player's position advanced through the window and it never stalled over its limit or failed."""
+    r = w.report()[player]
+    assert r["fatal"] is None, f"{player} failed: {r['fatal']}\n{r}"
+    spans = [(t, x) for t, _, x in w.seen(player) if since <= t <= until]
+    assert spans and spans[-1][1] - spans[0][1] >= 0.6 * (spans[-1][0] - spans[0][0]), \
+        f"{player} did not keep playing: positions {spans[:3]}…{spans[-3:]}\n{r}"
+    long_stalls = [s for s in r["stalls"] if s > STALL_LIMIT_MS[player]]
+    assert not long_stalls, f"{player} stalled over {STALL_LIMIT_MS[player]} ms: {r['stalls']} ms\n{r}"
+
+
+def test_backup_takes_the_air_when_the_primary_dies_and_gives_it_back(workdir, publishers):
+    rec = workdir / "rec"
+    shutil.rmtree(rec, ignore_errors=True)
+    gw = Gateway(workdir, ["--record", str(rec)], env={"SLUICE_HLS_RECONNECT_GRACE_S": "3", **CONFIG}).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    key = "cont"
+    w = None
+    try:
+        primary = publishers(colour_cmd(gw.rtmp_url(key), "red", 440, 90), "primary")
+        wait_on_air(base, key, "primary", 20)
+        backup = publishers(colour_cmd(gw.rtmp_url(f"{key}?role=backup"), "lime", 880, 90), "backup")
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not on_air(base, key).get("backup"):
+            time.sleep(0.1)
+        assert on_air(base, key).get("backup"), f"the backup never stood by: {on_air(base, key)}\n{gw.log()[-2000:]}"
+        w = Watch(workdir, gw, key, whep_seconds=30)
+        w.until("hlsjs", "red", 20)
+        w.until("native", "red", 20)
+        w.follow(2)
+        killed = time.time()
+        primary.stop(signal.SIGKILL)
+        w.until("hlsjs", "green", 8)
+        w.until("native", "green", 15)
+        w.follow(3)
+        assert on_air(base, key)["onAir"] == "backup", on_air(base, key)
+        for player in ("hlsjs", "native"):
+            assert_kept_playing(w, player, killed - 1, time.time())
+        # The primary returns: back on air at its keyframe, and every player shows it without a reload.
+        again = publishers(colour_cmd(gw.rtmp_url(key), "red", 440, 60), "primary-again")
+        wait_on_air(base, key, "primary", 15)
+        returned = time.time()
+        w.until("hlsjs", "red", 10)
+        w.until("native", "red", 15)
+        w.follow(2)
+        for player in ("hlsjs", "native"):
+            assert_kept_playing(w, player, returned - 1, time.time())
+        summary = on_air(base, key)
+        assert summary["switches"] >= 3, summary
+        log = gw.log()
+        assert "on air: primary → slate" in log or "on air: primary → backup" in log, log[-3000:]
+        assert "on air: slate → backup" in log and "reason=takeover" in log, log[-3000:]
+        assert "reason=failback" in log or "on air: slate → primary" in log, log[-3000:]
+        metrics = requests.get(f"{base}/metrics", timeout=5).text
+        assert 'sluice_ingest_switches_total{stream="cont",reason="takeover"}' in metrics.replace(" ", ""), \
+            [l for l in metrics.splitlines() if "switches" in l]
+        # Both leave: the slate runs the grace, then the stream and its one recording end.
+        again.stop()
+        backup.stop()
+        rows = _finished_recordings(base, key)
+    finally:
+        if w is not None:
+            w.close(workdir)
+        gw.stop()
+    # WHEP: the same PeerConnection kept playing: frames resumed within a second and the backup's picture came.
+    v = w.whep
+    assert v.get("connected"), v
+    assert v["maxGapSeconds"] <= 1.0, \
+        f"WHEP frames stopped for {v['maxGapSeconds']} s: { {k: x for k, x in v.items() if k != 'timeline'} }"
+    colours = [who(x[1:]) for x in v["timeline"] if x[0] + v["t0Wall"] >= killed]
+    assert "green" in colours, f"the WHEP viewer never saw the backup: {v['timeline'][-40:]}"
+    # The recording: one VOD with a DISCONTINUITY at the switches.
+    assert len(rows) == 1 and rows[0].get("finished"), rows
+    vod = (rec / key).rglob("*.m3u8")
+    media = [p.read_text() for p in vod if p.name != "index.m3u8"]
+    assert media and all("#EXT-X-DISCONTINUITY" in m for m in media), [m[:600] for m in media]
+
+
+def _finished_recordings(base: str, key: str, timeout: float = 60) -> list[dict]:
+    end = time.monotonic() + timeout
+    rows: list[dict] = []
+    while time.monotonic() < end:
+        rows = requests.get(f"{base}/api/recordings", params={"key": key}, timeout=10).json()
+        if rows and all(r.get("finished") for r in rows):
+            return rows
+        time.sleep(0.5)
+    return rows
+
+
+def test_the_slate_carries_a_stream_through_its_publishers_drop(workdir, publishers):
+    gw = Gateway(workdir, env={"SLUICE_HLS_RECONNECT_GRACE_S": "40"}).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    key = "slate"
+    w = None
+    try:
+        first_run = publishers(colour_cmd(gw.rtmp_url(key), "red", 440, 120), "first")
+        wait_on_air(base, key, "primary", 20)
+        w = Watch(workdir, gw, key, whep_seconds=35)
+        w.until("hlsjs", "red", 20)
+        w.until("native", "red", 20)
+        left = time.time()
+        first_run.stop(signal.SIGKILL)
+        wait_on_air(base, key, "slate", 5)
+        w.until("hlsjs", "slate", 8)
+        w.follow(14)
+        assert on_air(base, key)["onAir"] == "slate", on_air(base, key)
+        slate_seen = w.seen("native", left)
+        assert "slate" in [c for _, c, _ in slate_seen], f"Chromium never showed the slate: {slate_seen[-30:]}"
+        for player in ("hlsjs", "native"):
+            assert_kept_playing(w, player, left + 3, time.time())
+        publishers(colour_cmd(gw.rtmp_url(key), "red", 440, 60), "back")
+        wait_on_air(base, key, "primary", 15)
+        back = time.time()
+        w.until("hlsjs", "red", 10)
+        w.until("native", "red", 15)
+        w.follow(2)
+        for player in ("hlsjs", "native"):
+            assert_kept_playing(w, player, back - 1, time.time())
+        assert "on air: primary → slate" in gw.log() and "on air: slate → primary" in gw.log()
+    finally:
+        if w is not None:
+            w.close(workdir)
+        gw.stop()
+    v = w.whep
+    assert v.get("connected"), v
+    assert v["maxGapSeconds"] <= 1.0, f"WHEP frames stopped for {v['maxGapSeconds']} s"
+    colours = [who(x[1:]) for x in v["timeline"] if x[0] + v["t0Wall"] >= left + 1]
+    assert "slate" in colours, f"the WHEP viewer never saw the slate: {v['timeline'][-40:]}"
