@@ -8,11 +8,16 @@ struct StreamIDCase: Sendable, CustomTestStringConvertible {
     let expected: Result<SRTStreamID, SRTWireError>
     var testDescription: String { text.isEmpty ? "(empty)" : text }
 
-    static func ok(_ text: String, _ key: String, credential: String? = nil, user: String? = nil) -> StreamIDCase {
-        StreamIDCase(
-            text: text,
-            expected: .success(SRTStreamID(key: StreamKey(key)!, credential: credential, user: user))
-        )
+    static func ok(
+        _ text: String,
+        _ key: String,
+        credential: String? = nil,
+        user: String? = nil,
+        backup: Bool = false
+    ) -> StreamIDCase {
+        var id = SRTStreamID(key: StreamKey(key)!, credential: credential, user: user)
+        id.backup = backup
+        return StreamIDCase(text: text, expected: .success(id))
     }
 
     static func bad(_ text: String, _ error: SRTWireError) -> StreamIDCase {
@@ -24,6 +29,11 @@ struct StreamIDCase: Sendable, CustomTestStringConvertible {
         .ok("#!::r=live/cam1,m=publish", "cam1"),
         .ok("#!::m=publish,r=live/cam1", "cam1"),
         .ok("#!::r=live/cam1,m=publish,u=alice", "cam1", user: "alice"),
+        // The hot standby's seat (role=primary is the default).
+        .ok("#!::r=live/cam1,m=publish,role=backup", "cam1", backup: true),
+        .ok("#!::r=live/cam1,m=publish,role=primary", "cam1"),
+        .ok("#!::r=live/cam1,m=publish,s=s3cret,role=backup", "cam1", credential: "s3cret", backup: true),
+        .bad("#!::r=live/cam1,m=publish,role=spare", .unsupportedRole("spare")),
         .ok("#!::r=live/cam1,m=publish,u=alice,s=s3cret", "cam1", credential: "s3cret", user: "alice"),
         .ok("#!::r=live/cam1,m=publish,t=stream,h=example.com", "cam1"),
         .ok("#!::r=live/cam1?exp=1700000000&sig=abcd,m=publish", "cam1", credential: "exp=1700000000&sig=abcd"),

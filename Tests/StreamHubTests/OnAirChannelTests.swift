@@ -1,0 +1,84 @@
+import MediaCore
+import Synchronization
+import Testing
+
+@testable import StreamHub
+
+/// A key's air through the hub: readers follow one publication while a backup takes over and gives back, on one
+/// timeline, with a new encoding sequence (a DISCONTINUITY for players) at each splice.
+struct OnAirChannelTests {
+    static let video = VideoParameters(
+        codec: .h264,
+        decoderConfiguration: [1, 0x64, 0, 0x1E],
+        width: 640,
+        height: 360,
+        codecString: "avc1.64001e",
+        frameRate: 30
+    )
+
+    static func frame(_ i: Int, key: Bool = false) -> MediaFrame {
+        MediaFrame(kind: .video, dts: MediaTime(value: Int64(i) * 3_000, timescale: 90_000), isKeyframe: key, data: [1])
+    }
+
+    /// Events a reader got until `count` frames.
+    static func read(_ reader: StreamReader, frames count: Int) async -> [StreamEvent] {
+        var out: [StreamEvent] = []
+        var frames = 0
+        while frames < count, let e = await reader.next() {
+            out.append(e)
+            if case .frame = e { frames += 1 }
+        }
+        return out
+    }
+
+    @Test func readersFollowOneAirWhileABackupTakesOverAndGivesBack() async throws {
+        var config = OnAirConfiguration()
+        config.slate = false
+        config.grace = .seconds(5)
+        let switches = Mutex<[OnAirSwitchEvent.Kind]>([])
+        let hub = StreamHub(onAir: config, onSwitch: { e in switches.withLock { $0.append(e.kind) } })
+        let key = try #require(StreamKey("cam"))
+        let primary = try hub.publish(key: key, origin: "a")
+        let reader = try #require(hub.subscribe(key: key, name: "t"))
+        let backup = try hub.publish(key: key, origin: "b", seat: .backup)
+        #expect(throws: StreamHubError.alreadyPublishing(key)) { try hub.publish(key: key, origin: "c") }
+        primary.update(description: StreamDescription(video: Self.video))
+        backup.update(description: StreamDescription(video: Self.video))
+        for i in 0..<3 { primary.send(Self.frame(i, key: i == 0)) }
+        backup.send(Self.frame(1_000, key: true))
+        primary.end()
+        backup.send(Self.frame(1_001))
+        backup.send(Self.frame(1_002, key: true))
+        backup.send(Self.frame(1_003))
+        let events = await Self.read(reader, frames: 5)
+        let times = events.compactMap { e -> Int64? in if case .frame(let f) = e { f.dts.value } else { nil } }
+        #expect(times == [0, 3_000, 6_000, 9_000, 12_000])
+        let sequences = events.compactMap { e -> Int? in
+            if case .description(let d) = e { d.encodingSequence } else { nil }
+        }
+        #expect(sequences == [0, 1])
+        #expect(hub.onAirStatus(for: key)?.onAir == "backup")
+        #expect(hub.publication(for: key)?.isEnded == false)
+        #expect(
+            switches.withLock { $0 } == [
+                .switched(from: "primary", to: nil, reason: "left"),
+                .switched(from: nil, to: "backup", reason: "takeover"),
+            ]
+        )
+        backup.end()
+    }
+
+    @Test func withoutAGraceTheAirEndsWithItsOnlyPublisherAsBefore() async throws {
+        let hub = StreamHub()
+        let key = try #require(StreamKey("solo"))
+        let p = try hub.publish(key: key, origin: "a")
+        let reader = try #require(hub.subscribe(key: key, name: "t"))
+        p.send(Self.frame(0, key: true))
+        p.end()
+        let events = await Self.read(reader, frames: 2)
+        #expect(events.count == 2)
+        if case .ended = events.last {} else { Issue.record("no end: \(events)") }
+        #expect(hub.publication(for: key) == nil)
+        #expect(try hub.publish(key: key, origin: "again").key == key)
+    }
+}
