@@ -42,12 +42,13 @@ def live_run(workdir: Path, key: str, publisher_cmd: Callable[[Gateway], list[st
              probe: bool = False, during: Optional[Callable[[Gateway, list[Publisher]], None]] = None,
              skip_every: int = 4, stop_gateway: bool = True,
              publisher_grace: float = 8, gateway_args: Optional[list[str]] = None,
-             min_variants: int = 1, gateway_config: Optional[Path] = None) -> LiveRun:
+             min_variants: int = 1, gateway_config: Optional[Path] = None,
+             gateway_env: Optional[dict[str, str]] = None) -> LiveRun:
     workdir.mkdir(parents=True, exist_ok=True)
     for old in workdir.iterdir():
         if old.is_file():
             old.unlink()
-    gw = Gateway(workdir, gateway_args, config=gateway_config).start()
+    gw = Gateway(workdir, gateway_args, config=gateway_config, env=gateway_env).start()
     pubs: list[Publisher] = []
     run = LiveRun(gw, FollowResult(None), None, None, pubs)
     try:

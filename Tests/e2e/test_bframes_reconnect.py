@@ -1,4 +1,5 @@
-"""B-frames, then a publisher reconnect on the same key: DISCONTINUITY with continuous MSNs."""
+"""B-frames, then a publisher reconnect on the same key: DISCONTINUITY with continuous MSNs. With the slate off: the
+playlists wait through the gap and the reconnect is one discontinuity (test_continuity covers the slate)."""
 from __future__ import annotations
 
 import signal
@@ -34,7 +35,7 @@ def run():
     return live_run(ARTIFACTS / "bframes_reconnect", KEY,
                     lambda gw: ffmpeg_cmd(gw.rtmp_url(KEY), 60, bframes=2),
                     follow_seconds=FIRST_SECONDS + GAP_SECONDS + SECOND_SECONDS, during=reconnect,
-                    gateway_args=FAST_SEGMENTS)
+                    gateway_args=FAST_SEGMENTS, gateway_env={"SLUICE_INGEST_SLATE": "false"})
 
 
 def test_playlist_shows_one_discontinuity_with_continuous_msns(run):

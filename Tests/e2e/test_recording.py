@@ -28,8 +28,9 @@ GRACE_S = 2
 def gateway(workdir, record_dir, fresh: bool = True) -> Gateway:
     if fresh:
         shutil.rmtree(record_dir, ignore_errors=True)  # the artifact folder outlives a run
+    # Slate off: a recording holds exactly the publishers' frames (test_continuity records through the slate).
     return Gateway(workdir, extra=["--record", str(record_dir)],
-                   env={"SLUICE_HLS_RECONNECT_GRACE_S": str(GRACE_S)}).start()
+                   env={"SLUICE_HLS_RECONNECT_GRACE_S": str(GRACE_S), "SLUICE_INGEST_SLATE": "false"}).start()
 
 
 def publish(gw: Gateway, key: str, seconds: float, log) -> Publisher:
@@ -187,7 +188,8 @@ def test_hlsjs_and_chromium_native_play_a_recording_to_its_end(workdir, page_ser
 def test_retention_removes_the_oldest_recording_while_another_is_written(workdir):
     shutil.rmtree(workdir / "rec", ignore_errors=True)
     gw = Gateway(workdir, extra=["--record", str(workdir / "rec")],
-                 env={"SLUICE_HLS_RECONNECT_GRACE_S": "1", "SLUICE_RECORD_MAX_SIZE_MB": "1"}).start()
+                 env={"SLUICE_HLS_RECONNECT_GRACE_S": "1", "SLUICE_RECORD_MAX_SIZE_MB": "1",
+                      "SLUICE_INGEST_SLATE": "false"}).start()
     try:
         first = publish(gw, "rec-old", 6, workdir / "publisher1.log")
         assert first.wait(30) == 0, first.log()

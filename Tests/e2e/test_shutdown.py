@@ -19,6 +19,14 @@ from procs import FAST_SEGMENTS, Gateway, ffmpeg_cmd
 KEY = "e2e-shutdown"
 
 
+@pytest.fixture
+def gateway(workdir):
+    """Slate off: after the publisher's loss nothing new is published, so a blocking request waits for the end."""
+    gw = Gateway(workdir, FAST_SEGMENTS, env={"SLUICE_INGEST_SLATE": "false"})
+    yield gw.start()
+    gw.stop()
+
+
 def test_publisher_loss_then_sigterm(gateway, publishers):
     pub = publishers(ffmpeg_cmd(gateway.rtmp_url(KEY), 60))
     r = wait_for_multivariant(gateway.hls_url(KEY), 15)
