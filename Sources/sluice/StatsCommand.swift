@@ -63,6 +63,9 @@ struct StatsCommand: AsyncParsableCommand {
 struct StatsStream: Decodable {
     var key: String
     var state: String
+    var onAir: String?
+    var switches: Int?
+    var backup: Bool?
     var partTarget: Double
     var lastMSN: Int?
     var viewers: Int?
@@ -169,6 +172,10 @@ enum StatsScreen {
                 "\(s.key)  \(s.state)  viewers \(s.viewers ?? 0)  waiting \(s.blockingRequestsWaiting ?? 0)  "
                     + "drops \(s.framesDropped ?? 0)  part \(fixed(s.partTarget, 3)) s  msn \(s.lastMSN.map(String.init) ?? "-")"
             )
+            if let onAir = s.onAir {
+                let standby = s.backup == true ? "  backup standing by" : ""
+                lines.append("  on air: \(onAir)  switches \(s.switches ?? 0)\(standby)")
+            }
             if let codecs = s.source { lines.append("  source: \(codecs.line)") }
             let header =
                 pad("rendition", 10) + pad("codec", 16) + pad("size", 11) + lpad("fps", 6) + lpad("kbps", 7)
