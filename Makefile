@@ -116,7 +116,7 @@ FUZZ_FLAGS ?=
 FUZZ_CONFIG ?= debug
 FUZZ_TARGETS ?= FuzzRTMPHandshake FuzzChunkStream FuzzAMF0 FuzzFLVTag FuzzRTMPMessage FuzzPlaylistQuery \
 	FuzzH264 FuzzAAC FuzzMP4Box FuzzSEI FuzzSDP FuzzSTUN FuzzRTP FuzzRTCP FuzzH264RTP FuzzWHEP FuzzMPEGTS FuzzSRTStreamID \
-	FuzzExVideoTag FuzzHEVC FuzzAV1
+	FuzzExVideoTag FuzzHEVC FuzzAV1 FuzzRESP
 fuzz:
 	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c $(FUZZ_CONFIG) \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld

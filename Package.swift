@@ -18,7 +18,7 @@ let package = Package(
             name: "SluiceParsers",
             targets: [
                 "MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager", "WebRTCWire", "MPEGTS",
-                "SRTWire",
+                "SRTWire", "RedisWire",
             ]),
     ],
     dependencies: [
@@ -58,6 +58,8 @@ let package = Package(
         // MPEG-TS demux (SRT ingest, the bench's classic-HLS viewer) and SRT's stream id.
         .target(name: "MPEGTS", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "SRTWire", dependencies: ["MediaCore"], swiftSettings: strictSettings),
+        // RESP2, the Redis protocol: commands out, replies parsed incrementally (the cluster registry's client).
+        .target(name: "RedisWire", swiftSettings: strictSettings),
 
         // L2: engines.
         .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
@@ -311,6 +313,7 @@ let package = Package(
             name: "MPEGTSTests", dependencies: ["MPEGTS", "CodecFormats", "MediaCore", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "SRTWireTests", dependencies: ["SRTWire", "MediaCore"], swiftSettings: strictSettings),
+        .testTarget(name: "RedisWireTests", dependencies: ["RedisWire", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "SRTIngestTests",
             dependencies: [
