@@ -78,6 +78,15 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ], swiftSettings: strictSettings),
 
+        // The Redis client (RESP2 over SwiftNIO): one pipelined connection, the commands the registry uses.
+        .target(
+            name: "RedisClient",
+            dependencies: [
+                "RedisWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strictSettings),
+
         .target(
             name: "Telemetry",
             dependencies: [
@@ -314,6 +323,13 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "SRTWireTests", dependencies: ["SRTWire", "MediaCore"], swiftSettings: strictSettings),
         .testTarget(name: "RedisWireTests", dependencies: ["RedisWire", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RedisClientTests",
+            dependencies: [
+                "RedisClient", "RedisWire", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "SRTIngestTests",
             dependencies: [
