@@ -108,6 +108,14 @@ let package = Package(
         // L3: features.
         // Who may publish (key list, signed keys, webhook, anonymous rule), for every ingest protocol.
         .target(name: "PublishAuth", dependencies: ["MediaCore", "HTTPClient"], swiftSettings: strictSettings),
+        // The cluster registry: which node holds which stream, in Redis, with TTLs refreshed while live.
+        .target(
+            name: "StreamRegistry",
+            dependencies: [
+                "MediaCore", "RedisClient", "RedisWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], swiftSettings: strictSettings),
         .target(
             name: "RTMPIngest",
             dependencies: [
@@ -329,6 +337,12 @@ let package = Package(
                 "RedisClient", "RedisWire", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StreamRegistryTests",
+            dependencies: [
+                "StreamRegistry", "RedisClient", "MediaCore", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "SRTIngestTests",
