@@ -64,20 +64,38 @@ public actor StreamRegistry: Service {
         return try await call(nil) { client throws(RedisClientError) in try await client.get(entry) }
     }
 
-    /// Every registration, by node URL: the keys each node holds (for `/api/cluster`).
+    /// Every registration, by node URL: the keys each node holds (for `/api/cluster`). The GETs are pipelined.
     public func registrations() async throws(StreamRegistryError) -> [String: [StreamKey]] {
         let prefix = configuration.keyPrefix
-        let entries = try await call(nil) { client throws(RedisClientError) in try await client.keys(withPrefix: prefix)
+        let entries = try await call(nil) { client throws(RedisClientError) in
+            try await client.keys(withPrefix: prefix)
+        }
+        // Entries that are not stream keys are not ours to list.
+        let keys = entries.compactMap { StreamKey(String($0.dropFirst(prefix.count))) }
+        let holders = await withTaskGroup(of: (StreamKey, Result<String?, StreamRegistryError>).self) { group in
+            for key in keys {
+                group.addTask { (key, await self.holder(of: key)) }
+            }
+            var found: [StreamKey: Result<String?, StreamRegistryError>] = [:]
+            for await (key, result) in group { found[key] = result }
+            return found
         }
         var byNode: [String: [StreamKey]] = [:]
-        for entry in entries {
-            // Entries that are not stream keys are not ours to list; one that expired since the scan is skipped.
-            guard let key = StreamKey(String(entry.dropFirst(prefix.count))),
-                let node = try await call(nil, { client throws(RedisClientError) in try await client.get(entry) })
-            else { continue }
+        for key in keys {
+            // One that expired since the scan is skipped.
+            guard let node = try holders[key]?.get() else { continue }
             byNode[node, default: []].append(key)
         }
         return byNode.mapValues { $0.sorted() }
+    }
+
+    /// `lookup` as a result, for the concurrent GETs of `registrations`.
+    private func holder(of key: StreamKey) async -> Result<String?, StreamRegistryError> {
+        do {
+            return .success(try await lookup(key))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Refreshes live keys, retries conflicts and probes Redis while it is down, until cancelled or graceful

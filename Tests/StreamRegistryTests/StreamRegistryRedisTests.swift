@@ -52,6 +52,16 @@ struct StreamRegistryRedisTests {
         #expect(try await nodeA.registrations() == [:])
     }
 
+    @Test func registrationsListManyKeysByNode() async throws {
+        let nodes = [try Self.registry("http://n0:1"), try Self.registry("http://n1:1")]
+        let keys = (0..<60).map { StreamKey("many-\($0)")! }
+        for (i, key) in keys.enumerated() { try await nodes[i % 2].register(key) }
+        let listed = try await nodes[0].registrations()
+        #expect(listed["http://n0:1"] == keys.enumerated().filter { $0.offset % 2 == 0 }.map(\.element).sorted())
+        #expect(listed["http://n1:1"] == keys.enumerated().filter { $0.offset % 2 == 1 }.map(\.element).sorted())
+        for (i, key) in keys.enumerated() { #expect(try await nodes[i % 2].unregister(key)) }
+    }
+
     @Test func aSecondNodeIsToldTheKeyIsHeldAndCannotRemoveIt() async throws {
         let nodeA = try Self.registry("http://a:1")
         let nodeB = try Self.registry("http://b:1")
