@@ -342,7 +342,6 @@ let package = Package(
             name: "StreamRegistryTests",
             dependencies: [
                 "StreamRegistry", "RedisClient", "MediaCore", "TestSupport",
-                .product(name: "Logging", package: "swift-log"),
             ], swiftSettings: strictSettings),
         .testTarget(
             name: "SRTIngestTests",

@@ -1,4 +1,3 @@
-import Logging
 import MediaCore
 import RedisClient
 import StreamRegistry
@@ -9,8 +8,9 @@ import Testing
 /// killed and restarted under a running registry.
 @Suite(.redisServerUnlessSkipped, .redisServer(), .serialized)
 struct StreamRegistryRedisTests {
-    /// A registry for `node` with a short TTL (600 ms: refreshes every 200 ms) and short client timeouts.
-    static func registry(_ node: String, ttl: Duration = .milliseconds(600)) throws -> StreamRegistry {
+    /// A registry for `node` with a short TTL (1 s: refreshes every 333 ms, room for a loaded machine) and short
+    /// client timeouts.
+    static func registry(_ node: String, ttl: Duration = .seconds(1)) throws -> StreamRegistry {
         var client = RedisClient.Configuration(url: try RedisURL(parsing: try RedisServer.current.url))
         client.connectTimeout = .milliseconds(300)
         client.commandTimeout = .milliseconds(300)
@@ -82,7 +82,7 @@ struct StreamRegistryRedisTests {
         try await stale.register(gone)  // Never refreshed: run() is not running, as if the node crashed.
         try await live.register(kept)
         let loop = Task { try await live.run() }
-        try await Task.sleep(for: .milliseconds(1500))  // 2.5 TTLs.
+        try await Task.sleep(for: .milliseconds(2500))  // 2.5 TTLs.
         #expect(try await live.lookup(gone) == nil)
         #expect(try await live.lookup(kept) == "http://live:1")
         // Stopping the loop removes this node's entries.
