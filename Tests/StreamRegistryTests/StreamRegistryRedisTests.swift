@@ -104,6 +104,31 @@ struct StreamRegistryRedisTests {
         try await loop.value
     }
 
+    @Test func aLateRefreshNeverStealsTheKeyAnotherNodeTookMeanwhile() async throws {
+        let late = try Self.registry("http://late:1")
+        let other = try Self.registry("http://other:1")
+        let key = StreamKey("late-refresh")!
+        try await late.register(key)
+        // No refresh (as if the node stalled) until the entry expires and another node takes the key.
+        #expect(await Self.eventually { (try? await other.lookup(key)) == .some(nil) })
+        #expect(try await other.register(key) == .registered)
+        // The stalled node's refreshes resume: they must find the other holder, not overwrite it (SET XX would).
+        let loop = Task { try await late.run() }
+        #expect(await Self.eventually { await Self.isConflict(late, key) })
+        #expect(try await other.lookup(key) == "http://other:1")
+        loop.cancel()
+        try await loop.value
+        // Nor does its shutdown remove the other node's entry.
+        #expect(try await other.lookup(key) == "http://other:1")
+        #expect(try await other.unregister(key))
+    }
+
+    /// Whether `registry` sees `key` as held by another node.
+    static func isConflict(_ registry: StreamRegistry, _ key: StreamKey) async -> Bool {
+        if case .conflict? = await registry.liveKeys[key] { return true }
+        return false
+    }
+
     @Test func redisKilledCallsFailClearlyThenKeysAreRegisteredAgainWhenItIsBack() async throws {
         let server = try RedisServer.current
         let node = try Self.registry("http://node:1")
