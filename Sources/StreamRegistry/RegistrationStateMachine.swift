@@ -124,7 +124,11 @@ public struct RegistrationStateMachine: Sendable {
         _ outcome: RegistrationOutcome,
         now: ContinuousClock.Instant
     ) -> [Action] {
-        guard let previous = settle(key) else { return [] }
+        guard let previous = settle(key) else {
+            // The stream ended while this registration was in flight: remove what it may have written after the
+            // release (a claim that found the entry gone sets it again).
+            return outcome == .registered && redis == .up && keys[key] == nil ? [.release(key)] : []
+        }
         switch outcome {
         case .registered:
             keys[key] = .held(due: now + interval)
