@@ -20,10 +20,11 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # libnginx-mod-rtmp, as the outside anchor of `sluice bench` (nginx-rtmp-hls); libsrt (GnuTLS build, the one
 # libavformat links) for SRT ingest and srt-live-transmit (srt-tools) as an e2e publisher; wrk for the
 # independent fan-out cross-check (Tests/e2e/wrk_llhls.lua); OBS Studio itself under Xvfb as an input of the interop
-# matrix (Tests/e2e/test_interop_matrix.py, obspeer.py).
+# matrix (Tests/e2e/test_interop_matrix.py, obspeer.py); redis-server for the Redis client's and the cluster registry's
+# tests (a throwaway server per suite; SLUICE_SKIP_REDIS_TESTS=1 skips them where it cannot be installed).
 APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev \
 	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx \
-	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools varnish wrk obs-studio xvfb
+	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools varnish wrk obs-studio xvfb redis-server
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
 PY_MODULES := pytest requests selenium m3u8 aiortc imageio_ffmpeg
 
@@ -116,7 +117,7 @@ FUZZ_FLAGS ?=
 FUZZ_CONFIG ?= debug
 FUZZ_TARGETS ?= FuzzRTMPHandshake FuzzChunkStream FuzzAMF0 FuzzFLVTag FuzzRTMPMessage FuzzPlaylistQuery \
 	FuzzH264 FuzzAAC FuzzMP4Box FuzzSEI FuzzSDP FuzzSTUN FuzzRTP FuzzRTCP FuzzH264RTP FuzzWHEP FuzzMPEGTS FuzzSRTStreamID \
-	FuzzExVideoTag FuzzHEVC FuzzAV1
+	FuzzExVideoTag FuzzHEVC FuzzAV1 FuzzRESP
 fuzz:
 	$(SWIFT) build --package-path Fuzz --scratch-path $(FUZZ_SCRATCH) -c $(FUZZ_CONFIG) \
 		-Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld

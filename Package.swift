@@ -18,7 +18,7 @@ let package = Package(
             name: "SluiceParsers",
             targets: [
                 "MediaCore", "CodecFormats", "RTMPWire", "FMP4", "HLSPlaylist", "LLHLSPackager", "WebRTCWire", "MPEGTS",
-                "SRTWire",
+                "SRTWire", "RedisWire",
             ]),
     ],
     dependencies: [
@@ -58,6 +58,8 @@ let package = Package(
         // MPEG-TS demux (SRT ingest, the bench's classic-HLS viewer) and SRT's stream id.
         .target(name: "MPEGTS", dependencies: ["MediaCore", "CodecFormats"], swiftSettings: strictSettings),
         .target(name: "SRTWire", dependencies: ["MediaCore"], swiftSettings: strictSettings),
+        // RESP2, the Redis protocol: commands out, replies parsed incrementally (the cluster registry's client).
+        .target(name: "RedisWire", swiftSettings: strictSettings),
 
         // L2: engines.
         .target(name: "StreamHub", dependencies: ["MediaCore"], swiftSettings: strictSettings),
@@ -74,6 +76,15 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ], swiftSettings: strictSettings),
+
+        // The Redis client (RESP2 over SwiftNIO): one pipelined connection, the commands the registry uses.
+        .target(
+            name: "RedisClient",
+            dependencies: [
+                "RedisWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strictSettings),
 
         .target(
@@ -97,6 +108,14 @@ let package = Package(
         // L3: features.
         // Who may publish (key list, signed keys, webhook, anonymous rule), for every ingest protocol.
         .target(name: "PublishAuth", dependencies: ["MediaCore", "HTTPClient"], swiftSettings: strictSettings),
+        // The cluster registry: which node holds which stream, in Redis, with TTLs refreshed while live.
+        .target(
+            name: "StreamRegistry",
+            dependencies: [
+                "MediaCore", "RedisClient", "RedisWire",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ], swiftSettings: strictSettings),
         .target(
             name: "RTMPIngest",
             dependencies: [
@@ -311,6 +330,19 @@ let package = Package(
             name: "MPEGTSTests", dependencies: ["MPEGTS", "CodecFormats", "MediaCore", "TestSupport"],
             swiftSettings: strictSettings),
         .testTarget(name: "SRTWireTests", dependencies: ["SRTWire", "MediaCore"], swiftSettings: strictSettings),
+        .testTarget(name: "RedisWireTests", dependencies: ["RedisWire", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RedisClientTests",
+            dependencies: [
+                "RedisClient", "RedisWire", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StreamRegistryTests",
+            dependencies: [
+                "StreamRegistry", "RedisClient", "MediaCore", "TestSupport",
+            ], swiftSettings: strictSettings),
         .testTarget(
             name: "SRTIngestTests",
             dependencies: [

@@ -15,15 +15,17 @@ let targets = [
 let webRTCTargets = ["FuzzSDP", "FuzzSTUN", "FuzzRTP", "FuzzRTCP", "FuzzH264RTP", "FuzzWHEP"]
 /// SRT ingest targets: the MPEG-TS demuxer and the stream id.
 let srtTargets = ["FuzzMPEGTS", "FuzzSRTStreamID"]
+/// Cluster targets: RESP2 replies (the Redis client's parser).
+let clusterTargets = ["FuzzRESP"]
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6), .enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "SluiceFuzz",
     platforms: [.macOS(.v15)],
-    products: (targets + webRTCTargets + srtTargets).map { .executable(name: $0, targets: [$0]) },
+    products: (targets + webRTCTargets + srtTargets + clusterTargets).map { .executable(name: $0, targets: [$0]) },
     dependencies: [.package(name: "Sluice", path: "..")],
     targets: [.target(name: "CFuzzDriver"), .target(name: "FuzzSupport", dependencies: ["CFuzzDriver"], swiftSettings: settings)]
-        + (targets + webRTCTargets + srtTargets).map {
+        + (targets + webRTCTargets + srtTargets + clusterTargets).map {
             .executableTarget(
                 name: $0, dependencies: ["FuzzSupport", .product(name: "SluiceParsers", package: "Sluice")],
                 swiftSettings: settings)
