@@ -118,7 +118,8 @@ public final class WHIPIngestService: Sendable {
                 samplesPerFrame: 960,
                 codecString: "opus"
             )
-            originalAudio?.begin(key: key, parameters: opus)
+            // Only the primary's Opus is the key's original audio: a standby's would replace it under WHEP viewers.
+            if seat == .primary { originalAudio?.begin(key: key, parameters: opus) }
         }
         var configuration = WHIPMediaConfiguration(
             negotiation: negotiation,
@@ -132,7 +133,14 @@ public final class WHIPIngestService: Sendable {
         metadata["keyframe_request"] = "\(configuration.keyframeRequest)"
         metadata["remb"] = "\(configuration.sendsREMB)"
         logger.info("WHIP session created", metadata: metadata)
-        run(session, id: id, publication: publication, configuration: configuration, metadata: metadata)
+        run(
+            session,
+            id: id,
+            publication: publication,
+            configuration: configuration,
+            metadata: metadata,
+            primary: seat == .primary
+        )
         return CreatedSession(answer: negotiation.answerText, sessionID: id, etag: "\"\(id)\"")
     }
 
@@ -169,8 +177,12 @@ public final class WHIPIngestService: Sendable {
         id: String,
         publication: Publication,
         configuration: WHIPMediaConfiguration,
-        metadata: Logger.Metadata
+        metadata: Logger.Metadata,
+        primary: Bool
     ) {
+        // A standby leaves the key's original audio and keyframe requests to the primary.
+        let originalAudio = primary ? self.originalAudio : nil
+        let keyframeRequests = primary ? self.keyframeRequests : nil
         let (inputs, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: .bufferingNewest(8_192))
         let forward = Task {
             for await event in session.events { continuation.yield(.event(event)) }
@@ -228,7 +240,13 @@ public final class WHIPIngestService: Sendable {
                     reason = error.map { "\($0)" } ?? "closed"
                     break loop
                 }
-                perform(actions, session: session, publication: publication, metadata: metadata)
+                perform(
+                    actions,
+                    session: session,
+                    publication: publication,
+                    metadata: metadata,
+                    originalAudio: originalAudio
+                )
             }
             ticker.cancel()
             forward.cancel()
@@ -258,7 +276,8 @@ public final class WHIPIngestService: Sendable {
         _ actions: [WHIPMediaPipeline.Action],
         session: WebRTCSession,
         publication: Publication,
-        metadata: Logger.Metadata
+        metadata: Logger.Metadata,
+        originalAudio: OriginalAudio?
     ) {
         for action in actions {
             switch action {
