@@ -94,6 +94,7 @@ extension RTMPSessionStateMachine {
         let why: String
         switch error {
         case .alreadyPublishing: why = "\(key) is already being published"
+        case .backupTaken: why = "\(key) already has a backup publisher (role=backup)"
         case .tooManyStreams(let limit): why = "too many live streams (limit \(limit))"
         }
         return [reply(badName(why), on: Self.publishStreamID), .close(reason: why)]

@@ -14,6 +14,8 @@ public enum StreamEvent: Sendable {
 public enum StreamHubError: Error, Equatable, Sendable {
     /// Someone already publishes on this key.
     case alreadyPublishing(StreamKey)
+    /// The key already has a backup publisher standing by (or on air).
+    case backupTaken(StreamKey)
     /// The hub holds `limit` live streams already.
     case tooManyStreams(limit: Int)
 }

@@ -62,7 +62,7 @@ public final class StreamHub: Sendable {
                 let id = "\(key.rawValue)-\(WallTime.now().millisecondsSince1970)-\(s.nextSession)"
                 if role == .ingest, let channel = s.channels[key], !channel.isEnded {
                     guard let p = channel.seat(seat, sessionID: id, origin: origin, onFrame: observer) else {
-                        return .failure(.alreadyPublishing(key))
+                        return .failure(seat == .backup ? .backupTaken(key) : .alreadyPublishing(key))
                     }
                     return .success((p, nil, []))
                 }

@@ -53,7 +53,7 @@ public enum WHIPIngestError: Error, Sendable, CustomStringConvertible {
 
     init(_ error: StreamHubError) {
         switch error {
-        case .alreadyPublishing(let key): self = .streamLive(key)
+        case .alreadyPublishing(let key), .backupTaken(let key): self = .streamLive(key)
         case .tooManyStreams(let limit): self = .tooManyStreams(limit: limit)
         }
     }

@@ -279,3 +279,84 @@ def test_the_slate_carries_a_stream_through_its_publishers_drop(workdir, publish
     assert v["maxGapSeconds"] <= 1.0, f"WHEP frames stopped for {v['maxGapSeconds']} s"
     colours = [who(x[1:]) for x in v["timeline"] if x[0] + v["t0Wall"] >= left + 1]
     assert "slate" in colours, f"the WHEP viewer never saw the slate: {v['timeline'][-40:]}"
+
+
+def _refused(pub, timeout: float = 15) -> bool:
+    """True once the publisher exits (the gateway closed it) within `timeout`."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pub.proc.poll() is not None:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_bad_input_a_second_primary_a_lone_backup_and_a_flapping_primary(workdir, publishers):
+    gw = Gateway(workdir, env={"SLUICE_HLS_RECONNECT_GRACE_S": "10", "SLUICE_TRANSCODE_ENABLED": "false"}).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    try:
+        # A second primary on a live key is refused with its reason; the first carries on.
+        publishers(colour_cmd(gw.rtmp_url("dup"), "red", 440, 60), "dup-first")
+        wait_on_air(base, "dup", "primary", 20)
+        second = publishers(colour_cmd(gw.rtmp_url("dup"), "blue", 660, 60), "dup-second")
+        assert _refused(second), "a second primary was not refused"
+        assert "dup is already being published" in gw.log(), gw.log()[-2000:]
+        # So is a second backup.
+        publishers(colour_cmd(gw.rtmp_url("dup?role=backup"), "lime", 880, 60), "dup-backup")
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not on_air(base, "dup").get("backup"):
+            time.sleep(0.1)
+        third = publishers(colour_cmd(gw.rtmp_url("dup?role=backup"), "blue", 660, 60), "dup-backup2")
+        assert _refused(third), "a second backup was not refused"
+        assert "dup already has a backup publisher" in gw.log(), gw.log()[-2000:]
+        assert on_air(base, "dup")["onAir"] == "primary"
+
+        # A backup alone goes on air.
+        publishers(colour_cmd(gw.rtmp_url("lone?role=backup"), "lime", 880, 60), "lone")
+        wait_on_air(base, "lone", "backup", 20)
+        assert requests.get(gw.hls_url("lone"), timeout=10).status_code == 200
+
+        # A primary that drops ten times in 20 s: switches are held off and logged, nothing crashes.
+        publishers(colour_cmd(gw.rtmp_url("flap?role=backup"), "lime", 880, 120), "flap-backup")
+        wait_on_air(base, "flap", "backup", 20)
+        flaps = 0
+        end = time.monotonic() + 20
+        while flaps < 10 and time.monotonic() < end:
+            p = publishers(colour_cmd(gw.rtmp_url("flap"), "red", 440, 30), f"flap-{flaps}")
+            time.sleep(1.2)
+            p.stop(signal.SIGKILL)
+            flaps += 1
+            time.sleep(0.5)
+        assert flaps == 10
+        assert gw.proc.poll() is None, "the gateway died"
+        log = gw.log()
+        assert "publisher flapping: held off air before it returns" in log, log[-3000:]
+        summary = on_air(base, "flap")
+        assert summary.get("state") == "live" and summary.get("backup"), summary
+        wait_on_air(base, "flap", "backup", 5)
+        metrics = requests.get(f"{base}/metrics", timeout=5).text.replace(" ", "")
+        assert 'sluice_ingest_switches_total{stream="flap",reason="flapping"}' in metrics, \
+            [line for line in metrics.splitlines() if "switches" in line]
+    finally:
+        gw.stop()
+
+
+def test_a_backup_whose_key_fails_auth_is_refused(workdir, publishers):
+    cfg = workdir / "auth.yaml"
+    cfg.write_text("transcode:\n  enabled: false\nauth:\n  publish:\n    keys: ['cam?s3cret']\n")
+    gw = Gateway(workdir, config=cfg).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    try:
+        publishers(colour_cmd(gw.rtmp_url("cam?s3cret"), "red", 440, 60), "primary")
+        wait_on_air(base, "cam", "primary", 20)
+        wrong = publishers(colour_cmd(gw.rtmp_url("cam?wrong&role=backup"), "lime", 880, 60), "wrong")
+        assert _refused(wrong), "a backup with a wrong credential was not refused"
+        assert "RTMP publish refused" in gw.log()
+        assert not on_air(base, "cam").get("backup")
+        publishers(colour_cmd(gw.rtmp_url("cam?s3cret&role=backup"), "lime", 880, 60), "right")
+        end = time.monotonic() + 10
+        while time.monotonic() < end and not on_air(base, "cam").get("backup"):
+            time.sleep(0.1)
+        assert on_air(base, "cam").get("backup"), on_air(base, "cam")
+    finally:
+        gw.stop()
