@@ -360,3 +360,121 @@ def test_a_backup_whose_key_fails_auth_is_refused(workdir, publishers):
         assert on_air(base, "cam").get("backup"), on_air(base, "cam")
     finally:
         gw.stop()
+
+
+class CuttableProxy:
+    """A TCP relay in front of the gateway's RTMP port whose connections the test can cut (and refuse new ones)
+    and then restore: a streamer's uplink dropping, as OBS sees it."""
+
+    def __init__(self, target_port: int):
+        import socket
+        self.target = ("127.0.0.1", target_port)
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.open = threading.Event()
+        self.open.set()
+        self.pairs: list = []
+        self.lock = threading.Lock()
+        self.accepted = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.open.is_set():
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.pairs.append((client, upstream))
+                self.accepted += 1
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pump(src, dst) -> None:
+        try:
+            while chunk := src.recv(65536):
+                dst.sendall(chunk)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        import socket
+        self.open.clear()
+        with self.lock:
+            pairs, self.pairs = self.pairs, []
+        for pair in pairs:
+            for s in pair:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+                except OSError:
+                    pass
+
+    def restore(self) -> None:
+        self.open.set()
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def test_obs_reconnect_continues_the_same_playlists(workdir):
+    import obspeer
+    why = obspeer.unavailable()
+    if why:
+        pytest.skip(why)
+    gw = Gateway(workdir, env={"SLUICE_HLS_RECONNECT_GRACE_S": "30"}).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    key = "obs"
+    proxy = CuttableProxy(gw.rtmp_port)
+    obs = obspeer.OBSPublisher(workdir, f"rtmp://127.0.0.1:{proxy.port}/live", key)
+    w = None
+    try:
+        wait_on_air(base, key, "primary", 40)
+        uris = lambda: [l for l in requests.get(gw.hls_url(key), timeout=10).text.splitlines() if l and l[0] != "#"]
+        listed = uris()
+        w = Watch(workdir, gw, key, whep_seconds=30)
+        end = time.monotonic() + 25
+        while time.monotonic() < end and not all(
+                (l or {}).get("frames", 0) > 30 for l in w.driver.execute_script("return window.look()").values()):
+            time.sleep(0.3)
+        w.follow(2)
+        cut = time.time()
+        proxy.cut()
+        wait_on_air(base, key, "slate", 10)
+        w.follow(4)
+        proxy.restore()
+        wait_on_air(base, key, "primary", 30)
+        back = time.time()
+        w.follow(4)
+        assert proxy.accepted >= 2, "OBS never reconnected"
+        for player in ("hlsjs", "native"):
+            assert_kept_playing(w, player, cut, time.time())
+        # The same playlists: the multivariant viewers loaded before the cut still lists what they play.
+        assert uris() == listed
+        log = gw.log()
+        assert "on air: primary → slate" in log and "on air: slate → primary" in log, log[-3000:]
+        print(f"OBS back on air {back - cut:.1f} s after the cut (4 s cut, OBS retry delay 2 s)")
+    finally:
+        if w is not None:
+            w.close(workdir)
+        obs.stop()
+        proxy.close()
+        gw.stop()
+    v = w.whep
+    assert v.get("connected") and v["maxGapSeconds"] <= 1.0, {k: x for k, x in v.items() if k != "timeline"}
