@@ -70,7 +70,7 @@ def wait_on_air(base: str, key: str, want: str, timeout: float) -> dict:
 class Watch:
     """A third-party page with stock hls.js and Chromium's own player, and an aiortc WHEP viewer, on one stream."""
 
-    def __init__(self, workdir: Path, gw: Gateway, key: str, whep_seconds: float):
+    def __init__(self, workdir: Path, gw: Gateway, key: str, whep_seconds: float, whep_args: tuple[str, ...] = ()):
         if no_browser():
             pytest.skip(no_browser())
         try:
@@ -95,12 +95,13 @@ class Watch:
         self.driver.execute_script(f"startNative('native', {src.replace('127.0.0.1', 'localhost')!r}, true)")
         self.looks: list[tuple[float, dict]] = []
         self.whep: dict = {}
-        self._whep = threading.Thread(target=self._watch_whep, args=(f"{base}/whep/{key}", whep_seconds), daemon=True)
+        self._whep = threading.Thread(target=self._watch_whep, args=(f"{base}/whep/{key}", whep_seconds, whep_args),
+                                      daemon=True)
         self._whep.start()
 
-    def _watch_whep(self, url: str, seconds: float) -> None:
-        p = subprocess.run([sys.executable, str(HERE / "whep_aiortc.py"), url, "--seconds", str(seconds), "--timeline"],
-                           capture_output=True, text=True, timeout=seconds + 60)
+    def _watch_whep(self, url: str, seconds: float, extra: tuple[str, ...]) -> None:
+        p = subprocess.run([sys.executable, str(HERE / "whep_aiortc.py"), url, "--seconds", str(seconds), "--timeline",
+                            *extra], capture_output=True, text=True, timeout=seconds + 60)
         lines = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
         self.whep = next((x for x in lines if x.get("done")), {"done": False, "stderr": p.stderr[-800:]})
 

@@ -47,6 +47,8 @@ async def main():
     parser.add_argument("--timeline", action="store_true",
                         help="record [seconds, r, g, b] of the picture's centre every 3rd video frame, and the longest "
                              "gap between video frames")
+    parser.add_argument("--timeline-every", type=int, default=3, help="with --timeline: every Nth video frame")
+    parser.add_argument("--timeline-wall", action="store_true", help="with --timeline: wall-clock seconds")
     parser.add_argument("--viewers", type=int, default=1,
                         help="peer connections in this process; more than one prints {\"viewers\": [...]} at the end")
     args = parser.parse_args()
@@ -95,9 +97,10 @@ async def watch(args, quiet: bool) -> dict:
                 if counts["lastVideo"] is not None:
                     counts["maxGap"] = max(counts["maxGap"], round(now - counts["lastVideo"], 3))
                 counts["lastVideo"] = now
-                if args.timeline and counts["video"] % 3 == 0:
+                if args.timeline and counts["video"] % args.timeline_every == 0:
                     rgb = frame.to_ndarray(format="rgb24")[frame.height // 2, frame.width // 2]
-                    timeline.append([round(now - t0, 3)] + [int(x) for x in rgb])
+                    stamp = time.time() if args.timeline_wall else now - t0
+                    timeline.append([round(stamp, 3)] + [int(x) for x in rgb])
 
     @pc.on("track")
     def on_track(track):
