@@ -2,7 +2,7 @@ import CFFmpeg
 import CodecFormats
 import MediaCore
 
-/// The slate's media, encoded once per stream shape: the still picture as one GOP of H.264 (an IDR, then pictures
+/// The slate's media, encoded once per stream shape: the still picture (drawn, or `ingest.slate_image`) as one GOP of H.264 (an IDR, then pictures
 /// that repeat it, which cost a few bytes each) and one frame of AAC silence that loops.
 public enum SlateEncoding {
     /// One GOP of `frames` pictures of the slate at `width`×`height` (even), `frameRate` per second: the decoder
@@ -12,7 +12,8 @@ public enum SlateEncoding {
         width: Int,
         height: Int,
         frameRate: Double,
-        frames: Int
+        frames: Int,
+        image: SlateImage? = nil
     ) throws(FFmpegError) -> (VideoParameters, [MediaFrame]) {
         let encoder = try LadderVideoEncoder(
             LadderVideoEncoder.Settings(
@@ -28,7 +29,12 @@ public enum SlateEncoding {
         var out: [MediaFrame] = []
         for index in 0..<max(frames, 1) {
             let pts = MediaTime(value: Int64((Double(index) * step).rounded()), timescale: 90_000)
-            let picture = try painted(width: width, height: height, pts: pts)
+            let picture: DecodedPicture
+            if let image {
+                picture = try image.picture(width: width, height: height, pts: pts)
+            } else {
+                picture = try painted(width: width, height: height, pts: pts)
+            }
             out += try encoder.encode(picture, forceIDR: index == 0)
         }
         out += try encoder.flush()

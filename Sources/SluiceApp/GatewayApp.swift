@@ -46,7 +46,7 @@ public struct GatewayApp: Sendable {
         let hub = StreamHub(
             maxStreams: c.security.maxStreams,
             onAir: c.effectiveOnAir,
-            slateMaker: c.onAir.slate ? SlateFactory(gop: c.hls.segmentTarget, logger: logger) : nil,
+            slateMaker: try c.slateMaker(logger: logger),
             onSwitch: { event in
                 telemetry.countIngestSwitch(event)
                 Self.log(event, to: logger)

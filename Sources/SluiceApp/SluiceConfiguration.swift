@@ -36,6 +36,8 @@ public struct SluiceConfiguration: Sendable {
     public var hls = Self.defaultHLS
     /// Hot standby, failover and the slate (`ingest.*`); the slate's run is `hls.reconnect_grace_s`.
     public var onAir = OnAirConfiguration()
+    /// A PNG or JPEG the slate shows instead of "BACK SHORTLY" (`ingest.slate_image`).
+    public var slateImage: String?
 
     /// The packager's settings as the gateway runs them: the early first segment covers short GOPs too when the top
     /// rendition is always transcoded (then no listed segment starts without a keyframe), when asked to cut the

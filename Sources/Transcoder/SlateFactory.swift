@@ -22,9 +22,13 @@ public final class SlateFactory: SlateMaker {
     /// Serialises making, so a drop and the warm-up never encode the same slate twice.
     private let making = Mutex<Void>(())
 
-    /// A factory whose slates repeat a keyframe every `gop` (the segment target, so segments cut on it).
-    public init(gop: Duration = .seconds(1), logger: Logger = Logger(label: "sluice.slate")) {
+    private let image: SlateImage?
+
+    /// A factory whose slates repeat a keyframe every `gop` (the segment target, so segments cut on it) and show
+    /// `image` (`ingest.slate_image`) or, without one, "BACK SHORTLY".
+    public init(gop: Duration = .seconds(1), image: SlateImage? = nil, logger: Logger = Logger(label: "sluice.slate")) {
         self.gop = gop
+        self.image = image
         self.logger = logger
     }
 
@@ -54,7 +58,8 @@ public final class SlateFactory: SlateMaker {
                 width: shape.width,
                 height: shape.height,
                 frameRate: shape.frameRate,
-                frames: frames
+                frames: frames,
+                image: image
             )
             var description = StreamDescription(video: video)
             var audio: MediaFrame?

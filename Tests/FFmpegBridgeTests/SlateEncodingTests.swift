@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 import MediaCore
 import Testing
 
@@ -65,5 +66,51 @@ enum H264NALTypes {
             i += 4 + length
         }
         return out
+    }
+}
+
+/// `ingest.slate_image`: a PNG or JPEG becomes the slate's picture at each stream's size; anything else is refused.
+struct SlateImageTests {
+    /// A one-colour image written by the `ffmpeg` CLI.
+    static func image(_ format: String) throws -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("slate-\(getpid()).\(format)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.arguments = [
+            "-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=lime:size=320x240",
+            "-frames:v", "1", path,
+        ]
+        try p.run()
+        p.waitUntilExit()
+        return Array(try #require(FileManager.default.contents(atPath: path)))
+    }
+
+    @Test(arguments: ["png", "jpg"])
+    func theImageIsTheSlatesPictureAtTheStreamsSize(format: String) throws {
+        let image = try SlateImage(bytes: try Self.image(format))
+        let (parameters, frames) = try SlateEncoding.video(
+            width: 640,
+            height: 360,
+            frameRate: 30,
+            frames: 2,
+            image: image
+        )
+        let decoder = try VideoDecoder(video: parameters)
+        var pictures: [DecodedPicture] = []
+        for f in frames { pictures += try decoder.decode(f) }
+        pictures += try decoder.flush()
+        let picture = try #require(pictures.first)
+        #expect(picture.width == 640 && picture.height == 360)
+        let f = picture.frame.pointer.pointee
+        let u = try #require(f.data.1)[90 * Int(f.linesize.1) + 160]
+        let v = try #require(f.data.2)[90 * Int(f.linesize.2) + 160]
+        // Green has both chroma components well below neutral (128); the drawn slate's field has U above it.
+        #expect(u < 100 && v < 100, "u \(u) v \(v)")
+    }
+
+    @Test func bytesThatAreNotAnImageAreRefusedWithTheReason() {
+        #expect(throws: FFmpegError.self) { try SlateImage(bytes: Array("GIF89a not supported".utf8)) }
+        #expect(throws: FFmpegError.self) { try SlateImage(bytes: [0x89, 0x50, 0x4E, 0x47, 0, 1, 2]) }
     }
 }

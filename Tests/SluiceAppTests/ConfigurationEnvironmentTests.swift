@@ -20,6 +20,7 @@ struct ConfigurationEnvironmentTests {
         case ("transcode.preset", _): return ("faster", .string("faster"))
         case ("transcode.source_rendition", _): return ("transcode", .string("transcode"))
         case ("transcode.shed.preset", _): return ("none", .string("none"))
+        case ("ingest.slate_image", _): return ("/tmp/slate.png", .string("/tmp/slate.png"))
         case ("ingest.failback", _): return ("manual", .string("manual"))
         case ("bind", _): return ("127.0.0.2", .string("127.0.0.2"))
         case ("srt.key_length", _): return ("32", .int(32))
