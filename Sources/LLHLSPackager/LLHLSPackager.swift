@@ -9,7 +9,7 @@ public final class LLHLSPackager: Sendable {
     /// Settings shared by all streams.
     public let configuration: LLHLSConfiguration
     private let hub: StreamHub
-    private let logger: Logger
+    let logger: Logger
     private let streamsByKey = Mutex<[StreamKey: LLHLSStream]>([:])
     /// Fires when a stream key starts being packaged (wakes playlist requests that arrived before the publisher).
     private let arrivals = ChangeSignal()
@@ -142,35 +142,14 @@ public final class LLHLSPackager: Sendable {
         while let event = await reader.next() {
             let dropped = reader.takeDropFlag()
             if dropped { dropCount.report(reader, stream: note.key, rendition: "video", to: telemetry) }
-            switch event {
-            case .description(let d):
-                stream.mutate { $0.apply(d, now: .now) }
-            case .frame(let f):
-                let events = stream.mutate { s in
-                    if dropped { s.needsKeyframe = true }
-                    return s.apply(f, now: .now)
+            let events = stream.mutate { s in
+                switch event {
+                case .description(let d): s.apply(d, now: .now)
+                case .frame(let f): (dropped ? s.readerDropped() : []) + s.apply(f, now: .now)
+                case .ended: []
                 }
-                for case .audioDroppedBeforeVideo(let frames, let span) in events {
-                    logger.notice(
-                        Logger.Message(
-                            stringLiteral: "audio started before video: every rendition starts at the first video "
-                                + "frame; the audio before it was dropped"
-                        ),
-                        metadata: [
-                            "stream": "\(note.key)", "session": "\(note.sessionID)", "audio_frames": "\(frames)",
-                            "seconds": "\((span.seconds * 1000).rounded() / 1000)",
-                        ]
-                    )
-                }
-                // Once per session: the streamer's setting, its cost, and what the viewers get instead.
-                if events.contains(where: { if case .longGOPDetected = $0 { true } else { false } }),
-                    let line = stream.state.withLock({ $0.longGOPLogLine })
-                {
-                    logger.warning("\(line)", metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)"])
-                }
-            case .ended:
-                break
             }
+            log(events, stream: note.key, session: note.sessionID)
         }
         stream.mutate { $0.publisherLeft(now: .now) }
         let summary = stream.summary()
@@ -186,48 +165,27 @@ public final class LLHLSPackager: Sendable {
     private func consumeRung(_ rung: String, _ reader: StreamReader, into stream: LLHLSStream) async {
         logger.info("packaging ladder rung", metadata: ["stream": "\(stream.key)", "rung": "\(rung)"])
         // A transcoder still draining the previous publisher's session must not write into the next one.
-        let session = stream.state.withLock { $0.publisherSession }
+        let session = stream.mutate { $0.attachRung(rung) }.lazy.compactMap { e -> Int? in
+            if case .rungAttached(_, let session) = e { session } else { nil }
+        }.first
         var dropCount = DropCount()
-        var reported = false
         while let event = await reader.next() {
             let dropped = reader.takeDropFlag()
             if dropped { dropCount.report(reader, stream: stream.key, rendition: rung, to: telemetry) }
-            var lagging = reported
-            stream.mutate { s in
-                guard s.publisherSession == session else { return [] }
-                // Sampled after the rung's own calls: a rung without its first part counts as behind for a moment.
-                defer { lagging = s.aligner.lagging.contains(rung) }
+            let events = stream.mutate { s in
                 switch event {
                 case .description(let d):
-                    return s.applyRung(rung, description: d, now: .now)
+                    s.applyRung(rung, description: d, session: session, now: .now)
                 case .frame(let f):
-                    if dropped { s.rungDroppedFrames(rung) }
-                    return s.applyRung(rung, frame: f, now: .now)
+                    (dropped ? s.rungReaderDropped(rung, session: session) : [])
+                        + s.applyRung(rung, frame: f, session: session, now: .now)
                 case .ended:
-                    return []
+                    []
                 }
             }
-            if lagging != reported {
-                reported = lagging
-                logLagging(lagging, rung: rung, stream: stream.key)
-            }
+            log(events, stream: stream.key)
         }
-        stream.mutate { s in
-            s.publisherSession == session ? s.rungLeft(rung, now: .now) : []
-        }
-    }
-
-    /// Logs a rung falling behind the source (`RungAligner.lagLimit`) or catching up.
-    private func logLagging(_ lagging: Bool, rung: String, stream key: StreamKey) {
-        let meta: Logger.Metadata = ["stream": "\(key)", "rung": "\(rung)"]
-        if lagging {
-            logger.warning(
-                "rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it",
-                metadata: meta
-            )
-        } else {
-            logger.info("rung caught up with the source: renditions listed in step again", metadata: meta)
-        }
+        log(stream.mutate { $0.rungLeft(rung, session: session, now: .now) }, stream: stream.key)
     }
 
     /// Ends streams whose publisher did not come back in time and forgets long-ended ones.

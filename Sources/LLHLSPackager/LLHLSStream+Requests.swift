@@ -3,59 +3,7 @@ import MediaCore
 import NIOCore
 import Synchronization
 
-/// Whether a playlist request can be answered now (RFC 8216bis §6.2.5.2, checklist B1–B7).
-enum BlockDecision: Equatable {
-    case ready
-    case wait(until: Duration)
-    case badRequest(String)
-}
-
-extension LLHLSStreamState {
-    /// Decides a playlist request against what is published; `wait` carries the longest sensible hold.
-    func decide(_ kind: MediaKind, _ request: PlaylistRequest) -> BlockDecision {
-        decide(named: kind.rawValue, request)
-    }
-
-    /// Decides a playlist request for a rendition by name.
-    func decide(named name: String, _ request: PlaylistRequest) -> BlockDecision {
-        guard let p = pipeline(named: name) else { return .badRequest("no such rendition") }
-        // B7: once ENDLIST is out, directives are ignored.
-        if isEnded { return .ready }
-        let r = p.rendition
-        let pt = partTarget.secondsDouble
-        guard let m = request.msn else {
-            // Fast start: a first load is answered once the rendition has a part to start on (`RenditionListing`).
-            guard p.hasFirstMedia else { return .wait(until: .seconds(Double(targetDuration) * 4)) }
-            if let held = request.heldUntilSegment, (r.lastCompleteMSN ?? 0) < held {
-                return .wait(until: .seconds(3 * Double(targetDuration)))
-            }
-            return .ready
-        }
-        // Classic HLS advertises no CAN-BLOCK-RELOAD, so a delivery directive is a client error.
-        if !config.lowLatency { return .badRequest("_HLS_msn: blocking reload is off (hls.low_latency: false)") }
-        let lastComplete = r.lastCompleteMSN ?? (PublishedRendition.firstMSN - 1)
-        // B4: more than two segments ahead is a client error.
-        if m > lastComplete + 2 {
-            return .badRequest("_HLS_msn=\(m) is more than two segments past the last (\(lastComplete))")
-        }
-        let last = r.lastPart ?? (msn: -1, part: -1)
-        guard let n = request.part else {
-            // B1: _HLS_msn alone waits for a complete segment M.
-            return lastComplete >= m ? .ready : .wait(until: .seconds(3 * Double(targetDuration)))
-        }
-        // B4: Advance Part Limit is 3 / PART-TARGET parts when PART-TARGET < 1 s.
-        let limit = pt < 1 ? Int((3 / pt).rounded(.up)) : 3
-        let ahead = m == last.msn ? n - last.part : (m > last.msn ? n + 1 : 0)
-        if ahead > limit {
-            return .badRequest("_HLS_part=\(n) is \(ahead) parts past the last published part (limit \(limit))")
-        }
-        // B2: part N of M, or anything later (a completed M with fewer parts reads as M+1.0).
-        if last.msn > m || (last.msn == m && last.part >= n) { return .ready }
-        let hold = 3 * pt + Double(max(0, ahead - 1)) * pt
-        return .wait(until: .seconds(min(hold, 3 * Double(targetDuration))))
-    }
-}
-
+/// The public request API the origin calls: playlists and media, each waiting as the request allows.
 extension LLHLSStream {
     /// Cache-Control max-age values from the checklist's "Recommended Cache-Control".
     var targetDuration: Int { state.withLock { $0.targetDuration } }
@@ -145,32 +93,6 @@ extension LLHLSStream {
             case .answer(let response, _): return response
             case .wait(let limit): await signal.wait(after: seen, until: limit)
             }
-        }
-    }
-}
-
-/// Media file names inside `{epoch}/{rendition}/`: `init-N.mp4`, `MSN.m4s`, `MSN.PART.m4s`.
-enum MediaFileName: Equatable {
-    case initSection(Int)
-    case segment(Int)
-    case part(Int, Int)
-
-    init?(_ file: String) {
-        if file.hasPrefix("init-"), file.hasSuffix(".mp4"), let i = Int(file.dropFirst(5).dropLast(4)), i >= 0 {
-            self = .initSection(i)
-            return
-        }
-        guard file.hasSuffix(".m4s") else { return nil }
-        let stem = file.dropLast(4).split(separator: ".", omittingEmptySubsequences: false)
-        switch stem.count {
-        case 1:
-            guard let m = Int(stem[0]), m >= 0 else { return nil }
-            self = .segment(m)
-        case 2:
-            guard let m = Int(stem[0]), let p = Int(stem[1]), m >= 0, p >= 0 else { return nil }
-            self = .part(m, p)
-        default:
-            return nil
         }
     }
 }

@@ -1,4 +1,3 @@
-import HLSPlaylist
 import MediaCore
 import Synchronization
 import Telemetry
@@ -46,14 +45,15 @@ public final class LLHLSStream: Sendable {
         return events
     }
 
-    /// Records the published parts' hops and wakes blocked requests when playlists changed.
+    /// Records the published parts' hops, hands completed segments to the sink, and wakes blocked requests when
+    /// playlists changed.
     private func perform(_ events: [PackagerEvent]) {
         var changed = false
         for event in events {
             changed = changed || event.changesPlaylists
             switch event {
             case .partPublished(let part): record(part)
-            case .segmentClosed(let rendition, let msn, _): hand(rendition: rendition, msn: msn)
+            case .segmentClosed(_, _, _, let recorded?): onSegment?(recorded)
             case .ended: onEnd?(key, epoch)
             default: break
             }
@@ -62,35 +62,6 @@ public final class LLHLSStream: Sendable {
             signal.fire()
             wakeParked()
         }
-    }
-
-    /// Gives a completed segment, its init section and the multivariant to the sink (the recorder).
-    private func hand(rendition: String, msn: Int) {
-        guard let onSegment else { return }
-        let now = ContinuousClock.now
-        let found = state.withLock { s -> PackagedSegment? in
-            guard let name = s.recordedName(of: rendition), let r = s.pipeline(named: rendition)?.rendition,
-                let seg = r.segments.last(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil,
-                let initSection = r.initSections[seg.initIndex]
-            else { return nil }
-            var segment = PackagedSegment(
-                key: key,
-                rendition: name,
-                epoch: epoch,
-                msn: msn,
-                duration: MediaTime(value: seg.duration, timescale: seg.timescale),
-                discontinuity: seg.discontinuity,
-                independent: seg.parts.first?.independent ?? false,
-                initIndex: seg.initIndex,
-                initSection: initSection,
-                data: seg.buffer,
-                programDateTime: seg.programDateTime,
-                multivariant: s.multivariantPlaylist(now: now)?.render()
-            )
-            segment.sourceRendition = s.listedSourceName
-            return segment
-        }
-        if let found { onSegment(found) }
     }
 
     /// Records, for every frame of a part just listed: package (frame in → listed) and available (capture → now).

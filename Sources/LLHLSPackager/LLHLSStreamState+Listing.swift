@@ -68,23 +68,8 @@ extension LLHLSStreamState {
 
     /// Why segments do not follow the source's keyframes, for `/api/streams` and `sluice stats`.
     var longGOPNote: String? {
-        guard let longGOP = grid.longGOP else { return nil }
-        let target = KeyframeCadence.Evidence.format(grid.gridTarget.secondsDouble)
-        let top =
-            if let rung = sourceResolutionRung {
-                "rendition \(rung) (transcoded at the source size, IDRs every \(target) s) replaces the passthrough"
-            } else {
-                "passthrough segments are cut every \(target) s without a keyframe (no EXT-X-INDEPENDENT-SEGMENTS)"
-            }
-        return "source keyframe interval exceeds the \(target) s segment target (\(longGOP)): \(top)"
-    }
-
-    /// The log line when a session's long GOP is found (the ladder logs its own choice of top rendition).
-    var longGOPLogLine: String? {
-        guard let longGOP = grid.longGOP else { return nil }
-        let target = KeyframeCadence.Evidence.format(grid.gridTarget.secondsDouble)
-        return "source keyframe interval exceeds the \(target) s segment target (\(longGOP)): cutting segments every "
-            + "\(target) s; ladder rungs get IDRs there, the passthrough's segments start without a keyframe "
-            + "(set the encoder's keyframe interval to 1-2 s to avoid this)"
+        grid.longGOP.map {
+            LongGOPFinding(evidence: $0, gridTarget: grid.gridTarget).note(replacedBy: sourceResolutionRung)
+        }
     }
 }

@@ -47,7 +47,7 @@ extension LLHLSStreamState {
             opensSegment = seen.opensSegment
             if let found = seen.longGOP {
                 p.muxer.gridCuts = true
-                emit(.longGOPDetected(found))
+                emit(.longGOPDetected(LongGOPFinding(evidence: found, gridTarget: grid.gridTarget)))
             }
         }
         let sample = TrackSample(
@@ -105,7 +105,7 @@ extension LLHLSStreamState {
         let before = q.rendition.lastCompleteMSN
         if !q.rendition.defersClose { q.rendition.closeOpenSegment() }
         setPipeline(named: name, q)
-        reportClosedSegment(name, after: before)
+        reportClosedSegment(name, after: before, now: now)
     }
 
     /// Hands muxed parts to the aligner and lists whatever is now in step.
@@ -152,7 +152,7 @@ extension LLHLSStreamState {
         setPipeline(named: name, p)
         listedPart(of: name)
         // A segment ends with its last part (`endsSegment`), or, cut late, as the next one's first part arrives.
-        if !part.endsSegment { reportClosedSegment(name, after: before) }
+        if !part.endsSegment { reportClosedSegment(name, after: before, now: now) }
         emit(
             .partPublished(
                 ListedPart(
@@ -170,14 +170,21 @@ extension LLHLSStreamState {
                 )
             )
         )
-        if part.endsSegment { reportClosedSegment(name, after: before) }
+        if part.endsSegment { reportClosedSegment(name, after: before, now: now) }
     }
 
     /// Emits `segmentClosed` when a rendition's newest complete segment moved past `before`.
-    private mutating func reportClosedSegment(_ name: String, after before: Int?) {
+    private mutating func reportClosedSegment(_ name: String, after before: Int?, now: ClockReading) {
         guard let r = pipeline(named: name)?.rendition, let msn = r.lastCompleteMSN, msn != before,
             let s = r.segments.last(where: { $0.msn == msn }), s.gapDuration == nil
         else { return }
-        emit(.segmentClosed(rendition: name, msn: msn, duration: MediaTime(value: s.duration, timescale: s.timescale)))
+        emit(
+            .segmentClosed(
+                rendition: name,
+                msn: msn,
+                duration: MediaTime(value: s.duration, timescale: s.timescale),
+                recorded: packagedSegment(s, of: name, now: now.instant)
+            )
+        )
     }
 }

@@ -3,11 +3,26 @@ import MediaCore
 
 /// Transcoded ladder rungs: video-only renditions on the source's timeline, cut by the same keyframe rule.
 extension LLHLSStreamState {
+    /// A rung's reader attached: says which publisher session it feeds (`rungAttached`), which its later calls pass as
+    /// `session` so a transcoder still draining an earlier session does not write into the next one.
+    @discardableResult
+    mutating func attachRung(_ name: String) -> [PackagerEvent] {
+        run { s in s.emit(.rungAttached(name, session: s.publisherSession)) }
+    }
+
+    /// Whether a rung call of publisher session `session` may still act (nil: the current one, as tests call).
+    func isCurrent(session: Int?) -> Bool { session.map { $0 == publisherSession } ?? true }
+
     /// A rung's (new) parameters; a change starts a new init section at the current session.
     @discardableResult
-    mutating func applyRung(_ name: String, description d: StreamDescription, now: ClockReading) -> [PackagerEvent] {
+    mutating func applyRung(
+        _ name: String,
+        description d: StreamDescription,
+        session: Int? = nil,
+        now: ClockReading
+    ) -> [PackagerEvent] {
         run { s in
-            guard let v = d.video, !s.isEnded else { return }
+            guard let v = d.video, !s.isEnded, s.isCurrent(session: session) else { return }
             if let old = s.rungs[name] {
                 if case .video(let o) = old.parameters, o == v { return }
                 // List what the old encoder cut before its successor's frames arrive.
@@ -34,25 +49,37 @@ extension LLHLSStreamState {
 
     /// One encoded frame of a rung; held until the source video passed its time, so the source's cut is known.
     @discardableResult
-    mutating func applyRung(_ name: String, frame: MediaFrame, now: ClockReading) -> [PackagerEvent] {
+    mutating func applyRung(
+        _ name: String,
+        frame: MediaFrame,
+        session: Int? = nil,
+        now: ClockReading
+    ) -> [PackagerEvent] {
         run { s in
-            guard !s.isEnded, s.rungs[name] != nil, frame.kind == .video, !s.withdrawnRungs.contains(name) else {
-                return
-            }
+            guard !s.isEnded, s.isCurrent(session: session), s.rungs[name] != nil, frame.kind == .video,
+                !s.withdrawnRungs.contains(name)
+            else { return }
             s.rungs[name]?.heldFrames.append(frame)
             s.releaseHeldRungFrames(all: false, now: now)
         }
     }
 
     /// The hub dropped frames for this rung's reader: it restarts at its next aligned IDR.
-    mutating func rungDroppedFrames(_ name: String) {
-        rungs[name]?.awaitingKeyframe = true
+    @discardableResult
+    mutating func rungReaderDropped(_ name: String, session: Int? = nil) -> [PackagerEvent] {
+        run { s in
+            guard s.isCurrent(session: session) else { return }
+            s.rungs[name]?.awaitingKeyframe = true
+        }
     }
 
     /// The rung's publisher (the transcoder) stopped: close its open part and segment.
     @discardableResult
-    mutating func rungLeft(_ name: String, now: ClockReading) -> [PackagerEvent] {
-        run { s in s.stopRung(name, now: now) }
+    mutating func rungLeft(_ name: String, session: Int? = nil, now: ClockReading) -> [PackagerEvent] {
+        run { s in
+            guard s.isCurrent(session: session) else { return }
+            s.stopRung(name, now: now)
+        }
     }
 
     /// Closes a rung's open part and segment; it restarts at its next aligned IDR.

@@ -110,6 +110,12 @@ struct LLHLSStreamState: Sendable {
         run { s in s.describe(d, now: now) }
     }
 
+    /// The hub dropped frames for the source's reader: video resumes at the next keyframe.
+    @discardableResult
+    mutating func readerDropped() -> [PackagerEvent] {
+        run { s in s.needsKeyframe = true }
+    }
+
     /// One frame from the hub.
     @discardableResult
     mutating func apply(_ frame: MediaFrame, now: ClockReading) -> [PackagerEvent] {

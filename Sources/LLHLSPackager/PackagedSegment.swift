@@ -3,7 +3,7 @@ import NIOCore
 
 /// A segment the packager just completed, with what a recorder needs to keep it as HLS VOD on disk: the same CMAF
 /// bytes the live playlists serve (checklist F1: a segment is the concatenation of its parts) and its init section.
-public struct PackagedSegment: Sendable {
+public struct PackagedSegment: Sendable, Equatable {
     /// Whose stream, and which rendition (`video`, `audio`, a rung such as `480p`).
     public var key: StreamKey
     public var rendition: String

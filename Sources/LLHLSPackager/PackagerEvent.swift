@@ -1,4 +1,3 @@
-import CodecFormats
 import MediaCore
 
 /// What one call into `LLHLSStreamState` did; the stream performs the telemetry, the logs and the wake-ups.
@@ -7,18 +6,21 @@ enum PackagerEvent: Sendable, Equatable {
     case timelineRestarted(session: Int)
     /// The source described its tracks (new init sections).
     case tracksDescribed
+    /// A rung's reader attached during publisher session `session`; its calls pass it (`attachRung`).
+    case rungAttached(String, session: Int)
     /// A ladder rung announced (new) parameters; it starts at the next aligned IDR.
     case rungAnnounced(String)
     /// A rung started on an IDR at the source's cut, taking segment `msn`.
     case renditionStarted(String, msn: Int)
     /// A part was listed in its rendition's playlist.
     case partPublished(ListedPart)
-    /// A segment became complete.
-    case segmentClosed(rendition: String, msn: Int, duration: MediaTime)
+    /// A segment became complete; `recorded` is what the recorder gets (nil for the passthrough a bridged rung
+    /// replaces).
+    case segmentClosed(rendition: String, msn: Int, duration: MediaTime, recorded: PackagedSegment?)
     /// EXT-X-TARGETDURATION fixed from the source's first segment.
     case targetDurationDecided(seconds: Int)
     /// The source's keyframes are further apart than the segment target: segments follow the grid from now on.
-    case longGOPDetected(KeyframeCadence.Evidence)
+    case longGOPDetected(LongGOPFinding)
     /// A rung trails the source by more than `RungAligner.lagLimit`: the others stop waiting for it.
     case rungFellBehind(String)
     /// A lagging rung is back within a part of the leader: listed in step again.
@@ -38,7 +40,7 @@ enum PackagerEvent: Sendable, Equatable {
     /// True when playlists changed, so blocked requests must re-check.
     var changesPlaylists: Bool {
         switch self {
-        case .renditionStarted, .targetDurationDecided, .longGOPDetected, .rungFellBehind, .rungCaughtUp,
+        case .rungAttached, .renditionStarted, .targetDurationDecided, .longGOPDetected, .rungFellBehind, .rungCaughtUp,
             .audioDroppedBeforeVideo:
             false
         default: true

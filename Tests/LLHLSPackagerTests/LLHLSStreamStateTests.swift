@@ -283,7 +283,7 @@ struct LLHLSStreamStateTests {
     @Test func droppedFramesResumeOnlyAtTheNextKeyframe() throws {
         var s = Fixtures.state(try Fixtures.description(audio: false))
         s.feed(Fixtures.av(seconds: 1, audio: false))
-        s.needsKeyframe = true
+        s.readerDropped()
         let before = s.framesDroppedBeforeStart
         s.feed(
             Fixtures.av(seconds: 2, from: 1, audio: false).enumerated().map { i, f in

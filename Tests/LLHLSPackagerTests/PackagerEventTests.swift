@@ -20,11 +20,12 @@ import Testing
         switch e {
         case .timelineRestarted(let session): return "restart session \(session)"
         case .tracksDescribed: return "tracks"
+        case .rungAttached(let name, let session): return "attach \(name) session \(session)"
         case .rungAnnounced(let name): return "announce \(name)"
         case .renditionStarted(let name, let msn): return "start \(name) at msn \(msn)"
         case .partPublished(let p):
             return "part \(p.rendition) \(p.msn).\(p.index) \(s(p.start))+\(s(p.duration))\(p.independent ? " I" : "")"
-        case .segmentClosed(let name, let msn, let duration): return "segment \(name) \(msn) \(s(duration))"
+        case .segmentClosed(let name, let msn, let duration, _): return "segment \(name) \(msn) \(s(duration))"
         case .targetDurationDecided(let td): return "targetduration \(td)"
         case .longGOPDetected(let evidence): return "long GOP: \(evidence)"
         case .rungFellBehind(let name): return "behind \(name)"

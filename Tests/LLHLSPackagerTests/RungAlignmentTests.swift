@@ -74,4 +74,21 @@ import Testing
         #expect(listed > 5.5, "the source listed only up to \(listed) s")
         #expect(s.aligner.lagging == ["360p"] && s.rungs["360p"]?.active == true)
     }
+
+    /// A transcoder still draining the previous publisher's session does not write into the next one: its reader
+    /// attached in session 1, so its calls are ignored once session 2 began.
+    @Test func aRungOfAnEarlierSessionNoLongerWrites() throws {
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d)
+        let attached = s.attachRung("360p")
+        #expect(attached == [.rungAttached("360p", session: 1)])
+        s.applyRung("360p", description: d, session: 1, now: .now)
+        s.publisherLeft(now: .now)
+        s.beginSession(now: .now)
+        let frame = try #require(Fixtures.av(seconds: 1, gop: 30, audio: false).first)
+        #expect(s.applyRung("360p", frame: frame, session: 1, now: .now).isEmpty)
+        #expect(s.rungs["360p"]?.heldFrames.isEmpty == true)
+        s.applyRung("360p", frame: frame, session: 2, now: .now)
+        #expect(s.rungs["360p"]?.heldFrames.count == 1)
+    }
 }

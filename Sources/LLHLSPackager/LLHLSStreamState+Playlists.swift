@@ -3,6 +3,7 @@ import HLSPlaylist
 import MediaCore
 import Synchronization
 
+/// The playlists as models: SERVER-CONTROL, each rendition's media playlist with its reports, the multivariant.
 extension LLHLSStreamState {
     /// SERVER-CONTROL, identical for every rendition (checklist M4); classic HLS has none.
     var serverControl: ServerControl? {

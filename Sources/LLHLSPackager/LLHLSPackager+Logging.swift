@@ -1,0 +1,41 @@
+import Logging
+import MediaCore
+
+/// The log lines a stream's packaging events call for, in one place: the events carry what each line says.
+extension LLHLSPackager {
+    /// Logs what the events of one state call tell an operator; `session` is the source publisher's, when known.
+    func log(_ events: [PackagerEvent], stream key: StreamKey, session: String? = nil) {
+        var meta: Logger.Metadata = ["stream": "\(key)"]
+        if let session { meta["session"] = "\(session)" }
+        for event in events {
+            switch event {
+            case .audioDroppedBeforeVideo(let frames, let span):
+                var m = meta
+                m["audio_frames"] = "\(frames)"
+                m["seconds"] = "\((span.seconds * 1000).rounded() / 1000)"
+                logger.notice(
+                    Logger.Message(
+                        stringLiteral: "audio started before video: every rendition starts at the first video "
+                            + "frame; the audio before it was dropped"
+                    ),
+                    metadata: m
+                )
+            case .longGOPDetected(let finding):
+                // Once per session: the streamer's setting, its cost, and what the viewers get instead.
+                logger.warning("\(finding.logLine)", metadata: meta)
+            case .rungFellBehind(let rung):
+                logger.warning(
+                    "rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it",
+                    metadata: ["stream": "\(key)", "rung": "\(rung)"]
+                )
+            case .rungCaughtUp(let rung):
+                logger.info(
+                    "rung caught up with the source: renditions listed in step again",
+                    metadata: ["stream": "\(key)", "rung": "\(rung)"]
+                )
+            default:
+                break
+            }
+        }
+    }
+}
