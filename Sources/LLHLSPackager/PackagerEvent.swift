@@ -21,9 +21,10 @@ enum PackagerEvent: Sendable, Equatable {
     case targetDurationDecided(seconds: Int)
     /// The source's keyframes are further apart than the segment target: segments follow the grid from now on.
     case longGOPDetected(LongGOPFinding)
-    /// A rung trails the source by more than `RungAligner.lagLimit`: the others stop waiting for it.
+    /// A rung that muxed a part on this timeline trails the source by more than `RungAligner.lagLimit`: the others
+    /// stop waiting for it (a rung still starting its encoder is not waited for either, but is not reported).
     case rungFellBehind(String)
-    /// A lagging rung is back within a part of the leader: listed in step again.
+    /// A rung reported behind is back within a part of the leader: listed in step again.
     case rungCaughtUp(String)
     /// A rung's transcoder stopped: its open part and segment are closed.
     case rungStopped(String)

@@ -28,16 +28,26 @@ struct RungAligner: Sendable {
     private(set) var producedEnd: [String: MediaTime] = [:]
     /// Rungs trailing the leader by more than `lagLimit`: listed as they come, without holding the others.
     private(set) var lagging: Set<String> = []
+    /// Renditions that muxed a part on this timeline: only those are reported behind (`rungFellBehind`), since a rung
+    /// without one is still starting its encoder, which is no news for an operator.
+    private(set) var started: Set<String> = []
+    /// Lagging rungs reported (`rungFellBehind`), so their catching up is reported too.
+    private(set) var reportedBehind: Set<String> = []
 
     /// Queues a rendition's muxed part.
     mutating func hold(_ part: MuxedPart, name: String, timescale: Int32, now: ContinuousClock.Instant) {
         let end = MediaTime(value: part.startDTS + part.duration, timescale: timescale).converted(to: 90_000)
         producedEnd[name] = max(producedEnd[name] ?? end, end)
+        started.insert(name)
         held.append(HeldPart(name: name, part: part, end: end, queuedAt: now))
     }
 
-    /// A new timeline: no rung lags behind it yet.
-    mutating func restart() { lagging = [] }
+    /// A new timeline: no rung lags behind it yet, and each starts its encoder again.
+    mutating func restart() {
+        lagging = []
+        started = []
+        reportedBehind = []
+    }
 
     /// Takes the held parts every pacing rendition has reached (within `tolerance`), that waited too long, or all when
     /// `force`; `pacing` are the renditions that set the pace, `rungs` those of them that may fall behind.
@@ -77,7 +87,9 @@ struct RungAligner: Sendable {
     }
 
     /// A rung more than `lagLimit` behind the leader (its encoder cannot keep up) no longer holds the others: the
-    /// passthrough and the rungs in step keep their latency; it rejoins the pace once back within a part.
+    /// passthrough and the rungs in step keep their latency; it rejoins the pace once back within a part. A rung
+    /// without a part on this timeline lags too (nobody waits for an encoder starting), but only one that has muxed
+    /// a part is reported: a start-up is not a warning.
     private mutating func updateLagging(
         pacing: [String],
         rungs: Set<String>,
@@ -89,8 +101,13 @@ struct RungAligner: Sendable {
         for name in pacing where rungs.contains(name) {
             let end = producedEnd[name]
             if end.map({ $0 < lead - lag }) ?? true {
-                if lagging.insert(name).inserted { events.append(.rungFellBehind(name)) }
-            } else if let end, end >= lead - tolerance, lagging.remove(name) != nil {
+                lagging.insert(name)
+                if started.contains(name), reportedBehind.insert(name).inserted {
+                    events.append(.rungFellBehind(name))
+                }
+            } else if let end, end >= lead - tolerance, lagging.remove(name) != nil,
+                reportedBehind.remove(name) != nil
+            {
                 events.append(.rungCaughtUp(name))
             }
         }

@@ -172,7 +172,8 @@ extension LLHLSStream {
             summary.notes =
                 [s.longGOPNote].compactMap { $0 } + (telemetry?.shedNotes(stream: key) ?? [])
                 + summary.otherTracks.map(\.note)
-            for rung in s.aligner.lagging.sorted() where s.rungs[rung]?.active == true {
+            // As the log says it: a rung still starting its encoder is not behind.
+            for rung in s.aligner.reportedBehind.sorted() where s.rungs[rung]?.active == true {
                 summary.notes.append(
                     "rung \(rung) trails the source by more than 1 s (encoder behind): the others no longer wait for it"
                 )

@@ -55,10 +55,8 @@ import Testing
         "tracks",
         "announce 180p",
         "start 180p at msn 1",
-        // A rung without a part yet counts as behind, so the source's first part does not wait for it.
-        "behind 180p",
+        // A rung without a part yet does not hold the source's first part, and is not reported behind: it is starting.
         "part video 1.0 0.000+0.200 I",
-        "caught up 180p",
         "part 180p 1.0 0.000+0.200 I",
         "part video 1.1 0.200+0.200",
         "part 180p 1.1 0.200+0.200",

@@ -48,7 +48,8 @@ import Testing
         // Exactly `lagLimit` behind still holds the source.
         (14, 4, 2, []),
         (16, 4, 8, [.rungFellBehind("180p")]),
-        (10, nil, 5, [.rungFellBehind("180p")]),
+        // A rung without a part yet (its encoder is starting) holds nobody and is not reported behind.
+        (10, nil, 5, []),
     ]
 
     @Test(arguments: 0..<cases.count)
@@ -80,5 +81,19 @@ import Testing
         #expect(waited.ready.count == 4 && a.held.isEmpty)
         var b = Self.holding(video: 10, rung: 2)
         #expect(Self.release(&b, force: true).ready.count == 6)
+    }
+
+    @Test func aRungStartingAfterItsSourceIsNotReportedBehindUntilItHasAPart() {
+        var a = Self.holding(video: 16, rung: nil)
+        #expect(Self.release(&a).events == [])
+        #expect(a.lagging == ["180p"])
+        // Its first part comes 1.2 s behind the source: now it is news.
+        a.hold(Self.part(at: 0), name: "180p", timescale: 90_000, now: Self.t0)
+        #expect(Self.release(&a).events == [.rungFellBehind("180p")])
+        // A new timeline: the encoders start again, and a rung without its first part is quiet again.
+        a.restart()
+        a.hold(Self.part(at: 40), name: "video", timescale: 90_000, now: Self.t0)
+        #expect(Self.release(&a).events == [])
+        #expect(a.lagging == ["180p"])
     }
 }

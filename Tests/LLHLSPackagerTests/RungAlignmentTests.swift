@@ -91,4 +91,33 @@ import Testing
         s.applyRung("360p", frame: frame, session: 2, now: .now)
         #expect(s.rungs["360p"]?.heldFrames.count == 1)
     }
+
+    /// Lag events of a source fed 4 s and a rung fed the same frames `delay` frames later.
+    static func lagEvents(rungDelay delay: Int) throws -> [PackagerEvent] {
+        let d = try Fixtures.description(audio: false)
+        var s = Fixtures.state(d)
+        var events = s.applyRung("360p", description: d, now: .now)
+        let frames = Fixtures.av(seconds: 4, gop: 30, audio: false, millisecond: true)
+        let now = ClockReading.now
+        for (i, frame) in frames.enumerated() {
+            events += s.apply(frame, now: now)
+            if i >= delay { events += s.applyRung("360p", frame: frames[i - delay], now: now) }
+        }
+        return events.filter {
+            switch $0 {
+            case .rungFellBehind, .rungCaughtUp: true
+            default: false
+            }
+        }
+    }
+
+    /// `make run` warned "rung fell behind" and "caught up" for every rung at every start: a rung whose encoder is
+    /// starting (no part yet) is not behind in the logs; one that trails the source for real still is.
+    @Test func aStartingRungIsNotReportedBehindButARealLagIs() throws {
+        #expect(try Self.lagEvents(rungDelay: 0) == [])
+        // An encoder start-up of a few frames: still quiet.
+        #expect(try Self.lagEvents(rungDelay: 10) == [])
+        // 1.5 s behind for good: one warning, no catching up.
+        #expect(try Self.lagEvents(rungDelay: 45) == [.rungFellBehind("360p")])
+    }
 }
