@@ -46,7 +46,7 @@ extension LLHLSStreamState {
             let seen = grid.observe(frame, at: time, video: description?.video)
             opensSegment = seen.opensSegment
             if let found = seen.longGOP {
-                p.muxer.gridCuts = true
+                p.muxer.cutPolicy = .fixedGrid
                 emit(.longGOPDetected(LongGOPFinding(evidence: found, gridTarget: grid.gridTarget)))
             }
         }

@@ -12,7 +12,8 @@ struct MuxerFactory: Sendable {
     /// Defaults for a muxer made before the source described its tracks.
     static let fallback = MuxerFactory(partTarget: .milliseconds(200), segmentTarget: .seconds(2), targetDuration: 2)
 
-    func make(kind: MediaKind, timescale: Int32, followsBoundaries: Bool) -> RenditionMuxer {
+    /// A muxer with the stream's timing that cuts segments by `policy`.
+    func make(timescale: Int32, policy: CutPolicy) -> RenditionMuxer {
         let ts = Double(timescale)
         return RenditionMuxer(
             trackID: 1,
@@ -20,22 +21,18 @@ struct MuxerFactory: Sendable {
             partTarget: Int64((partTarget.secondsDouble * ts).rounded(.down)),
             segmentTarget: Int64(segmentTarget.secondsDouble * ts),
             segmentLimit: Self.segmentLimit(targetDuration: targetDuration, timescale: timescale),
-            followsBoundaries: followsBoundaries
+            cutPolicy: policy
         )
+    }
+
+    /// A source track's muxer: it follows video's cuts (audio beside video) or cuts at its own keyframes.
+    func make(kind: MediaKind, timescale: Int32, followsBoundaries: Bool) -> RenditionMuxer {
+        make(timescale: timescale, policy: followsBoundaries ? .followsVideo : .sourceKeyframes)
     }
 
     /// A ladder rung's muxer: cuts only at an IDR within `tolerance` of a source cut.
     func makeRung(tolerance: MediaTime) -> RenditionMuxer {
-        let m = make(kind: .video, timescale: 90_000, followsBoundaries: true)
-        return RenditionMuxer(
-            trackID: m.trackID,
-            timescale: m.timescale,
-            partTarget: m.partTarget,
-            segmentTarget: m.segmentTarget,
-            segmentLimit: m.segmentLimit,
-            followsBoundaries: true,
-            syncBoundaryTolerance: tolerance.converted(to: 90_000).value
-        )
+        make(timescale: 90_000, policy: .rung(tolerance: tolerance.converted(to: 90_000).value))
     }
 
     /// The same timing with TARGETDURATION decided.

@@ -17,12 +17,8 @@ struct RenditionMuxer: Sendable {
     /// Hard cap so EXTINF never rounds above TARGETDURATION, in ticks (lowered once the stream's TARGETDURATION is
     /// decided from its first segment).
     var segmentLimit: Int64
-    /// Video cuts segments on sync samples; audio follows `boundaries` from video.
-    let followsBoundaries: Bool
-    /// Ladder rungs: cut only at a sync sample within this many ticks of a source boundary.
-    let syncBoundaryTolerance: Int64?
-    /// The source's keyframe interval exceeds the segment target: cut where samples say `opensSegment`, not at keyframes.
-    var gridCuts = false
+    /// Where segments are cut (`fixedGrid` from the moment the source's keyframes prove too far apart).
+    var cutPolicy: CutPolicy
     /// Audio beside video: only a part that starts a segment (where video has its keyframe) says INDEPENDENT. hls.js
     /// starts video at the last independent part before its start position but audio at the part holding it, and the
     /// gap between them stalled stock hls.js at start-up (`bufferSeekOverHole`); so both start at the segment.
@@ -56,16 +52,14 @@ struct RenditionMuxer: Sendable {
         partTarget: Int64,
         segmentTarget: Int64,
         segmentLimit: Int64,
-        followsBoundaries: Bool,
-        syncBoundaryTolerance: Int64? = nil
+        cutPolicy: CutPolicy
     ) {
-        self.syncBoundaryTolerance = syncBoundaryTolerance
         self.trackID = trackID
         self.timescale = timescale
         self.partTarget = partTarget
         self.segmentTarget = segmentTarget
         self.segmentLimit = segmentLimit
-        self.followsBoundaries = followsBoundaries
+        self.cutPolicy = cutPolicy
     }
 
     /// The decode time the next sample is expected at (end of everything pushed), if known.
@@ -92,11 +86,11 @@ struct RenditionMuxer: Sendable {
         pendingOpensSegment = false
         // Judged as it arrives, with the last frame's duration for its own; the length caps wait for `place`.
         guard let segStart = segmentStart, lastDuration > 0,
-            cutsSegment(sample, segmentLength: sample.dts - segStart, duration: lastDuration)
+            judge(sample, segmentLength: sample.dts - segStart, duration: lastDuration, placing: false).cut
         else { return out }
         // The segment ends before this sample: close its last part now and say so, a part earlier than its successor.
         pendingOpensSegment = true
-        if !followsBoundaries { decidedBoundaries.append(sample.dts) }
+        if cutPolicy.decidesBoundaries { decidedBoundaries.append(sample.dts) }
         if let part = closePart(endsSegment: true) {
             out.append(part)
         } else if !out.isEmpty {
@@ -105,28 +99,48 @@ struct RenditionMuxer: Sendable {
         return out
     }
 
-    /// True when `s` opens a segment by itself: at a source boundary (rungs), at video's boundary (audio), on the
-    /// long-GOP grid, or as a keyframe once the segment has about its target length.
-    private func cutsSegment(_ s: TrackSample, segmentLength: Int64, duration: Int64) -> Bool {
-        if let tolerance = syncBoundaryTolerance {
-            // Rung IDRs sit at the source's keyframes; B-frame sources put the source cut a few frames earlier in decode order.
-            return s.isSync && boundaries.contains { abs($0 - s.dts) <= tolerance }
+    /// The one place `cutPolicy` is read: whether `s` (lasting `duration`, `segmentLength` into the open segment, nil
+    /// when none is open) opens a segment by the policy (`cut`), or must though no cut came (`cap`: EXTINF never
+    /// exceeds TARGETDURATION). `placing` (the sample goes into a part now) also updates what the policy keeps:
+    /// the boundaries the sample used or passed, and the GOP the keyframe ends.
+    private mutating func judge(
+        _ s: TrackSample,
+        segmentLength: Int64?,
+        duration: Int64,
+        placing: Bool
+    ) -> (cut: Bool, cap: Bool) {
+        switch cutPolicy {
+        case .rung(let tolerance):
+            guard segmentLength != nil else { return (false, false) }
+            if placing { boundaries.removeAll { $0 < s.dts - tolerance } }
+            // Rung IDRs sit at the source's keyframes; B-frame sources put the source cut a few frames earlier.
+            let cut = s.isSync && boundaries.contains { abs($0 - s.dts) <= tolerance }
+            // A rung's boundary is used once.
+            if cut && placing { boundaries.removeFirst() }
+            return (cut, false)
+        case .followsVideo:
+            let cut = segmentLength != nil && (boundaries.first.map { s.dts + duration / 2 >= $0 } ?? false)
+            if placing { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
+            return (cut, false)
+        case .fixedGrid:
+            guard let length = segmentLength else { return (false, false) }
+            // The grid is segment-target apart; the limit only guards against a grid that never came.
+            return (s.opensSegment, length + duration > segmentLimit)
+        case .sourceKeyframes:
+            // The GOP that ends at this keyframe predicts the next one.
+            if placing && s.isSync {
+                if let last = lastSyncDTS { gopEstimate = s.dts - last }
+                lastSyncDTS = s.dts
+            }
+            guard let length = segmentLength else { return (false, false) }
+            // After an early first cut, the next keyframe opens a segment again, however short the one before.
+            let cut =
+                s.opensSegment || (s.isSync && (length >= segmentTarget - duration / 2 || !segmentStartedOnSync))
+            // The next keyframe would come too late: cut short here so the segment still starts on an IDR; a GOP
+            // longer than the target is cut anyway.
+            let late = s.isSync && gopEstimate.map { length + $0 > segmentLimit } ?? false
+            return (cut, late || length + duration > segmentLimit)
         }
-        if followsBoundaries { return boundaries.first.map { s.dts + duration / 2 >= $0 } ?? false }
-        if gridCuts || s.opensSegment { return s.opensSegment }
-        // After an early first cut, the next keyframe opens a segment again, however short the one before.
-        return s.isSync && (segmentLength >= segmentTarget - duration / 2 || !segmentStartedOnSync)
-    }
-
-    /// True when the segment must end before `s` though no cut came: EXTINF never exceeds TARGETDURATION.
-    private func capsSegment(_ s: TrackSample, segmentLength: Int64, duration: Int64) -> Bool {
-        guard syncBoundaryTolerance == nil, !followsBoundaries else { return false }
-        // The grid is segment-target apart; the limit only guards against a grid that never came.
-        if gridCuts { return segmentLength + duration > segmentLimit }
-        // The next keyframe would come too late: cut short here so the segment still starts on an IDR.
-        if s.isSync, let gop = gopEstimate, segmentLength + gop > segmentLimit { return true }
-        // A GOP longer than the target: cut anyway.
-        return segmentLength + duration > segmentLimit
     }
 
     /// Closes everything with the last known frame duration (publisher gone or timeline restarting).
@@ -152,28 +166,14 @@ struct RenditionMuxer: Sendable {
     /// Puts a sample whose duration is now known into the current part, cutting first where rules say.
     private mutating func place(_ s: TrackSample, duration: Int64, opensSegment decided: Bool) -> [MuxedPart] {
         var out: [MuxedPart] = []
-        let segStart = segmentStart ?? s.dts
-        let segLength = s.dts - segStart
-        var newSegment = segmentStart == nil
-        // The GOP that ends at this keyframe predicts the next one.
-        if s.isSync && !followsBoundaries {
-            if let last = lastSyncDTS { gopEstimate = s.dts - last }
-            lastSyncDTS = s.dts
-        }
-        if !newSegment {
-            if let tolerance = syncBoundaryTolerance { boundaries.removeAll { $0 < s.dts - tolerance } }
-            let cut = cutsSegment(s, segmentLength: segLength, duration: duration)
-            // A rung's boundary is used once.
-            if cut && syncBoundaryTolerance != nil { boundaries.removeFirst() }
-            newSegment = cut || capsSegment(s, segmentLength: segLength, duration: duration)
-        }
-        if followsBoundaries && syncBoundaryTolerance == nil { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
+        let judged = judge(s, segmentLength: segmentStart.map { s.dts - $0 }, duration: duration, placing: true)
+        let newSegment = segmentStart == nil || judged.cut || judged.cap
         if decided || newSegment {
             if let part = closePart(endsSegment: true) { out.append(part) }
             segmentStart = s.dts
             segmentStartedOnSync = s.isSync
             partStartsSegment = true
-            if !followsBoundaries && !decided { decidedBoundaries.append(s.dts) }
+            if cutPolicy.decidesBoundaries && !decided { decidedBoundaries.append(s.dts) }
         } else if partDuration + duration > partTarget {
             if let part = closePart() { out.append(part) }
         }
