@@ -1,3 +1,4 @@
+import LLHLSPackager
 import MediaCore
 import Telemetry
 
@@ -129,30 +130,10 @@ struct LivePath: Equatable, Sendable {
         var t = RequestTarget()
         guard let stream = StreamKey(key) else { return t }
         switch resource {
-        case .playlist(let rendition) where rendition == "index":
-            t.kind = .multivariant
         case .playlist(let rendition):
-            t.rendition = rendition
-            let blocking = query.utf8.split(separator: UInt8(ascii: "&")).contains { $0.starts(with: "_HLS_msn=".utf8) }
-            t.kind = blocking ? .playlistBlocking : .playlist
+            t.classify(playlist: rendition, query: query)
         case .media(_, let rendition, let file):
-            t.rendition = rendition
-            if file.hasPrefix("init-") && file.hasSuffix(".mp4") {
-                t.kind = .initSection
-            } else if file.hasSuffix(".m4s") {
-                let numbers = file.utf8.dropLast(4).split(
-                    separator: UInt8(ascii: "."),
-                    omittingEmptySubsequences: false
-                )
-                .map { Int(Substring($0)) }
-                switch numbers.count {
-                case 1: (t.kind, t.msn) = (.segment, numbers[0])
-                case 2: (t.kind, t.msn, t.part) = (.part, numbers[0], numbers[1])
-                default: return t
-                }
-            } else {
-                return t
-            }
+            guard t.classify(rendition: rendition, file: file) else { return t }
         }
         t.stream = stream
         return t
@@ -162,4 +143,27 @@ struct LivePath: Equatable, Sendable {
 extension RequestTarget {
     /// Nothing classified yet (`other`).
     init() {}
+
+    /// Classifies `{rendition}.m3u8` (`index` is the multivariant) with its raw query.
+    mutating func classify(playlist rendition: String, query: some StringProtocol) {
+        guard rendition != "index" else {
+            kind = .multivariant
+            return
+        }
+        self.rendition = rendition
+        kind = PlaylistRequest.asksToBlock(query: query) ? .playlistBlocking : .playlist
+    }
+
+    /// Classifies `{epoch}/{rendition}/{file}`; false (left `other`) when `file` is not a media file name.
+    mutating func classify(rendition: String, file: some StringProtocol) -> Bool {
+        guard let name = MediaFileName(file) else { return false }
+        self.rendition = rendition
+        (kind, msn, part) =
+            switch name {
+            case .initSection: (.initSection, nil, nil)
+            case .segment(let m): (.segment, m, nil)
+            case .part(let m, let p): (.part, m, p)
+            }
+        return true
+    }
 }

@@ -105,27 +105,10 @@ struct RequestTarget: Equatable {
         if parts.count > 2 && parts[0] == "t" { parts.removeFirst(2) }
         guard parts.count >= 3, parts[0] == "live", let key = StreamKey(parts[1]) else { return }
         switch parts.count {
-        case 3 where parts[2] == "index.m3u8":
-            kind = .multivariant
         case 3 where parts[2].hasSuffix(".m3u8"):
-            rendition = String(parts[2].dropLast(5))
-            let blocking = query.split(separator: "&").contains { $0.hasPrefix("_HLS_msn=") }
-            kind = blocking ? .playlistBlocking : .playlist
+            classify(playlist: String(parts[2].dropLast(5)), query: query)
         case 5:
-            rendition = parts[3]
-            let file = parts[4]
-            if file.hasPrefix("init-") && file.hasSuffix(".mp4") {
-                kind = .initSection
-            } else if file.hasSuffix(".m4s") {
-                let numbers = file.dropLast(4).split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-                switch numbers.count {
-                case 1: (kind, msn) = (.segment, numbers[0])
-                case 2: (kind, msn, part) = (.part, numbers[0], numbers[1])
-                default: return
-                }
-            } else {
-                return
-            }
+            guard classify(rendition: parts[3], file: parts[4]) else { return }
         default:
             return
         }

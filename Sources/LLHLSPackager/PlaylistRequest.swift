@@ -23,6 +23,12 @@ public struct PlaylistRequest: Sendable, Hashable {
     /// True when the request asks to block.
     public var isBlocking: Bool { msn != nil }
 
+    /// True when a raw query (`a=1&_HLS_msn=5`) asks to block, before its directives are read: the one test the
+    /// origin's routing and its telemetry share (a malformed value still counts; it gets its 400 from `init(query:)`).
+    public static func asksToBlock(query: some StringProtocol) -> Bool {
+        query.utf8.split(separator: UInt8(ascii: "&")).contains { $0.starts(with: "_HLS_msn=".utf8) }
+    }
+
     /// A media element's plain load not pinned yet: the only kind `LLHLSStreamState.pinningStartupHold` may hold.
     var mayBeHeldAtStartup: Bool { fromMediaElement && msn == nil && heldUntilSegment == nil }
 

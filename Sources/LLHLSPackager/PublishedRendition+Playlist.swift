@@ -23,13 +23,15 @@ struct PlaylistContext: Sendable {
 
 extension PublishedRendition {
     /// URI of a part relative to the media playlist.
-    func partURI(_ ctx: PlaylistContext, msn: Int, part: Int) -> String { "\(base(ctx))/\(msn).\(part).m4s" }
+    func partURI(_ ctx: PlaylistContext, msn: Int, part: Int) -> String { uri(ctx, .part(msn, part)) }
     /// URI of a segment relative to the media playlist.
-    func segmentURI(_ ctx: PlaylistContext, msn: Int) -> String { "\(base(ctx))/\(msn).m4s" }
+    func segmentURI(_ ctx: PlaylistContext, msn: Int) -> String { uri(ctx, .segment(msn)) }
     /// URI of an init section relative to the media playlist.
-    func initURI(_ ctx: PlaylistContext, index: Int) -> String { "\(base(ctx))/init-\(index).mp4" }
-    /// `{epoch}/{rendition}` of every media URI.
-    private func base(_ ctx: PlaylistContext) -> String { "\(ctx.epoch)/\(ctx.servedName ?? name)" }
+    func initURI(_ ctx: PlaylistContext, index: Int) -> String { uri(ctx, .initSection(index)) }
+    /// `{epoch}/{rendition}/{file}`: the form the origin routes and `MediaFileName` reads back.
+    private func uri(_ ctx: PlaylistContext, _ file: MediaFileName) -> String {
+        "\(ctx.epoch)/\(ctx.servedName ?? name)/\(file)"
+    }
 
     /// Where the next part will appear (the preload hint).
     var nextPartPosition: (msn: Int, part: Int) {

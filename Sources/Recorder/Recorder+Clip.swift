@@ -1,5 +1,6 @@
 import FMP4
 import Foundation
+import LLHLSPackager
 import MediaCore
 
 /// `GET /vod/{key}/{recording}.mp4?start=&duration=`: a time range of a recording as one fragmented MP4, remuxed
@@ -88,6 +89,6 @@ extension Recorder {
 
     /// The media sequence number in a recorded segment's name (`video/12.m4s` → 12).
     static func msn(_ uri: String) -> Int? {
-        uri.split(separator: "/").last.flatMap { Int($0.prefix { $0 != "." }) }
+        uri.split(separator: "/").last.flatMap { MediaFileName($0)?.msn }
     }
 }

@@ -38,11 +38,11 @@ struct RecordingWriter: Sendable {
     mutating func add(_ segment: PackagedSegment, multivariantFilter: (String) -> String?) -> [FileWrite] {
         let name = segment.rendition
         var out: [FileWrite] = []
-        let initPath = "\(name)/init-\(segment.initIndex).mp4"
+        let initPath = "\(name)/\(MediaFileName.initSection(segment.initIndex))"
         if initsWritten.insert(initPath).inserted {
             out.append(FileWrite(path: initPath, bytes: segment.initSection, atomic: true))
         }
-        let segPath = "\(name)/\(segment.msn).m4s"
+        let segPath = "\(name)/\(MediaFileName.segment(segment.msn))"
         out.append(FileWrite(path: segPath, bytes: Array(segment.data.readableBytesView), atomic: false))
         var p = playlists[name] ?? VODPlaylist()
         p.entries.append(

@@ -1,4 +1,5 @@
 import HTTPClient
+import LLHLSPackager
 import Logging
 import MediaCore
 import NIOCore
@@ -92,7 +93,7 @@ public struct ClassicHLSViewer: Sendable {
                     ? await session.downloadTS(uri: uri, name: "\(segment.msn).ts", segment: segment, base: mediaURL)
                     : await session.downloadFMP4(
                         uri: uri,
-                        name: "\(segment.msn).m4s",
+                        name: "\(MediaFileName.segment(segment.msn))",
                         kind: "segment",
                         segment: segment,
                         startsSegment: true,

@@ -1,3 +1,5 @@
+import LLHLSPackager
+
 /// RFC 8216bis §4.4.4.9, §4.4.5.3: the parts a media playlist lists and its preload hint, read from the tail only.
 ///
 /// A load generator parses thousands of playlists a second next to the origin it measures, so this reads just
@@ -65,18 +67,7 @@ struct LoadGeneratorPlaylist: Sendable, Equatable {
     /// `MSN.PART` from a URI ending in `/MSN.PART.m4s`.
     static func position(_ uri: ArraySlice<UInt8>) -> Position? {
         let name = uri.lastIndex(of: UInt8(ascii: "/")).map { uri[($0 + 1)...] } ?? uri
-        let fields = name.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard fields.count == 3, let m = number(fields[0]), let p = number(fields[1]) else { return nil }
-        return Position(msn: m, part: p)
-    }
-
-    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
-        guard !digits.isEmpty, digits.count < 18 else { return nil }
-        var v = 0
-        for d in digits {
-            guard d >= UInt8(ascii: "0") && d <= UInt8(ascii: "9") else { return nil }
-            v = v * 10 + Int(d - UInt8(ascii: "0"))
-        }
-        return v
+        guard case .part(let msn, let part) = MediaFileName(utf8: name) else { return nil }
+        return Position(msn: msn, part: part)
     }
 }

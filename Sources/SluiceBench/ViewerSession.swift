@@ -1,5 +1,6 @@
 import CodecFormats
 import HTTPClient
+import LLHLSPackager
 import Logging
 import MPEGTS
 import MediaCore
@@ -159,7 +160,7 @@ actor ViewerSession {
             mapURL = url
             inits += 1
             recorder.save(
-                "init-\(inits).mp4",
+                "\(MediaFileName.initSection(inits))",
                 kind: "init",
                 bytes: result.body,
                 arrival: result.completedWall,
@@ -243,7 +244,7 @@ extension ViewerSession {
     func download(part: ReadPlaylist.Part, segment: ReadPlaylist.Segment, base: HTTPLocation) async -> [Duration] {
         await downloadFMP4(
             uri: part.uri,
-            name: "\(part.msn).\(part.index).m4s",
+            name: "\(MediaFileName.part(part.msn, part.index))",
             kind: "part",
             segment: segment,
             startsSegment: part.index == 0,

@@ -94,4 +94,17 @@ struct PlaylistRequestTests {
             }
         }
     }
+
+    /// The raw-query test the origin's routing and telemetry share: `_HLS_msn=` as a whole parameter name.
+    static let blockingQueries: [(String, Bool)] = [
+        ("_HLS_msn=3", true), ("a=1&_HLS_msn=3&_HLS_part=1", true), ("_HLS_msn=", true), ("_HLS_msn=x", true),
+        ("", false), ("_HLS_part=1", false), ("_HLS_msn", false), ("x_HLS_msn=3", false), ("_HLS_msnX=3", false),
+        ("a=_HLS_msn=3", false), ("_hls_msn=3", false),
+    ]
+
+    @Test(arguments: 0..<blockingQueries.count)
+    func aRawQueryAsksToBlockWithAnHLSMSNParameter(_ i: Int) {
+        let (query, blocks) = Self.blockingQueries[i]
+        #expect(PlaylistRequest.asksToBlock(query: query) == blocks, "\(query)")
+    }
 }
