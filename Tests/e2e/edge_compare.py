@@ -17,7 +17,8 @@ from pathlib import Path
 
 import requests
 
-from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, Gateway, Publisher, ffmpeg_cmd, wait_for
+from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, Gateway, Publisher, ffmpeg_cmd
+from waiting import eventually
 from test_nginx_edge import Edge
 from varnishedge import VarnishEdge, percentile, probe
 
@@ -47,7 +48,7 @@ def main(kind: str, viewers: int, cross_check: bool) -> None:
             "origin": lambda: Direct(gw.http_port)}[kind]()
     try:
         playlist = edge.url(f"/live/{KEY}/video.m3u8")
-        wait_for("the playlist", lambda: requests.get(playlist, timeout=12).status_code == 200, 30, 0.3)
+        eventually(lambda: requests.get(playlist, timeout=12).status_code == 200, 30, period=0.3)
         bench = subprocess.Popen(
             [str(SLUICE), "bench", "--viewers", str(viewers), "--gateway", playlist, "--duration", str(SECONDS),
              "--origin-pid", str(gw.proc.pid)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

@@ -19,6 +19,7 @@ from urllib.parse import urljoin
 import requests
 
 import hlsvalidate as hv
+from waiting import eventually
 
 
 @dataclass
@@ -307,17 +308,11 @@ class FollowResult:
 
 
 def wait_for_multivariant(url: str, timeout: float, min_variants: int = 1) -> Optional[requests.Response]:
-    """The first 200 answer listing at least `min_variants` EXT-X-STREAM-INF (a ladder may grow)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        try:
-            r = requests.get(url, timeout=2)
-            if r.status_code == 200 and r.text.count("#EXT-X-STREAM-INF") >= max(1, min_variants):
-                return r
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    return None
+    """The first 200 answer listing at least `min_variants` EXT-X-STREAM-INF (a ladder may grow), or None."""
+    def listed() -> Optional[requests.Response]:
+        r = requests.get(url, timeout=2)
+        return r if r.status_code == 200 and r.text.count("#EXT-X-STREAM-INF") >= max(1, min_variants) else None
+    return eventually(listed, timeout, until=lambda r: r is not None, period=0.2, ignoring=requests.RequestException)
 
 
 def follow(mv_url: str, seconds: float, skip_every: int = 4, start_timeout: float = 15,

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import requests
 
-from procs import ARTIFACTS, SLUICE, Gateway, Publisher, _stop, free_port, wait_for
+from procs import ARTIFACTS, SLUICE, Gateway, Publisher, _stop, free_port
+from waiting import eventually
 
 KEY = "scale"
 ORIGIN_CORE, LOAD_CORE = {0}, "1"
@@ -158,7 +159,7 @@ http {{
             except requests.RequestException:
                 return False
 
-        assert wait_for("nginx", up, 10), f"nginx did not serve the part (exit {nginx.poll()})"
+        assert eventually(up, 10), f"nginx did not serve the part (exit {nginx.poll()})"
         print(f"== part {part}, {len(body)} bytes; origin (core 0)")
         c0 = cpu_seconds(gw.proc.pid)
         origin = wrk(base + part)
@@ -194,7 +195,7 @@ def main(mode: str, args: list[str]) -> None:
                     workdir / "publisher.log")
     try:
         playlist = f"http://127.0.0.1:{gw.http_port}/live/{KEY}/video.m3u8"
-        wait_for("the playlist", lambda: requests.get(playlist, timeout=12).status_code == 200, 30, 0.3)
+        eventually(lambda: requests.get(playlist, timeout=12).status_code == 200, 30, period=0.3)
         time.sleep(4)
         if mode == "viewers":
             viewers(gw, [int(a) for a in args])

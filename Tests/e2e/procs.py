@@ -16,6 +16,8 @@ from typing import Optional
 
 import pytest
 
+from waiting import eventually
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / ".build" / "e2e-artifacts"
 SLUICE = Path(os.environ.get("SLUICE_BIN", REPO / ".build" / "debug" / "sluice"))
@@ -90,14 +92,14 @@ class Gateway:
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                      env=self.env,
                                      preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        def announced() -> bool:
             if self.proc.poll() is not None:
                 pytest.fail(f"sluice serve exited with {self.proc.returncode} at start:\n{self.log()[-3000:]}")
             text = self.log()
-            if "rtmp://" in text and re.search(r"http://.*index\.m3u8", text) and self._accepts():
-                return self
-            time.sleep(0.1)
+            return "rtmp://" in text and bool(re.search(r"http://.*index\.m3u8", text)) and self._accepts()
+
+        if eventually(announced, timeout):
+            return self
         pytest.fail(f"sluice serve did not announce rtmp:// and http://...index.m3u8 within {timeout} s:\n"
                     f"{' '.join(cmd)}\n{self.log()[-3000:]}")
 
@@ -192,14 +194,3 @@ def format_violations(vs, limit: int = 40) -> str:
     if len(vs) > limit:
         lines.append(f"... and {len(vs) - limit} more")
     return "\n".join(lines)
-
-
-def wait_for(what: str, cond, timeout: float, poll: float = 0.1):
-    """`cond()`'s first truthy value within `timeout` seconds (polled), else None; `what` names it for readers."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        v = cond()
-        if v:
-            return v
-        time.sleep(poll)
-    return None

@@ -15,6 +15,7 @@ import requests
 
 from follower import wait_for_multivariant
 from procs import FAST_SEGMENTS, Gateway, ffmpeg_cmd
+from waiting import eventually
 
 SECRET = "e2e-secret"
 
@@ -35,17 +36,17 @@ def publish_outcome(gw: Gateway, publishers, name: str, label: str, seconds: flo
     """Publishes as `name`; returns ('live', None) once a playlist appears, or ('refused', ffmpeg output)."""
     key = name.split("?")[0]
     pub = publishers(ffmpeg_cmd(gw.rtmp_url(name), seconds, size="320x240"), label)
-    deadline = time.monotonic() + 15
-    while time.monotonic() < deadline:
+
+    def outcome():
         if pub.proc.poll() is not None:
-            return "refused", pub.log()
-        r = requests.get(gw.hls_url(key), timeout=5)
-        if r.status_code == 200:
-            pub.stop()
-            return "live", None
-        time.sleep(0.2)
+            return "refused"
+        return "live" if requests.get(gw.hls_url(key), timeout=5).status_code == 200 else None
+
+    seen = eventually(outcome, 15, period=0.2)
+    if seen == "refused":
+        return "refused", pub.log()
     pub.stop()
-    return "timeout", pub.log()
+    return ("live", None) if seen == "live" else ("timeout", pub.log())
 
 
 def refusal_line(gw: Gateway, key: str) -> str:

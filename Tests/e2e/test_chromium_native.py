@@ -4,12 +4,12 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
-import time
 
 import pytest
 
 from browser import headless_chromium, unavailable as no_browser
 from procs import ARTIFACTS, free_port, ffmpeg_cmd
+from waiting import eventually, eventually_in_page
 
 KEY = "e2e-chromium"
 
@@ -67,23 +67,14 @@ def test_chromium_plays_the_stream_natively(tune_in, gateway, publishers, page_s
     from follower import wait_for_multivariant
     assert wait_for_multivariant(gateway.hls_url(key), 15) is not None, gateway.log()[-2000:]
     if tune_in == "steady":
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            seconds, td = _listed(gateway.hls_url(key))
-            if seconds >= 4 * td:
-                break
-            time.sleep(0.2)
+        eventually(lambda: _listed(gateway.hls_url(key)), 10, until=lambda l: l[0] >= 4 * l[1], period=0.2)
     listed = _listed(gateway.hls_url(key))[0]
     driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
-    state = {}
-    end = time.monotonic() + 25
-    while time.monotonic() < end:
-        state = driver.execute_script(
-            "const v = document.getElementById('v'); return {t: v.currentTime, w: v.videoWidth, h: v.videoHeight,"
-            " rs: v.readyState, err: v.error && (v.error.code + ' ' + v.error.message), ev: window.events};")
-        if state["t"] > 2.5 or state["err"]:
-            break
-        time.sleep(0.25)
+    state = eventually_in_page(
+        driver,
+        "const v = document.getElementById('v'); return {t: v.currentTime, w: v.videoWidth, h: v.videoHeight,"
+        " rs: v.readyState, err: v.error && (v.error.code + ' ' + v.error.message), ev: window.events};",
+        lambda s: s["t"] > 2.5 or s["err"], 25)
     driver.save_screenshot(str(workdir / "chromium.png"))
     (ARTIFACTS / f"chromium-native-{tune_in}.png").write_bytes((workdir / "chromium.png").read_bytes())
     context = f"{listed:.3f} s of complete segments listed when the page opened\n{gateway.log()[-1500:]}\n{pub.log()[-500:]}"

@@ -14,7 +14,8 @@ import time
 
 import requests
 
-from procs import Gateway, Publisher, ffmpeg_cmd, wait_for
+from procs import Gateway, Publisher, ffmpeg_cmd
+from waiting import eventually
 from test_hlsjs_ladder import PAGE, STATE_JS, _extract_hlsjs, driver, page_server  # noqa: F401 - fixtures
 
 KEY = "e2e-dvr"
@@ -35,22 +36,22 @@ def test_hlsjs_seeks_back_into_the_dvr_window_and_returns_to_live(workdir, page_
         (workdir / "index.html").write_text(PAGE.replace("{src}", url))
         driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
         state = lambda: driver.execute_script(STATE_JS)  # noqa: E731
-        live = wait_for("playing", lambda: (lambda s: s["t"] > 0 and s["latency"] and s)(state()), 20, poll=0.2)
+        live = eventually(lambda: (lambda s: s["t"] > 0 and s["latency"] and s)(state()), 20, period=0.2)
         assert live, state()
         time.sleep(2)
         edge = driver.execute_script("return window.hls.liveSyncPosition;")
         start = driver.execute_script("return document.getElementById('v').seekable.start(0);")
         assert edge - start >= 20, f"seekable only from {start:.1f} to live {edge:.1f}"
         driver.execute_script(f"document.getElementById('v').currentTime = {edge - 15};")
-        back = wait_for("behind", lambda: (lambda s: s["latency"] and s["latency"] > 12 and s)(state()), 10, poll=0.2)
+        back = eventually(lambda: (lambda s: s["latency"] and s["latency"] > 12 and s)(state()), 10, period=0.2)
         assert back, f"hls.js did not land 15 s behind live: {state()}"
         t0 = state()["t"]
         time.sleep(3)
         s = state()
         assert s["t"] - t0 >= 2.5 and s["latency"] > 10, f"did not play from the past: {t0} -> {s}"
         driver.execute_script("const h = window.hls; document.getElementById('v').currentTime = h.liveSyncPosition;")
-        near = wait_for("live", lambda: (lambda s: s["latency"] and s["latency"] < s["target"] + 1 and s)(state()),
-                        10, poll=0.2)
+        near = eventually(lambda: (lambda s: s["latency"] and s["latency"] < s["target"] + 1 and s)(state()),
+                          10, period=0.2)
         assert near, f"did not return to live: {state()}"
         assert not [e for e in s["log"]["errors"] if e[3]], s["log"]["errors"]
     finally:

@@ -18,7 +18,8 @@ import time
 import pytest
 import requests
 
-from procs import Gateway, Publisher, ffmpeg_cmd, free_port, wait_for
+from procs import Gateway, Publisher, ffmpeg_cmd, free_port
+from waiting import eventually_in_page
 from test_hlsjs_ladder import _extract_hlsjs, driver  # noqa: F401 - fixture
 from test_pages import _CORSHandler
 from test_recording import finished
@@ -30,16 +31,6 @@ WATCH_JS = ("const v = document.getElementById('video'); const p = window.sluice
             " start: p.dvr && p.dvr.start, end: p.dvr && p.dvr.end, behind: p.dvr && p.dvr.behind,"
             " label: document.getElementById('dvr-behind').textContent,"
             " download: document.getElementById('download').hidden ? null : document.getElementById('download').href};")
-
-
-def poll(d, script, ok, timeout, period=0.25):
-    value, end = None, time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = d.execute_script(script)
-        if ok(value):
-            return value
-        time.sleep(period)
-    return value
 
 
 @pytest.fixture
@@ -70,40 +61,40 @@ def test_pages_list_recordings_and_the_watch_page_seeks_60_s_back_in_a_120_s_dvr
         rid = done[0]["id"]
         # Streams page: the recording with its play link; the long stream marked as being recorded.
         d.get(base + "/")
-        row = poll(d, f"const r = document.querySelector('tr[data-recording=\"dvr-short/{rid}\"]');"
-                      " const s = document.querySelector('tr[data-key=\"dvr-long\"] .pill.rec');"
-                      " return r && {play: r.querySelector('a.play-link').getAttribute('href'), text: r.textContent,"
-                      " rec: !!s};", lambda r: r and r["rec"], 15)
+        row = eventually_in_page(d, f"const r = document.querySelector('tr[data-recording=\"dvr-short/{rid}\"]');"
+                                    " const s = document.querySelector('tr[data-key=\"dvr-long\"] .pill.rec');"
+                                    " return r && {play: r.querySelector('a.play-link').getAttribute('href'), text: r.textContent,"
+                                    " rec: !!s};", lambda r: r and r["rec"], 15)
         assert row and row["play"] == f"/watch/dvr-short?recording={rid}" and "finished" in row["text"], row
         # Dashboard: disk use of the recordings.
         d.get(base + "/dashboard")
-        disk = poll(d, "const e = document.getElementById('disk'); return {text: e.textContent, bytes: e.dataset.bytes};",
-                    lambda x: x["bytes"] and int(x["bytes"]) > 0, 15)
+        disk = eventually_in_page(d, "const e = document.getElementById('disk'); return {text: e.textContent, bytes: e.dataset.bytes};",
+                                  lambda x: x["bytes"] and int(x["bytes"]) > 0, 15)
         listed = requests.get(base + "/api/recordings/usage", timeout=10).json()
         assert disk["bytes"] and int(disk["bytes"]) > 100_000 and "recording now: dvr-long" in disk["text"], disk
         assert listed["recordings"] == 2, listed
         # The play link plays the recording (VOD) to its end, with its MP4 download offered.
         d.get(base + row["play"])
-        vod = poll(d, WATCH_JS, lambda s: s["t"] >= 5, 30)
+        vod = eventually_in_page(d, WATCH_JS, lambda s: s["t"] >= 5, 30)
         assert vod["t"] >= 5 and not vod["shown"], vod
         assert vod["download"] and vod["download"].endswith(f"/vod/dvr-short/{rid}.mp4"), vod
         # DVR: wait until 75 s of the long stream are listed, then open its watch page.
         time.sleep(max(0, 78 - (time.monotonic() - t0)))
         d.get(base + "/watch/dvr-long")
-        live = poll(d, WATCH_JS, lambda s: s["shown"] and s["latency"] and s["end"] - s["start"] >= 65, 30)
+        live = eventually_in_page(d, WATCH_JS, lambda s: s["shown"] and s["latency"] and s["end"] - s["start"] >= 65, 30)
         assert live["shown"] and live["end"] - live["start"] >= 65, live
         assert live["label"] == "live" and live["latency"] < 5, live
         # Move the seek bar 60 s back, as a viewer drags it (input, then change).
         d.execute_script("const s = document.getElementById('dvr-seek'); s.value = String(Number(s.max) - 60);"
                          " s.dispatchEvent(new Event('input')); s.dispatchEvent(new Event('change'));")
-        back = poll(d, WATCH_JS, lambda s: s["latency"] and s["latency"] > 55 and not s["paused"], 15)
+        back = eventually_in_page(d, WATCH_JS, lambda s: s["latency"] and s["latency"] > 55 and not s["paused"], 15)
         assert back["latency"] and 55 < back["latency"] < 70 and back["label"].startswith("−"), back
         t_back = back["t"]
         time.sleep(4)
         still = d.execute_script(WATCH_JS)
         assert still["t"] - t_back >= 3 and still["latency"] > 55, (back, still)
         d.find_element("id", "dvr-live").click()
-        near = poll(d, WATCH_JS, lambda s: s["latency"] and s["target"] and s["latency"] < s["target"] + 1, 15)
+        near = eventually_in_page(d, WATCH_JS, lambda s: s["latency"] and s["target"] and s["latency"] < s["target"] + 1, 15)
         assert near["latency"] < near["target"] + 1 and near["label"] == "live", near
         assert not near["error"], near
     finally:

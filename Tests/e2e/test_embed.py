@@ -6,7 +6,6 @@ with it, and a page of another origin embeds the watch page's player as the READ
 """
 from __future__ import annotations
 
-import time
 
 import pytest
 import requests
@@ -14,6 +13,7 @@ import requests
 import hlsjs
 from browser import PageServer, headless_chromium, unavailable as no_browser
 from procs import ARTIFACTS, Gateway, Publisher, ffmpeg_cmd
+from waiting import eventually_in_page
 
 KEY = "e2e-embed"
 
@@ -59,17 +59,6 @@ def live():
         gw.stop()
 
 
-def _poll(driver, script: str, done, timeout: float):
-    value = None
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = driver.execute_script(script)
-        if done(value):
-            break
-        time.sleep(0.25)
-    return value
-
-
 def test_the_gateway_serves_hls_js_to_any_origin(live):
     r = requests.get(live["base"] + "/pages/hls.mjs", timeout=10)
     assert r.status_code == 200 and "javascript" in r.headers.get("Content-Type", ""), r.headers
@@ -81,9 +70,9 @@ def test_the_gateway_serves_hls_js_to_any_origin(live):
 def test_the_watch_page_plays_with_the_gateways_own_hls_js(live):
     d = live["driver"]
     d.get(f"{live['base']}/watch/{KEY}")
-    s = _poll(d, "const p = window.sluicePlayer || {}; const v = document.getElementById('video');"
-                 " return {engine: p.engine, error: p.error, t: v.currentTime};",
-              lambda s: s["t"] > 3 or s["error"], 30)
+    s = eventually_in_page(d, "const p = window.sluicePlayer || {}; const v = document.getElementById('video');"
+                              " return {engine: p.engine, error: p.error, t: v.currentTime};",
+                           lambda s: s["t"] > 3 or s["error"], 30)
     assert s["engine"] and s["engine"].startswith("hls.js 1."), s
     assert not s["error"] and s["t"] > 3, s
 
@@ -91,9 +80,9 @@ def test_the_watch_page_plays_with_the_gateways_own_hls_js(live):
 def test_a_page_of_another_origin_embeds_the_player(live):
     d = live["driver"]
     d.get(live["page"])
-    s = _poll(d, "const v = document.getElementById('v'); const e = window.embedded;"
-                 " return {t: v.currentTime, errors: e ? e.errors : null, latency: e ? e.hls.latency : null};",
-              lambda s: s["t"] > 4 or (s["errors"] or []), 30)
+    s = eventually_in_page(d, "const v = document.getElementById('v'); const e = window.embedded;"
+                              " return {t: v.currentTime, errors: e ? e.errors : null, latency: e ? e.hls.latency : null};",
+                           lambda s: s["t"] > 4 or (s["errors"] or []), 30)
     assert s["errors"] == [] and s["t"] > 4, s
     # The keeper holds it near hls.js's target (PART-HOLD-BACK 0.6 s): well under a second behind the edge.
     assert s["latency"] is not None and s["latency"] < 1.5, s

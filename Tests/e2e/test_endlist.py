@@ -10,6 +10,7 @@ import requests
 import hlsvalidate as hv
 from follower import wait_for_multivariant
 from procs import FAST_SEGMENTS, Gateway, ffmpeg_cmd
+from waiting import eventually
 
 KEY = "e2e-endlist"
 
@@ -37,14 +38,16 @@ def test_ended_stream_ignores_directives(short_grace_gateway, publishers):
         pl = hv.parse_media_playlist(requests.get(u, timeout=5).text, u)
         hints[n] = [urljoin(u, h["URI"]) for h in pl.preload_hints if h.get("TYPE") == "PART"]
 
-    deadline = time.monotonic() + 10
     ended = {}
-    while time.monotonic() < deadline and len(ended) < len(media):
+
+    def all_ended() -> bool:
         for n, u in media.items():
             pl = hv.parse_media_playlist(requests.get(u, timeout=5).text, u)
             if pl.endlist:
                 ended[n] = pl
-        time.sleep(0.2)
+        return len(ended) == len(media)
+
+    eventually(all_ended, 10, period=0.2)
     assert len(ended) == len(media), f"no EXT-X-ENDLIST within 10 s of the grace (1 s) running out\n{gw.log()[-1500:]}"
 
     for n, u in media.items():

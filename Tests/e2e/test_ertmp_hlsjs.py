@@ -12,6 +12,7 @@ import time
 import pytest
 
 from follower import wait_for_multivariant
+from waiting import eventually_in_page
 from test_ertmp import CODECS, FFMPEG9, publisher_cmd
 from test_hlsjs_ladder import PAGE, STATE_JS, _extract_hlsjs, driver, page_server  # noqa: F401 - fixtures
 
@@ -44,12 +45,7 @@ def test_hlsjs_plays_what_it_can_decode(codec, gateway, publishers, page_server,
                 f"events {lg.get('events')}\nerrors {lg.get('errors')}\nfatal {lg.get('fatal')}\n"
                 f"gateway log tail:\n{gateway.log()[-1200:]}\npublisher:\n{pub.log()[-400:]}")
 
-    s, end = {}, time.monotonic() + 30
-    while time.monotonic() < end:
-        s = driver.execute_script(STATE_JS)
-        if s["t"] > 1.5 or s["err"] or (s["log"] or {}).get("fatal"):
-            break
-        time.sleep(0.25)
+    s = eventually_in_page(driver, STATE_JS, lambda s: s["t"] > 1.5 or s["err"] or (s["log"] or {}).get("fatal"), 30)
     assert s["t"] > 1.5 and not s["err"], f"hls.js did not start playing\n{context(s)}"
     levels = driver.execute_script(LEVELS_JS)
     print(f"hls.js levels (height, videoCodec): {levels}")
@@ -63,12 +59,8 @@ def test_hlsjs_plays_what_it_can_decode(codec, gateway, publishers, page_server,
     for level, height in [(i, 720) for i in source[:1]] + [(h264[0], levels[h264[0]][0])]:
         # nextLevel keeps the buffer (the watch page's picker); currentLevel would flush it and can stall.
         driver.execute_script(f"window.hls.nextLevel = {level};")
-        end, s = time.monotonic() + 15, {}
-        while time.monotonic() < end:
-            s = driver.execute_script(STATE_JS)
-            if s["level"] == level and s["h"] == height and not s["paused"]:
-                break
-            time.sleep(0.25)
+        s = eventually_in_page(driver, STATE_JS,
+                               lambda s: s["level"] == level and s["h"] == height and not s["paused"], 15)
         assert s["level"] == level and s["h"] == height, f"level {level} never played at {height}p\n{context(s)}"
         t0, f0 = s["t"], driver.execute_script(FRAMES_JS)
         time.sleep(3)

@@ -33,6 +33,7 @@ import laddercheck as lc
 from follower import wait_for_multivariant
 from browser import headless_chromium, unavailable as no_browser
 from procs import ARTIFACTS, free_port
+from waiting import eventually
 
 KEY = "e2e-hlsjs-ladder"
 PUBLISH_SECONDS = 60  # killed at teardown; long enough for retried switch windows
@@ -131,16 +132,9 @@ def _edge(url: str) -> tuple[float, float]:
 def _wait_ladder(url: str, timeout: float) -> int:
     """Number of variants once the multivariant lists the whole 720p ladder (or what it had at the end)."""
     import requests
-    end, n = time.monotonic() + timeout, 0
-    while time.monotonic() < end:
-        try:
-            n = requests.get(url, timeout=2).text.count("#EXT-X-STREAM-INF")
-        except requests.RequestException:
-            n = 0
-        if n >= len(lc.LADDERS[720]):
-            return n
-        time.sleep(0.2)
-    return n
+    n = eventually(lambda: requests.get(url, timeout=2).text.count("#EXT-X-STREAM-INF"), timeout,
+                   until=lambda n: (n or 0) >= len(lc.LADDERS[720]), period=0.2, ignoring=requests.RequestException)
+    return n or 0
 
 
 def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, publishers, page_server, driver,
@@ -166,12 +160,7 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
                 f"publisher:\n{pub.log()[-400:]}")
 
     # 1. Playback starts.
-    s, end = {}, time.monotonic() + 25
-    while time.monotonic() < end:
-        s = state()
-        if s["t"] > 1.5 or s["err"] or (s["log"] or {}).get("fatal"):
-            break
-        time.sleep(0.25)
+    s = eventually(state, 25, until=lambda s: s["t"] > 1.5 or s["err"] or (s["log"] or {}).get("fatal"), period=0.25)
     assert not (s["log"] or {}).get("fatal"), context(s)
     assert s["t"] > 1.5 and not s["err"], f"hls.js did not start playing\n{context(s)}"
     levels = s["log"]["levels"]
@@ -191,15 +180,14 @@ def test_hlsjs_plays_the_ladder_and_switches_level_without_stalling(gateway, pub
     while len(judged) < len(order) and attempt < 3 * len(order) and pub.proc.poll() is None:
         target = order[attempt % len(order)]
         attempt += 1
-        before = state()
         edges0 = {lv: _edge(levels[lv]["uri"]) for lv in {2, target}}
         t_set = driver.execute_script(f"window.hls.nextLevel = {target}; return window.now();")
-        switched_at, s = None, before
-        end = time.monotonic() + 8
-        while time.monotonic() < end and switched_at is None:
-            s = state()
-            switched_at = next((t for t, lv in s["log"]["switched"] if t >= t_set and lv == target), None)
-            time.sleep(0.1)
+
+        def switched(s):
+            return next((t for t, lv in s["log"]["switched"] if t >= t_set and lv == target), None)
+
+        s = eventually(state, 8, until=lambda s: switched(s) is not None)
+        switched_at = switched(s)
         assert switched_at is not None, f"no LEVEL_SWITCHED to {target} within 8 s\n{context(s)}"
         t_switched = s["t"]
         time.sleep(WATCH_S)

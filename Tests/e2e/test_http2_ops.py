@@ -20,6 +20,7 @@ import requests
 
 from follower import wait_for_multivariant
 from procs import FAST_SEGMENTS, REPO, SLUICE, Gateway, ffmpeg_cmd, free_port
+from waiting import eventually
 
 KEY = "e2e-h2"
 
@@ -157,10 +158,11 @@ def test_http2_over_tls_with_alpn(workdir):
                              "--transcode", "off"], stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         base = f"https://127.0.0.1:{port}"
-        end = time.monotonic() + 20
-        while time.monotonic() < end and _curl("-k", base + "/readyz")[1] != "200":
+        def ready() -> bool:
             assert proc.poll() is None, (workdir / "gateway.log").read_text()
-            time.sleep(0.2)
+            return _curl("-k", base + "/readyz")[1] == "200"
+
+        eventually(ready, 20, period=0.2)
         assert _curl("-k", "--http2", base + "/readyz") == ("2", "200", "ready")
         assert _curl("-k", "--http1.1", base + "/healthz") == ("1.1", "200", "ok")
         assert _curl("--cacert", str(cert), "--http2", base + "/api/streams") == ("2", "200", "[]")

@@ -29,6 +29,7 @@ import hlsvalidate as hv
 from browser import PageServer, headless_chromium, unavailable as no_browser
 import obspeer
 from procs import ARTIFACTS, Gateway, Publisher, ffmpeg_cmd, format_violations
+from waiting import eventually, eventually_in_page
 from srtpeers import srt_ffmpeg_cmd
 
 HERE = Path(__file__).resolve().parent
@@ -207,13 +208,8 @@ def _validate(case: Case, url: str, until: Callable[[], bool]) -> None:
 
 def _listed(src: str, until: float) -> None:
     """Returns once the multivariant answers (OBS takes a few seconds to start), or at `until`."""
-    while time.monotonic() < until:
-        try:
-            if requests.get(src, timeout=10).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
+    eventually(lambda: requests.get(src, timeout=10).status_code == 200, until - time.monotonic(), period=0.2,
+               ignoring=requests.RequestException)
 
 
 def _whep(case: Case, url: str) -> None:
@@ -225,13 +221,8 @@ def _whep(case: Case, url: str) -> None:
 
 def _recording(case: Case, base: str, key: str) -> None:
     """Waits for the stream's recording to finish, then decodes it whole from the URL the API gives."""
-    end = time.monotonic() + 30
-    rows = []
-    while time.monotonic() < end:
-        rows = [r for r in requests.get(f"{base}/api/recordings", params={"key": key}, timeout=10).json()]
-        if rows and all(r.get("finished") for r in rows):
-            break
-        time.sleep(0.5)
+    rows = eventually(lambda: requests.get(f"{base}/api/recordings", params={"key": key}, timeout=10).json(), 30,
+                      until=lambda rows: rows and all(r.get("finished") for r in rows), period=0.5)
     case.recording = {"rows": rows}
     if not rows:
         return
@@ -266,9 +257,7 @@ def _run_case(name: str, config: str, workdir: Path, chunk: Path) -> Case:
     publisher = None
     try:
         driver.get(pages.url("index.html"))
-        end = time.monotonic() + 20
-        while time.monotonic() < end and not driver.execute_script("return window.ready === true"):
-            time.sleep(0.1)
+        eventually_in_page(driver, "return window.ready === true", bool, 20, period=0.1)
         src = gw.hls_url(key)
         publisher = spec.start(gw, key, spec.seconds + spec.lead + spec.late, workdir)
         t_publish = time.monotonic()

@@ -13,7 +13,8 @@ import shutil
 import signal
 import time
 
-from procs import Gateway, Publisher, wait_for
+from procs import Gateway, Publisher
+from waiting import eventually
 from test_hlsjs_ladder import PAGE, STATE_JS, _extract_hlsjs, driver, page_server  # noqa: F401 - fixtures
 from test_long_gop import RECONNECT_AFTER_S, obs_defaults_cmd
 
@@ -34,12 +35,12 @@ def test_hlsjs_plays_obs_defaults_from_publish_start_and_through_a_reconnect(wor
         (workdir / "index.html").write_text(PAGE.replace("{src}", url))
         driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
         state = lambda: driver.execute_script(STATE_JS)  # noqa: E731
-        loaded = wait_for("hls.js", lambda: state()["log"]["ready"] or state()["log"]["fatal"], 15)
+        loaded = eventually(lambda: state()["log"]["ready"] or state()["log"]["fatal"], 15)
         assert loaded, "the page never loaded hls.js"
         assert not state()["log"]["fatal"], state()["log"]["fatal"]
         launched = time.monotonic()
         pubs.append(Publisher(obs_defaults_cmd(gw.rtmp_url(KEY), RECONNECT_AFTER_S + 2), workdir / "publisher1.log"))
-        first = wait_for("first frame", lambda: (lambda s: s["t"] > 0 and s)(state()), 20, poll=0.05)
+        first = eventually(lambda: (lambda s: s["t"] > 0 and s)(state()), 20, period=0.05)
         assert first, f"hls.js showed nothing in 20 s: {state()}\n{gw.log()[-2000:]}"
         first_frame_s = time.monotonic() - launched
         levels = state()["log"]["levels"] or []
@@ -53,7 +54,7 @@ def test_hlsjs_plays_obs_defaults_from_publish_start_and_through_a_reconnect(wor
         pubs[0].stop(signal.SIGTERM)
         pubs.append(Publisher(obs_defaults_cmd(gw.rtmp_url(KEY), 25), workdir / "publisher2.log"))
         # Settled: the player plays again; then it must keep up with real time.
-        assert wait_for("playing", lambda: (lambda s: not s["paused"] and s["rs"] >= 3 and s)(state()), 15), state()
+        assert eventually(lambda: (lambda s: not s["paused"] and s["rs"] >= 3 and s)(state()), 15), state()
         time.sleep(3)
         t0, w0 = state()["t"], time.monotonic()
         time.sleep(8)

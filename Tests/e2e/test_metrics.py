@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 import requests
 
 from procs import FAST_SEGMENTS, SLUICE, Gateway, ffmpeg_cmd, sluice_publish_cmd
+from waiting import eventually
 
 KEY = "e2e-metrics"
 SAMPLE = re.compile(r'^(?P<name>[a-z_]+)(?:\{(?P<labels>[^}]*)\})? (?P<value>\S+)$')
@@ -34,29 +35,21 @@ def value(samples, name: str, **want) -> float:
     return sum(v for n, labels, v in samples if n == name and all(labels.get(k) == x for k, x in want.items()))
 
 
-def wait_for(fn, timeout: float, what: str):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        got = fn()
-        if got:
-            return got
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def test_every_hop_appears_in_metrics(workdir, publishers):
     gw = Gateway(workdir, FAST_SEGMENTS + ["--transcode", "on"]).start()
     try:
         base = f"http://127.0.0.1:{gw.http_port}"
         pub = publishers(ffmpeg_cmd(gw.rtmp_url(KEY), 6))
-        master = wait_for(lambda: (r := requests.get(gw.hls_url(KEY), timeout=10)).status_code == 200
-                          and "480p" in r.text and r.text, 20, "a multivariant listing the ladder")
+        master = eventually(lambda: (r := requests.get(gw.hls_url(KEY), timeout=10)).status_code == 200
+                            and "480p" in r.text and r.text, 20, period=0.2)
+        assert master, "timed out waiting for a multivariant listing the ladder"
         (workdir / "index.m3u8").write_text(master)
         fetched = {}
         for rendition in ("video", "480p"):
             url = urljoin(gw.hls_url(KEY), f"{rendition}.m3u8")
-            playlist = wait_for(lambda: (r := requests.get(url, timeout=10)).status_code == 200
-                                and "#EXT-X-PART:" in r.text and r.text, 15, f"{rendition} playlist with parts")
+            playlist = eventually(lambda: (r := requests.get(url, timeout=10)).status_code == 200
+                                  and "#EXT-X-PART:" in r.text and r.text, 15, period=0.2)
+            assert playlist, f"timed out waiting for the {rendition} playlist with parts"
             parts = re.findall(r'#EXT-X-PART:[^\n]*URI="([^"]+)"', playlist)
             for uri in parts[-3:]:
                 assert requests.get(urljoin(url, uri), timeout=10).status_code == 200

@@ -14,7 +14,6 @@ import shutil
 import signal
 import subprocess
 import threading
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import requests
 from e2ecommon import assert_followed_through_edge, assert_viewers_kept_receiving, cross_fetch_excused
 from follower import follow
 from procs import FAST_SEGMENTS, REPO, SLUICE, Gateway, Publisher, _stop, ffmpeg_cmd, free_port
+from waiting import eventually
 from test_metrics import parse_metrics, value
 
 KEY = "e2e-edge"
@@ -58,15 +58,12 @@ class Edge:
         self.proc = subprocess.Popen(
             ["nginx", "-p", str(self.prefix), "-c", str(self.conf), "-e", "stderr", "-g", "daemon off;"],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
+        def healthy() -> bool:
             assert self.proc.poll() is None, (self.prefix / "stderr.log").read_text()
-            try:
-                if requests.get(self.url("/edge-healthz"), timeout=1).status_code == 200:
-                    return
-            except requests.RequestException:
-                time.sleep(0.1)
-        pytest.fail("nginx edge did not answer /edge-healthz")
+            return requests.get(self.url("/edge-healthz"), timeout=1).status_code == 200
+
+        if not eventually(healthy, 10, ignoring=requests.RequestException):
+            pytest.fail("nginx edge did not answer /edge-healthz")
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -94,9 +91,7 @@ def edge_run(tmp_path_factory):
         pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), SECONDS + 25), workdir / "publisher.log")
         edge = Edge(workdir, gw.http_port)
         mv = edge.url(f"/live/{KEY}/index.m3u8")
-        end = time.monotonic() + 30
-        while time.monotonic() < end and requests.get(mv, timeout=12).status_code != 200:
-            time.sleep(0.3)
+        eventually(lambda: requests.get(mv, timeout=12).status_code == 200, 30, period=0.3)
         origin_metrics = f"http://127.0.0.1:{gw.http_port}/metrics"
         before = parse_metrics(requests.get(origin_metrics, timeout=10).text)
         report_path = workdir / "viewers.json"

@@ -33,7 +33,8 @@ from urllib.parse import urljoin
 import pytest
 import requests
 
-from procs import ARTIFACTS, REPO, SLUICE, Gateway, Publisher, wait_for
+from procs import ARTIFACTS, REPO, SLUICE, Gateway, Publisher
+from waiting import eventually
 from test_hlsjs_ladder import PAGE, STATE_JS, _extract_hlsjs, driver, page_server  # noqa: F401 - fixtures
 
 KEY = "e2e-overload"
@@ -192,9 +193,9 @@ def test_overload_sheds_rungs_and_keeps_the_passthrough_on_time(workdir):
     try:
         load = [Publisher(encoder_load_cmd(PUBLISH_S, tenant=i > 0), workdir / f"load-{i}.log") for i in range(LOADS)]
         pub = Publisher(publisher_cmd(gw.rtmp_url(KEY), PUBLISH_S), workdir / "publisher.log")
-        seen = wait_for("publish", lambda: "RTMP publish started" in gw.log() and time.monotonic(), 15)
+        seen = eventually(lambda: "RTMP publish started" in gw.log() and time.monotonic(), 15)
         assert seen, f"the gateway never saw the publisher:\n{gw.log()[-2000:]}\n{pub.log()[-800:]}"
-        shed = wait_for("shed", lambda: "ladder sheds load" in gw.log() and time.monotonic(), SHED_WITHIN_S + 1)
+        shed = eventually(lambda: "ladder sheds load" in gw.log() and time.monotonic(), SHED_WITHIN_S + 1)
         if not shed and ingest_fps(gw) < 55:
             pytest.skip(f"the machine is too busy for the publisher: {ingest_fps(gw)} fps of 60 reached the gateway")
         if not shed and keeps_up(gw):
@@ -217,7 +218,7 @@ def test_overload_sheds_rungs_and_keeps_the_passthrough_on_time(workdir):
                 n = len(STEP.findall(gw.log()))
                 time.sleep(QUIET_S)
                 return n == len(STEP.findall(gw.log()))
-            assert wait_for("quiet", quiet, 30, poll=0), f"the ladder never settled:\n{gw.log()[-3000:]}"
+            assert eventually(quiet, 30, period=0), f"the ladder never settled:\n{gw.log()[-3000:]}"
             n0, m0 = len(STEP.findall(gw.log())), metrics(gw)
             mv0, w0 = requests.get(base + "index.m3u8", timeout=10).text, time.time()
             time.sleep(WINDOW_S)
@@ -270,11 +271,11 @@ def test_overload_sheds_rungs_and_keeps_the_passthrough_on_time(workdir):
         # The publisher reconnects into the same overload: the new session's ladder starts with the steps in force,
         # before its first picture, instead of overloading the machine again for the shedder's patience.
         pub.stop()
-        assert wait_for("left", lambda: "RTMP publish ended" in gw.log(), 10), gw.log()[-2000:]
+        assert eventually(lambda: "RTMP publish ended" in gw.log(), 10), gw.log()[-2000:]
         pub = Publisher(publisher_cmd(gw.rtmp_url(KEY), 15), workdir / "publisher2.log")
-        again = wait_for("republish", lambda: gw.log().count("RTMP publish started") >= 2, 15)
+        again = eventually(lambda: gw.log().count("RTMP publish started") >= 2, 15)
         assert again, f"the second session never started\n{gw.log()[-2000:]}"
-        kept = wait_for("kept", lambda: "kept from the stream's previous session" in gw.log(), 10)
+        kept = eventually(lambda: "kept from the stream's previous session" in gw.log(), 10)
         assert kept, f"the second session's ladder did not start shed\n{gw.log()[-3000:]}"
         first, second = gw.log().split("RTMP publish started")[1:3]
         inherited = [ln for ln in second.splitlines() if "kept from the stream's previous session" in ln]
@@ -322,26 +323,26 @@ def test_hlsjs_on_a_shed_rung_switches_level_without_a_fatal_error(workdir, page
             except requests.RequestException:
                 return None
             return text if text.count("#EXT-X-STREAM-INF") == 4 else None
-        listed = wait_for("ladder", whole_ladder, 15, poll=0.2)
+        listed = eventually(whole_ladder, 15, period=0.2)
         assert listed and "720p.m3u8" in listed, f"the ladder was never listed whole\n{gw.log()[-2000:]}"
         (workdir / "index.html").write_text(PAGE.replace("{src}", url))
         driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
         state = lambda: driver.execute_script(STATE_JS)  # noqa: E731
-        levels = wait_for("levels", lambda: state()["log"]["levels"], 10)
+        levels = eventually(lambda: state()["log"]["levels"], 10)
         assert levels, f"hls.js never parsed the manifest: {state()['log']}"
         pinned = next(i for i, lv in enumerate(levels) if lv["height"] == 720)
         driver.execute_script(f"window.hls.currentLevel = {pinned};")
-        on720 = wait_for("720p", lambda: (lambda s: s["h"] == 720 and s["t"] > 0.5 and s)(state()), 20, poll=0.25)
+        on720 = eventually(lambda: (lambda s: s["h"] == 720 and s["t"] > 0.5 and s)(state()), 20, period=0.25)
         assert on720, f"hls.js did not play the 720p level: {state()}"
-        shed = wait_for("shed 720p", lambda: "rung 720p is no longer encoded" in gw.log() and time.monotonic(), 45)
+        shed = eventually(lambda: "rung 720p is no longer encoded" in gw.log() and time.monotonic(), 45)
         if not shed and ingest_fps(gw) < 55:
             pytest.skip(f"the machine is too busy for the publisher: {ingest_fps(gw)} fps of 60 reached the gateway")
         if not shed and keeps_up(gw):
             pytest.skip("no overload to shed: every rung kept the full frame rate and dropped nothing")
         assert shed, f"the 720p rung was never shed\n{gw.log()[-3000:]}"
         t_shed = state()["t"]
-        moved = wait_for("moved", lambda: (lambda s: s["level"] != pinned and s["h"] not in (0, 720) and s)(state()),
-                         20, poll=0.25)
+        moved = eventually(lambda: (lambda s: s["level"] != pinned and s["h"] not in (0, 720) and s)(state()),
+                           20, period=0.25)
         s = state()
         errors = s["log"]["errors"]
         (workdir / "hlsjs.json").write_text(json.dumps({"levels": levels, "errors": errors,
@@ -351,7 +352,7 @@ def test_hlsjs_on_a_shed_rung_switches_level_without_a_fatal_error(workdir, page
         # The shed rung's playlist answers 404 while it is out (hls.js may also have left it on a 503 before).
         if "rung 720p is encoded again" not in gw.log():
             assert requests.get(url.replace("index.m3u8", "720p.m3u8"), timeout=12).status_code == 404
-        advanced = wait_for("playing", lambda: (lambda s: s["t"] > t_shed + 3 and s)(state()), 15, poll=0.25)
+        advanced = eventually(lambda: (lambda s: s["t"] > t_shed + 3 and s)(state()), 15, period=0.25)
         assert advanced, f"playback stopped after the switch: {state()}"
     finally:
         for p in [pub] + (load or []):

@@ -23,6 +23,7 @@ import pytest
 
 from follower import wait_for_multivariant
 from procs import ARTIFACTS, FAST_SEGMENTS, Gateway, Publisher, ffmpeg_cmd, free_port
+from waiting import eventually, eventually_in_page
 from test_hlsjs_ladder import _extract_hlsjs
 
 KEY = "e2e-pages"
@@ -93,16 +94,6 @@ def _shot(live, name: str) -> None:
     live["driver"].save_screenshot(str(ARTIFACTS / f"pages-{name}.png"))
 
 
-def _wait(driver, script: str, ok, timeout: float, period: float = 0.25):
-    value, end = None, time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = driver.execute_script(script)
-        if ok(value):
-            return value
-        time.sleep(period)
-    return value
-
-
 PLAYER_JS = ("const v = document.getElementById('video'); const p = window.sluicePlayer || {};"
              " const l = document.getElementById('latency');"
              " return {t: v.currentTime, w: v.videoWidth, h: v.videoHeight, err: v.error && v.error.code,"
@@ -114,10 +105,10 @@ PLAYER_JS = ("const v = document.getElementById('video'); const p = window.sluic
 def test_index_lists_the_published_stream(live):
     d = live["driver"]
     d.get(live["base"] + "/")
-    row = _wait(d, f"const r = document.querySelector('tr[data-key=\"{KEY}\"]'); return r && {{"
-                   " href: r.querySelector('a.stream-link').getAttribute('href'), text: r.textContent,"
-                   " ingest: r.querySelector('td[data-hop=ingest]').textContent};",
-                lambda r: r and "360p" in r["text"] and r["ingest"] != "–", 15)
+    row = eventually_in_page(d, f"const r = document.querySelector('tr[data-key=\"{KEY}\"]'); return r && {{"
+                                " href: r.querySelector('a.stream-link').getAttribute('href'), text: r.textContent,"
+                                " ingest: r.querySelector('td[data-hop=ingest]').textContent};",
+                             lambda r: r and "360p" in r["text"] and r["ingest"] != "–", 15)
     _shot(live, "index")
     assert row, f"/ does not list {KEY}\n{live['gw'].log()[-1500:]}"
     assert row["href"] == f"/watch/{KEY}", row
@@ -137,7 +128,7 @@ def test_index_lists_the_published_stream(live):
 def test_watch_plays_with_hlsjs_in_low_latency_mode(live):
     d = live["driver"]
     d.get(f"{live['base']}/watch/{KEY}")
-    s = _wait(d, PLAYER_JS, lambda s: s["t"] > 2 or s["err"], 30)
+    s = eventually_in_page(d, PLAYER_JS, lambda s: s["t"] > 2 or s["err"], 30)
     assert s["engine"] and s["engine"].startswith("hls.js"), f"engine {s}\n{live['gw'].log()[-1000:]}"
     assert s["t"] > 2 and not s["err"], f"hls.js did not play: {s}"
     t0 = s["t"]
@@ -159,7 +150,7 @@ def test_watch_plays_with_hlsjs_in_low_latency_mode(live):
 def test_watch_plays_with_native_hls(live):
     d = live["driver"]
     d.get(f"{live['base']}/watch/{KEY}?engine=native")
-    s = _wait(d, PLAYER_JS, lambda s: s["t"] > 2.5 or s["err"], 30)
+    s = eventually_in_page(d, PLAYER_JS, lambda s: s["t"] > 2.5 or s["err"], 30)
     _shot(live, "watch-native")
     assert s["engine"] == "native HLS", s
     assert s["t"] > 2.5 and not s["err"], f"native HLS did not play: {s}\n{live['gw'].log()[-1000:]}"
@@ -170,9 +161,9 @@ def test_watch_plays_with_native_hls(live):
 def test_dashboard_draws_hop_charts(live):
     d = live["driver"]
     d.get(f"{live['base']}/dashboard?stream={KEY}")
-    charts = _wait(d, "return [...document.querySelectorAll('svg.chart')].map(s => ({chart: s.dataset.chart,"
-                      " points: Math.max(0, ...[...s.querySelectorAll('path[data-series]')].map(p => (p.getAttribute('d').match(/L/g) || []).length))}));",
-                   lambda cs: cs and sum(1 for c in cs if c["chart"].startswith("hop:") and c["points"] >= 3) >= 2, 15)
+    charts = eventually_in_page(d, "return [...document.querySelectorAll('svg.chart')].map(s => ({chart: s.dataset.chart,"
+                                   " points: Math.max(0, ...[...s.querySelectorAll('path[data-series]')].map(p => (p.getAttribute('d').match(/L/g) || []).length))}));",
+                                lambda cs: cs and sum(1 for c in cs if c["chart"].startswith("hop:") and c["points"] >= 3) >= 2, 15)
     _shot(live, "dashboard")
     by = {c["chart"]: c["points"] for c in charts or []}
     assert by.get("hop:ingest", 0) >= 3 and by.get("hop:package", 0) >= 3, f"charts {by}"
@@ -205,7 +196,7 @@ def test_watch_catches_up_after_a_stall(live):
     live position, says so, and is back near its old distance from the edge. Runs last: it freezes the publisher."""
     d = live["driver"]
     d.get(f"{live['base']}/watch/{KEY}")
-    s = _wait(d, PLAYER_JS, lambda s: s["t"] > 3 or s["err"], 30)
+    s = eventually_in_page(d, PLAYER_JS, lambda s: s["t"] > 3 or s["err"], 30)
     assert s["t"] > 3 and not s["err"], f"hls.js did not play: {s}"
     before = []
     for _ in range(8):
@@ -219,19 +210,21 @@ def test_watch_catches_up_after_a_stall(live):
     jumps0 = d.execute_script(EDGE_JS)["jumps"]
     pub.send_signal(signal.SIGSTOP)
     frozen, start = True, time.monotonic()
-    trace, caught_up = [], None
+    trace = []
+
+    def back_near_baseline():
+        """Thaws the publisher 3 s in; the edge reading once the page jumped back near its baseline, else None."""
+        nonlocal frozen
+        if frozen and time.monotonic() >= start + 3:
+            pub.send_signal(signal.SIGCONT)
+            frozen = False
+        e = d.execute_script(EDGE_JS)
+        trace.append((round(time.monotonic() - start, 2), e["edge"], e["rate"], e["shown"], e["jumps"] - jumps0, e["why"]))
+        return e if not frozen and e["jumps"] > jumps0 and e["edge"] is not None and e["edge"] < baseline + 0.6 else None
+
     try:
         # After the backlog the player is far behind; it must jump back to live, say so, and stay near its old distance.
-        while time.monotonic() < start + 28:
-            if frozen and time.monotonic() >= start + 3:
-                pub.send_signal(signal.SIGCONT)
-                frozen = False
-            e = d.execute_script(EDGE_JS)
-            trace.append((round(time.monotonic() - start, 2), e["edge"], e["rate"], e["shown"], e["jumps"] - jumps0, e["why"]))
-            if not frozen and e["jumps"] > jumps0 and e["edge"] is not None and e["edge"] < baseline + 0.6:
-                caught_up = e
-                break
-            time.sleep(0.2)
+        caught_up = eventually(back_near_baseline, start + 28 - time.monotonic(), period=0.2)
     finally:
         if frozen:
             pub.send_signal(signal.SIGCONT)
@@ -245,15 +238,16 @@ def test_watch_catches_up_after_a_stall(live):
     assert caught_up, f"not back within 0.6 s of the {baseline:.2f} s baseline in 25 s: {trace[-8:]}"
     # The stall raised hls.js's target latency for good (hls.js never lowers it); 20 s without one, the keeper does.
     targets = []
-    end = time.monotonic() + 35
-    while time.monotonic() < end:
+
+    def back_to_part_hold_back() -> bool:
         t = d.execute_script("const h = window.sluicePlayer.hls, d = h && h.latestLevelDetails;"
                              " return d ? [h.targetLatency, d.partHoldBack] : null;")
-        if t:
-            targets.append((round(time.monotonic() - start, 1), round(t[0], 3)))
-            if t[0] <= t[1] + 0.01 and any(x[1] > t[1] + 0.01 for x in targets):
-                break
-        time.sleep(0.5)
+        if not t:
+            return False
+        targets.append((round(time.monotonic() - start, 1), round(t[0], 3)))
+        return t[0] <= t[1] + 0.01 and any(x[1] > t[1] + 0.01 for x in targets)
+
+    eventually(back_to_part_hold_back, 35, period=0.5)
     phb = d.execute_script("return window.sluicePlayer.hls.latestLevelDetails.partHoldBack;")
     assert any(x[1] > phb + 0.01 for x in targets), f"the stall did not raise hls.js's target: {targets}"
     assert targets[-1][1] <= phb + 0.01, f"target latency not back to PART-HOLD-BACK {phb}: {targets[-6:]}"

@@ -17,7 +17,8 @@ from urllib.parse import urljoin
 
 import requests
 
-from procs import Gateway, Publisher, ffmpeg_cmd, wait_for
+from procs import Gateway, Publisher, ffmpeg_cmd
+from waiting import eventually
 from test_hlsjs_ladder import PAGE, STATE_JS, _extract_hlsjs, driver, page_server  # noqa: F401 - fixtures
 
 FPS = 30
@@ -42,8 +43,8 @@ def recordings(gw: Gateway, key: str) -> list[dict]:
 
 
 def finished(gw: Gateway, key: str, count: int = 1):
-    return wait_for("finished", lambda: (lambda r: len(r) >= count and all(x["finished"] for x in r) and r)(
-        recordings(gw, key)), 30, poll=0.25)
+    return eventually(lambda: (lambda r: len(r) >= count and all(x["finished"] for x in r) and r)(
+        recordings(gw, key)), 30, period=0.25)
 
 
 def media_playlists(gw: Gateway, rec: dict) -> dict[str, str]:
@@ -123,7 +124,7 @@ def test_kill_9_loses_only_the_segment_in_flight(workdir):
     gw = gateway(workdir, rec)
     pub = publish(gw, "rec-crash", 30, workdir / "publisher.log")
     try:
-        wait_for("recording", lambda: recordings(gw, "rec-crash"), 15)
+        eventually(lambda: recordings(gw, "rec-crash"), 15)
         # The issue's case: killed 20 s into the publish (the first segment is listed ~1 s in).
         time.sleep(19)
         gw.proc.send_signal(signal.SIGKILL)
@@ -171,14 +172,14 @@ def test_hlsjs_and_chromium_native_play_a_recording_to_its_end(workdir, page_ser
         (workdir / "index.html").write_text(PAGE.replace("{src}", url))
         driver.get(f"http://127.0.0.1:{page_server.server_address[1]}/index.html")
         state = lambda: driver.execute_script(STATE_JS)  # noqa: E731
-        end = wait_for("hls.js end", lambda: (lambda s: s["t"] >= 5.5 and s)(state()), 30, poll=0.25)
+        end = eventually(lambda: (lambda s: s["t"] >= 5.5 and s)(state()), 30, period=0.25)
         s = state()
         assert end, f"hls.js stopped at {s['t']:.2f} s of 6: {s['log']['errors']}"
         assert not [e for e in s["log"]["errors"] if e[3]], s["log"]["errors"]
         # Chromium's own HLS player, on the same page's origin.
         driver.execute_script(f"""document.body.innerHTML = '<video id="n" muted autoplay src="{url}"></video>';""")
-        native = wait_for("native end", lambda: driver.execute_script(
-            "const v = document.getElementById('n'); return v.currentTime >= 5.5 || v.ended;"), 30, poll=0.25)
+        native = eventually(lambda: driver.execute_script(
+            "const v = document.getElementById('n'); return v.currentTime >= 5.5 || v.ended;"), 30, period=0.25)
         assert native, driver.execute_script(
             "const v = document.getElementById('n'); return [v.currentTime, v.error && v.error.message];")
     finally:
@@ -196,7 +197,7 @@ def test_retention_removes_the_oldest_recording_while_another_is_written(workdir
         old = finished(gw, "rec-old")
         assert old and old[0]["bytes"] > 500_000, old
         second = publish(gw, "rec-new", 6, workdir / "publisher2.log")
-        removed = wait_for("removal", lambda: not recordings(gw, "rec-old") and "recording removed" in gw.log(), 20)
+        removed = eventually(lambda: not recordings(gw, "rec-old") and "recording removed" in gw.log(), 20)
         # Removed while the newer one was still being written (never the one being written).
         growing = recordings(gw, "rec-new")
         assert removed and growing and not growing[0]["finished"], (recordings(gw, "rec-old"), growing)

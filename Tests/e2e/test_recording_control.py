@@ -18,7 +18,8 @@ import time
 
 import requests
 
-from procs import Gateway, Publisher, ffmpeg_cmd, wait_for
+from procs import Gateway, Publisher, ffmpeg_cmd
+from waiting import eventually
 from test_recording import assert_vod, finished, media_playlists, probe, recordings
 
 FPS = 30
@@ -49,7 +50,7 @@ def test_the_api_starts_and_stops_a_recording_of_a_live_stream(workdir):
     pub = Publisher(ffmpeg_cmd(gw.rtmp_url("ctl"), 22, size="640x360", rate=FPS), workdir / "publisher.log")
     try:
         assert control(gw, "ctl", "start").status_code == 404  # Not live yet.
-        assert wait_for("live", lambda: live(gw, "ctl"), 20), gw.log()[-2000:]
+        assert eventually(lambda: live(gw, "ctl"), 20), gw.log()[-2000:]
         time.sleep(3)
         assert recordings(gw, "ctl") == [], "record.enabled is off: nothing recorded before the API says so"
         started = control(gw, "ctl", "start")
@@ -89,7 +90,7 @@ def test_with_recording_on_a_stop_ends_the_recording_and_the_stream_goes_on_unre
     gw = gateway(workdir, record=True, env={"SLUICE_API_ADMIN_TOKEN": "s3cret"})
     pub = Publisher(ffmpeg_cmd(gw.rtmp_url("auto"), 14, size="640x360", rate=FPS), workdir / "publisher.log")
     try:
-        assert wait_for("recording", lambda: recordings(gw, "auto"), 20), gw.log()[-2000:]
+        assert eventually(lambda: recordings(gw, "auto"), 20), gw.log()[-2000:]
         time.sleep(4)
         refused = control(gw, "auto", "stop")
         assert refused.status_code == 401 and "Bearer" in refused.headers.get("WWW-Authenticate", ""), refused.text

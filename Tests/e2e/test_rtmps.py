@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import time
 
 import requests
 
 from procs import FAST_SEGMENTS, Gateway, ffmpeg_cmd, free_port
+from waiting import eventually
 
 
 def make_certificate(workdir) -> tuple[str, str]:
@@ -20,12 +20,7 @@ def make_certificate(workdir) -> tuple[str, str]:
 
 
 def wait_live(gw: Gateway, key: str, timeout: float = 20) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if requests.get(gw.hls_url(key), timeout=5).status_code == 200:
-            return True
-        time.sleep(0.3)
-    return False
+    return eventually(lambda: requests.get(gw.hls_url(key), timeout=5).status_code == 200, timeout, period=0.3)
 
 
 def test_ffmpeg_publishes_over_rtmps_with_a_self_signed_certificate(workdir, publishers):

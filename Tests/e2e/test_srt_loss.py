@@ -15,6 +15,7 @@ import requests
 from follower import wait_for_multivariant
 from procs import FAST_SEGMENTS, Gateway, free_port
 from srtpeers import LossyRelay
+from waiting import eventually
 
 KEY = "srt-loss"
 SECONDS = 12
@@ -34,13 +35,8 @@ def _audio_packets(path) -> int:
 
 def _download(media_url: str, out) -> None:
     """A finished media playlist's init + every segment, into one file."""
-    deadline = time.monotonic() + 20
-    text = ""
-    while time.monotonic() < deadline:
-        text = requests.get(media_url, timeout=15).text
-        if "#EXT-X-ENDLIST" in text:
-            break
-        time.sleep(0.5)
+    text = eventually(lambda: requests.get(media_url, timeout=15).text, 20, until=lambda t: "#EXT-X-ENDLIST" in t,
+                      period=0.5)
     assert "#EXT-X-ENDLIST" in text, f"playlist did not end:\n{text[-1500:]}"
     assert "#EXT-X-MEDIA-SEQUENCE:1\n" in text, f"the window dropped early segments:\n{text[:800]}"
     init = re.search(r'#EXT-X-MAP:URI="([^"]+)"', text).group(1)

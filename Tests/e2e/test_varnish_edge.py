@@ -22,7 +22,8 @@ import requests
 
 from e2ecommon import assert_followed_through_edge, assert_viewers_kept_receiving
 from follower import follow
-from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, Gateway, Publisher, ffmpeg_cmd, wait_for
+from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, Gateway, Publisher, ffmpeg_cmd
+from waiting import eventually
 from test_metrics import parse_metrics, value
 from varnishedge import VarnishEdge, percentile, probe
 
@@ -46,8 +47,9 @@ def edge_run():
         pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), SECONDS + 30, size="640x360"), workdir / "publisher.log")
         edge = VarnishEdge(workdir, gw.http_port)
         mv = edge.url(f"/live/{KEY}/index.m3u8")
-        wait_for("the multivariant playlist through the edge",
-                 lambda: requests.get(edge.url(f"/live/{KEY}/video.m3u8"), timeout=12).status_code == 200, 30, 0.3)
+        # The multivariant playlist through the edge.
+        eventually(lambda: requests.get(edge.url(f"/live/{KEY}/video.m3u8"), timeout=12).status_code == 200, 30,
+                   period=0.3)
         origin_metrics = f"http://127.0.0.1:{gw.http_port}/metrics"
         before = parse_metrics(requests.get(origin_metrics, timeout=10).text)
         fetches_before = len(edge.backend_fetches())

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from procs import ARTIFACTS, FAST_SEGMENTS, SLUICE, Gateway, Publisher, ffmpeg_cmd, free_port
+from waiting import eventually
 from whip_chromium import CHROMEDRIVER, CHROMIUM
 
 HERE = Path(__file__).resolve().parent
@@ -45,13 +46,12 @@ def request(method: str, url: str, body: bytes | None = None, headers: dict | No
 
 
 def wait_live(gw: Gateway, key: str, timeout: float = 20) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    def live() -> bool:
         status, _, body = request("GET", f"http://127.0.0.1:{gw.http_port}/api/streams")
-        if status == 200 and any(s["key"] == key and s["state"] == "live" for s in json.loads(body)):
-            return
-        time.sleep(0.25)
-    pytest.fail(f"{key} did not go live:\n{gw.log()[-2000:]}")
+        return status == 200 and any(s["key"] == key and s["state"] == "live" for s in json.loads(body))
+
+    if not eventually(live, timeout, period=0.25):
+        pytest.fail(f"{key} did not go live:\n{gw.log()[-2000:]}")
 
 
 def run_client(cmd: list[str], log: Path, timeout: float) -> tuple[dict, list[dict]]:

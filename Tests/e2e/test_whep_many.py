@@ -15,6 +15,7 @@ import time
 import hlsvalidate as hv
 from procs import FAST_SEGMENTS, SLUICE, Gateway, Publisher, ffmpeg_cmd, free_port
 from test_whep import HERE, metric, request, run_client, wait_live
+from waiting import eventually
 
 KEY = "e2e-whep-many"
 VIEWERS = 10
@@ -62,15 +63,16 @@ BENCH_VIEWERS = 50
 
 def bench_stream(gw: Gateway, timeout: float = 30) -> str:
     """The key the bench publishes under (`bench-rtmp-whep-<random>`), once it is live."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
+    def live_key():
         status, _, body = request("GET", f"http://127.0.0.1:{gw.http_port}/api/streams")
-        if status == 200:
-            for s in json.loads(body):
-                if s["key"].startswith("bench-rtmp-whep-") and s["state"] == "live":
-                    return s["key"]
-        time.sleep(0.25)
-    raise AssertionError(f"the bench stream did not go live:\n{gw.log()[-2000:]}")
+        if status != 200:
+            return None
+        return next((s["key"] for s in json.loads(body)
+                     if s["key"].startswith("bench-rtmp-whep-") and s["state"] == "live"), None)
+
+    key = eventually(live_key, timeout, period=0.25)
+    assert key, f"the bench stream did not go live:\n{gw.log()[-2000:]}"
+    return key
 
 
 def test_fifty_bench_viewers_all_receive_and_hls_stays_valid(workdir):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import requests
 from e2ecommon import assert_http_valid, assert_media_valid, assert_playlists_valid, assert_stream_followed
 from procs import ARTIFACTS, FAST_SEGMENTS, free_port
 from session import live_run
+from waiting import eventually
 
 KEY = "e2e-whip"
 PUBLISHER = Path(__file__).with_name("whip_aiortc.py")
@@ -54,14 +54,9 @@ def counted(text: str) -> bool:
 def metrics_once_ingested(box: list[str]):
     """While publishing: /metrics as soon as the hub has counted WHIP video and audio (up to 15 s)."""
     def during(gw, _pubs):
-        text, deadline = "", time.time() + 15
-        while time.time() < deadline and not counted(text):
-            time.sleep(0.2)
-            try:
-                text = requests.get(f"http://127.0.0.1:{gw.http_port}/metrics", timeout=5).text
-            except requests.RequestException:
-                text = ""
-        box.append(text)
+        text = eventually(lambda: requests.get(f"http://127.0.0.1:{gw.http_port}/metrics", timeout=5).text, 15,
+                          until=lambda t: counted(t or ""), period=0.2, ignoring=requests.RequestException)
+        box.append(text or "")
     return during
 
 

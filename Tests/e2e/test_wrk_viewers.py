@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from procs import FAST_SEGMENTS, Gateway, ffmpeg_cmd, wait_for
+from procs import FAST_SEGMENTS, Gateway, ffmpeg_cmd
+from waiting import eventually
 
 KEY = "wrk"
 VIEWERS = 20
@@ -44,7 +45,7 @@ def test_wrk_viewers_fetch_every_part_once_each(workdir, publishers):
     try:
         publishers(ffmpeg_cmd(gw.rtmp_url(KEY), SECONDS + 25, size="640x360"))
         playlist = f"http://127.0.0.1:{gw.http_port}/live/{KEY}/video.m3u8"
-        assert wait_for("the playlist", lambda: requests.get(playlist, timeout=12).status_code == 200, 30, 0.3)
+        assert eventually(lambda: requests.get(playlist, timeout=12).status_code == 200, 30, period=0.3)
         r = run_wrk(playlist, VIEWERS, SECONDS)
     finally:
         gw.stop()

@@ -22,6 +22,7 @@ from typing import Optional
 import requests
 
 from procs import REPO, _stop, free_port
+from waiting import eventually
 
 HINT = re.compile(r'#EXT-X-PRELOAD-HINT:TYPE=PART,URI="([^"]+)"')
 PART_NAME = re.compile(r"/(\d+)\.(\d+)\.m4s$")
@@ -48,15 +49,11 @@ class VarnishEdge:
              "-f", str(self.vcl), "-s", "malloc,256m", "-p", f"rush_exponent={rush_exponent}",
              "-p", "thread_pool_min=200", "-p", "timeout_idle=75"],
             stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        end = time.monotonic() + 30
-        while time.monotonic() < end:
+        def healthy() -> bool:
             assert self.proc.poll() is None, (self.dir / "varnishd.log").read_text()
-            try:
-                if requests.get(self.url("/edge-healthz"), timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                time.sleep(0.2)
-        else:
+            return requests.get(self.url("/edge-healthz"), timeout=1).status_code == 200
+
+        if not eventually(healthy, 30, period=0.2, ignoring=requests.RequestException):
             raise AssertionError("varnishd did not answer /edge-healthz:\n" + (self.dir / "varnishd.log").read_text())
         self.fetch_log = self.dir / "backend.log"
         # One line per backend fetch: what the origin was asked, and its status.

@@ -19,6 +19,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from waiting import eventually
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FLAGS = (
@@ -74,18 +76,15 @@ def main() -> int:
                               options=opts)
     last, result = None, {"done": True}
 
-    def poll(until, timeout: float):
+    def page_state():
+        """The page's state, emitted whenever it changed (bytes sent aside)."""
         nonlocal last
-        end = time.monotonic() + timeout
-        while True:
-            s = driver.execute_script(STATE_JS)
-            key = {k: v for k, v in s.items() if k != "bytesSent"}
-            if key != last:
-                emit({"state": s})
-                last = key
-            if until(s) or time.monotonic() > end:
-                return s
-            time.sleep(0.2)
+        s = driver.execute_script(STATE_JS)
+        key = {k: v for k, v in s.items() if k != "bytesSent"}
+        if key != last:
+            emit({"state": s})
+            last = key
+        return s
 
     try:
         driver.get(f"{args.base}/publish?key={args.key}")
@@ -93,7 +92,8 @@ def main() -> int:
             driver.find_element(By.ID, "token").send_keys(args.token)
         Select(driver.find_element(By.ID, "size")).select_by_value(args.size)
         driver.find_element(By.ID, "start").click()
-        s = poll(lambda s: s["connection"] == "connected" or s["error"], args.connect_timeout)
+        s = eventually(page_state, args.connect_timeout, until=lambda s: s["connection"] == "connected" or s["error"],
+                       period=0.2)
         driver.save_screenshot(str(shots / "whip-chromium-publish.png"))
         result.update(connected=s["connection"] == "connected", shown=s["shown"], error=s["error"])
         if s["connection"] != "connected":
@@ -103,20 +103,17 @@ def main() -> int:
         publish_tab = driver.current_window_handle
         driver.switch_to.new_window("tab")
         driver.get(args.base + "/")
-        row, end = None, time.monotonic() + 15
-        while row is None and time.monotonic() < end:
-            row = driver.execute_script(
-                "const r = document.querySelector(`tr[data-key=\"${arguments[0]}\"]`);"
-                " return r && {text: r.textContent, href: r.querySelector('a.stream-link').getAttribute('href')};",
-                args.key)
-            time.sleep(0.25)
+        row = eventually(lambda: driver.execute_script(
+            "const r = document.querySelector(`tr[data-key=\"${arguments[0]}\"]`);"
+            " return r && {text: r.textContent, href: r.querySelector('a.stream-link').getAttribute('href')};",
+            args.key), 15, until=lambda r: r is not None, period=0.25)
         driver.save_screenshot(str(shots / "whip-chromium-index.png"))
         emit({"index": row})
         driver.close()
         driver.switch_to.window(publish_tab)
 
         while time.monotonic() - t_connected < args.seconds:
-            s = poll(lambda s: s["connection"] != "connected", 1.0)
+            s = eventually(page_state, 1.0, until=lambda s: s["connection"] != "connected", period=0.2)
             if s["connection"] != "connected":
                 break
         emit({"stats": {"bytesSent": s["bytesSent"], "seconds": round(time.monotonic() - t_connected, 1),
@@ -127,15 +124,13 @@ def main() -> int:
         result["bytesSent"] = s["bytesSent"]
 
         driver.find_element(By.ID, "stop").click()
-        s = poll(lambda s: s["delete"] is not None or s["error"], 10)
+        s = eventually(page_state, 10, until=lambda s: s["delete"] is not None or s["error"], period=0.2)
         driver.save_screenshot(str(shots / "whip-chromium-stopped.png"))
         emit({"deleted": s["delete"]})
         result.update(deleted=s["delete"], finalState=s["state"], error=s["error"])
 
-        state, end = stream_state(args.base, args.key), time.monotonic() + args.end_timeout
-        while state == "live" and time.monotonic() < end:
-            time.sleep(0.25)
-            state = stream_state(args.base, args.key)
+        state = eventually(lambda: stream_state(args.base, args.key), args.end_timeout, until=lambda st: st != "live",
+                           period=0.25)
         emit({"ended": state})
         result["ended"] = state
         return 0 if result["stillConnected"] and s["delete"] == 200 else 1
