@@ -106,9 +106,15 @@ final class LiveFastPath: Sendable {
         return nil
     }
 
-    /// Counts a request out: limits released, bytes counted; returns the publication instant when this is the
-    /// first response carrying its part (the deliver hop is recorded once the bytes are written).
-    func end(_ route: FastRoute, status: Int, bytes: Int, parked: Bool) -> ContinuousClock.Instant? {
+    /// Counts a request out: limits released, bytes counted; returns the answer's publication instant (`published`)
+    /// when this is the first response carrying its part (the deliver hop is recorded once the bytes are written).
+    func end(
+        _ route: FastRoute,
+        status: Int,
+        bytes: Int,
+        parked: Bool,
+        published: ContinuousClock.Instant? = nil
+    ) -> ContinuousClock.Instant? {
         counts.withLock {
             $0.answered += 1
             if parked { $0.parked += 1 }
@@ -122,8 +128,9 @@ final class LiveFastPath: Sendable {
         guard status == 200 else { return nil }
         return TelemetryMiddleware<OriginRequestContext>.firstDelivery(
             route.target,
+            published: published,
             stream: route.key,
-            packager: packager
+            telemetry: telemetry
         )
     }
 
@@ -131,8 +138,8 @@ final class LiveFastPath: Sendable {
     func reply(_ r: HLSResponse, _ route: FastRoute) -> FastReply {
         var fields = OriginResponse.fields(r)
         fields[.contentLength] = String(r.payload.readableBytes)
-        if r.status == 200, let at = OriginRoutes.partPublished(route.stream, route.target) {
-            fields[OriginResponse.published] = OriginResponse.publishedValue(at)
+        if let published = OriginRoutes.publishedHeader(r, route.target) {
+            fields[OriginResponse.published] = published
         }
         let date = dates.now
         fields[.date] = date

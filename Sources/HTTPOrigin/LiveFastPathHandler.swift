@@ -121,7 +121,13 @@ final class LiveFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let fastPath = self.fastPath
         let reply = fastPath.dated(shared.built { fastPath.reply($0, s.route) })
         let status = shared.response.status
-        let published = fastPath.end(s.route, status: status, bytes: reply.body.readableBytes, parked: s.parked != nil)
+        let published = fastPath.end(
+            s.route,
+            status: status,
+            bytes: reply.body.readableBytes,
+            parked: s.parked != nil,
+            published: shared.response.published
+        )
         send(reply, route: s.route, started: s.started, published: published, context: context)
     }
 

@@ -154,6 +154,15 @@ extension RequestTarget {
         kind = PlaylistRequest.asksToBlock(query: query) ? .playlistBlocking : .playlist
     }
 
+    /// The media file a segment or part request names.
+    var file: MediaFileName? {
+        switch (kind, msn, part) {
+        case (.segment, let msn?, _): .segment(msn)
+        case (.part, let msn?, let part?): .part(msn, part)
+        default: nil
+        }
+    }
+
     /// Classifies `{epoch}/{rendition}/{file}`; false (left `other`) when `file` is not a media file name.
     mutating func classify(rendition: String, file: some StringProtocol) -> Bool {
         guard let name = MediaFileName(file) else { return false }

@@ -3,12 +3,11 @@ import MediaCore
 import Telemetry
 
 extension OriginRoutes {
-    /// When the part `target` names was listed, on the wall clock; nil for anything but a part.
-    static func partPublished(_ stream: LLHLSStream, _ target: RequestTarget) -> WallTime? {
-        guard target.kind == .part, let rendition = target.rendition, let msn = target.msn, let part = target.part,
-            let at = stream.partPublished(rendition: rendition, msn: msn, part: part)
-        else { return nil }
+    /// The published header of an answer to `target`: when the part was listed, on the wall clock; nil for anything
+    /// but a part (the instant comes with the answer, `HLSResponse.published`).
+    static func publishedHeader(_ r: HLSResponse, _ target: RequestTarget) -> String? {
+        guard r.status == 200, target.kind == .part, let at = r.published else { return nil }
         // The packager keeps monotonic instants: the same span back from the wall clock's now.
-        return WallTime.now().advanced(by: .zero - (ContinuousClock.now - at))
+        return OriginResponse.publishedValue(WallTime.now().advanced(by: .zero - (ContinuousClock.now - at)))
     }
 }

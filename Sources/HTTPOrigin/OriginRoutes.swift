@@ -87,12 +87,11 @@ public enum OriginRoutes {
                 return OriginResponse.text(404, "unknown rendition", maxAge: 1)
             }
             let file = context.parameters.get("file") ?? ""
-            var response = OriginResponse.make(
-                await stream.media(epoch: context.parameters.get("name") ?? "", rendition: rendition, file: file)
-            )
-            let target = RequestTarget(path: request.uri.path, query: "")
-            if response.status == .ok, let at = Self.partPublished(stream, target) {
-                response.headers[OriginResponse.published] = OriginResponse.publishedValue(at)
+            let epoch = context.parameters.get("name") ?? ""
+            let answer = await stream.media(epoch: epoch, rendition: rendition, file: file)
+            var response = OriginResponse.make(answer)
+            if let published = Self.publishedHeader(answer, RequestTarget(path: request.uri.path, query: "")) {
+                response.headers[OriginResponse.published] = published
             }
             return response
         }

@@ -38,8 +38,16 @@ struct TelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
         if let length = response.body.contentLength {
             telemetry.countSent(stream: stream, rendition: rendition, bytes: length)
         }
+        // The router's answer is an HTTP response by now: the publication instant is looked up once, here.
         guard response.status == .ok,
-            let published = Self.firstDelivery(target, stream: stream, packager: packager)
+            let published = Self.firstDelivery(
+                target,
+                published: target.file.flatMap { file in
+                    target.rendition.flatMap { packager.stream(for: stream)?.published(rendition: $0, file: file) }
+                },
+                stream: stream,
+                telemetry: telemetry
+            )
         else { return response }
         // Measured once the body is handed to the connection, not when the handler returns.
         let body = response.body
@@ -51,35 +59,20 @@ struct TelemetryMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 
-    /// The publish instant of the part (or, for a whole segment, its last part) if this is its first response.
+    /// `published` (when the part, or a whole segment's last part, was listed) if this is the first response
+    /// carrying that part or segment.
     static func firstDelivery(
         _ target: RequestTarget,
+        published: ContinuousClock.Instant?,
         stream key: StreamKey,
-        packager: LLHLSPackager
+        telemetry: GatewayTelemetry
     ) -> ContinuousClock.Instant? {
-        let telemetry = packager.telemetry
-        guard let msn = target.msn, let rendition = target.rendition, let stream = packager.stream(for: key) else {
+        guard let published, let file = target.file, let msn = file.msn, let rendition = target.rendition else {
             return nil
         }
-        switch target.kind {
-        case .part:
-            guard let part = target.part, let at = stream.partPublished(rendition: rendition, msn: msn, part: part),
-                telemetry.claimFirstDelivery(stream: key, rendition: rendition, msn: msn, part: part)
-            else { return nil }
-            return at
-        case .segment:
-            var last: ContinuousClock.Instant?
-            for i in 0..<256 {
-                guard let at = stream.partPublished(rendition: rendition, msn: msn, part: i) else { break }
-                last = at
-            }
-            guard let last, telemetry.claimFirstDelivery(stream: key, rendition: rendition, msn: msn, part: nil) else {
-                return nil
-            }
-            return last
-        default:
-            return nil
-        }
+        // A segment is claimed as a whole (part nil), apart from its parts.
+        return telemetry.claimFirstDelivery(stream: key, rendition: rendition, msn: msn, part: file.part)
+            ? published : nil
     }
 
     /// The peer's address and port when the request context exposes it (one viewer per client connection).

@@ -14,6 +14,9 @@ public struct HLSResponse: Sendable {
     public var sharedCachesOnly = false
     /// The body; parts and rendered playlists share one storage across every viewer (no copy per response).
     public var payload: ByteBuffer
+    /// When the part answered was listed (for a segment, its last part): the deliver hop and the published header
+    /// start here, with no second look into the stream.
+    public var published: ContinuousClock.Instant?
 
     /// Creates a response whose body is shared, not copied.
     public init(status: Int, contentType: String?, maxAge: Int, immutable: Bool = false, payload: ByteBuffer) {

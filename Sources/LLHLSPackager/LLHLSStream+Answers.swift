@@ -90,7 +90,7 @@ extension LLHLSStream {
             return .answer(.error(404, "unknown media \(file)", maxAge: 1), version: nil)
         }
         enum Lookup {
-            case found(ByteBuffer)
+            case found(ByteBuffer, published: ContinuousClock.Instant?)
             case missing, ahead, pending
         }
         let lookup = state.withLock { s -> Lookup in
@@ -99,18 +99,18 @@ extension LLHLSStream {
             }
             switch fileName {
             case .initSection(let i):
-                return r.initSections[i].map { .found(ByteBuffer(bytes: $0)) } ?? .missing
+                return r.initSections[i].map { .found(ByteBuffer(bytes: $0), published: nil) } ?? .missing
             case .segment(let msn):
                 guard let seg = r.segments.first(where: { $0.msn == msn }), seg.complete, seg.gapDuration == nil
                 else {
                     return .missing
                 }
-                return .found(seg.buffer)
+                return .found(seg.buffer, published: seg.published(part: nil))
             case .part(let msn, let idx):
                 // Classic HLS lists no parts; answering for them would serve URIs no playlist names.
                 guard s.config.lowLatency else { return .missing }
                 if let seg = r.segments.first(where: { $0.msn == msn }), idx < seg.parts.count {
-                    return .found(seg.parts[idx].buffer)
+                    return .found(seg.parts[idx].buffer, published: seg.published(part: idx))
                 }
                 // PH1: the preload-hinted part blocks until complete; anything else is 404 (PH2).
                 let hint = r.nextPartPosition
@@ -119,14 +119,15 @@ extension LLHLSStream {
             }
         }
         switch lookup {
-        case .found(let bytes):
-            let response = HLSResponse(
+        case .found(let bytes, let published):
+            var response = HLSResponse(
                 status: 200,
                 contentType: contentType,
                 maxAge: 6 * td,
                 immutable: true,
                 payload: bytes
             )
+            response.published = published
             return .answer(response, version: nil)
         case .missing:
             return .answer(.error(404, "no such media \(epoch)/\(name)/\(file)", maxAge: 1), version: nil)

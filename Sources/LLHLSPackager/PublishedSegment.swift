@@ -54,4 +54,10 @@ struct PublishedSegment: Sendable {
 
     /// The same as an array (a copy, for tests and checks).
     var bytes: [UInt8] { Array(buffer.readableBytesView) }
+
+    /// When part `part` was listed, or for the whole segment (nil) its last part: where the deliver hop starts.
+    func published(part: Int?) -> ContinuousClock.Instant? {
+        guard let part else { return parts.last?.published }
+        return part < parts.count ? parts[part].published : nil
+    }
 }

@@ -53,7 +53,7 @@ final class EmbeddedGateway: Sendable {
 
     /// When the packager listed a part of the source video.
     func published(_ p: LoadGeneratorPlaylist.Position) -> ContinuousClock.Instant? {
-        packager.stream(for: key)?.partPublished(rendition: "video", msn: p.msn, part: p.part)
+        packager.stream(for: key)?.published(rendition: "video", file: .part(p.msn, p.part))
     }
 
     /// Cancels the demo, packager and origin (the process exits after the report anyway).

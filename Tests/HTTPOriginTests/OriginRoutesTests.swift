@@ -141,7 +141,7 @@ struct OriginRoutesTests {
             let epoch = try await fixture.epoch()
             let msn = PublishedRendition.firstMSN
             let stream = try #require(fixture.packager.stream(for: .init("demo")!))
-            let listed = try #require(stream.partPublished(rendition: "video", msn: msn, part: 0))
+            let listed = try #require(stream.published(rendition: "video", file: .part(msn, 0)))
             let before = ContinuousClock.now
             let now = Double(WallTime.now().nanosecondsSince1970) / 1e9
             let part = try await client.execute(uri: "/live/demo/\(epoch)/video/\(msn).0.m4s", method: .get)

@@ -112,10 +112,16 @@ struct FanOutTests {
     @Test func partsRecordWhenTheyWerePublished() async throws {
         let (stream, rest) = try LLHLSStreamBlockingTests.stream()
         let next = LLHLSStreamBlockingTests.hint(stream)
-        #expect(stream.partPublished(rendition: "video", msn: next.msn, part: next.part) == nil)
+        #expect(stream.published(rendition: "video", file: .part(next.msn, next.part)) == nil)
         let before = ContinuousClock.now
         try await LLHLSStreamBlockingTests.feed(stream, rest, until: LLHLSStreamBlockingTests.reached(next))
-        let published = try #require(stream.partPublished(rendition: "video", msn: next.msn, part: next.part))
+        let published = try #require(stream.published(rendition: "video", file: .part(next.msn, next.part)))
         #expect(published >= before && published <= ContinuousClock.now)
+        // The answer carries the same instant, so the origin needs no second look for its header and deliver hop.
+        let part = MediaFileName.part(next.msn, next.part)
+        let answer = await stream.media(epoch: stream.epoch, rendition: "video", file: part.description)
+        #expect(answer.status == 200 && answer.published == published)
+        let initSection = await stream.media(epoch: stream.epoch, rendition: "video", file: "init-0.mp4")
+        #expect(initSection.status == 200 && initSection.published == nil)
     }
 }
