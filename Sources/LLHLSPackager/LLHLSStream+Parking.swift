@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Answers without a task per request, for the origin's fast path on the event loops: a request is answered at once
-/// or parked; a change checks each group of parked requests once and hands every waiter the same `SharedResponse`.
+/// Answers without a task per request (the origin's fast path on the event loops, and through `awaitAnswer` its
+/// router): a request is answered at once or parked; a change checks each group of parked requests once and hands
+/// every waiter the same `SharedResponse`.
 extension LLHLSStream {
     /// A parked request: `expire` it at `deadline` unless a change answers it first.
     public struct ParkedRequest: Sendable {

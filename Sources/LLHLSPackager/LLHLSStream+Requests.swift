@@ -51,25 +51,7 @@ extension LLHLSStream {
 
     /// A media playlist by rendition name, honouring blocking reload and delta updates.
     public func mediaPlaylist(rendition name: String, request: PlaylistRequest) async -> HLSResponse {
-        let request = pinningStartupHold(request, rendition: name)
-        let start = ContinuousClock.now
-        var deadline: ContinuousClock.Instant?
-        while true {
-            let seen = signal.version
-            let attempt = attemptMediaPlaylist(
-                rendition: name,
-                request: request,
-                started: start,
-                deadline: deadline,
-                expired: Task.isCancelled
-            )
-            switch attempt {
-            case .answer(let response, _): return response
-            case .wait(let limit):
-                deadline = limit
-                await signal.wait(after: seen, until: limit)
-            }
-        }
+        await awaitAnswer { answerMediaPlaylist(rendition: name, request: request, deliver: $0) }
     }
 
     /// An init section, part or segment of the source's video or audio.
@@ -77,22 +59,9 @@ extension LLHLSStream {
         await media(epoch: epoch, rendition: kind.rawValue, file: file)
     }
 
-    /// An init section, part or segment by its URI components (`{epoch}/{rendition}/{file}`).
+    /// An init section, part or segment by its URI components (`{epoch}/{rendition}/{file}`); the preload-hinted part
+    /// waits until it is listed.
     public func media(epoch: String, rendition name: String, file: String) async -> HLSResponse {
-        let deadline = ContinuousClock.now + .seconds(3 * targetDuration)
-        while true {
-            let seen = signal.version
-            switch attemptMedia(
-                epoch: epoch,
-                rendition: name,
-                file: file,
-                deadline: deadline,
-                expired: Task.isCancelled
-            )
-            {
-            case .answer(let response, _): return response
-            case .wait(let limit): await signal.wait(after: seen, until: limit)
-            }
-        }
+        await awaitAnswer { answerMedia(epoch: epoch, rendition: name, file: file, deliver: $0) }
     }
 }

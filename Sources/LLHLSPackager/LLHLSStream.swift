@@ -8,8 +8,10 @@ public final class LLHLSStream: Sendable {
     /// The stream key.
     public let key: StreamKey
     let state: Mutex<LLHLSStreamState>
+    /// Wakes the multivariant's wait for the publisher's tracks.
     let signal = ChangeSignal()
-    /// Requests parked by the origin's fast path, woken once per change (`LLHLSStream+Parking`).
+    /// Blocking requests parked by the origin (fast path and router alike), woken once per change
+    /// (`LLHLSStream+Parking`, `LLHLSStream+Awaiting`).
     let parked = ParkedRequests()
     /// Answers shared by every asker of the same URL at the same state (`SharedResponse`).
     let sharedAnswers = Mutex<[ParkedRequests.Key: (version: UInt64?, shared: SharedResponse)]>([:])

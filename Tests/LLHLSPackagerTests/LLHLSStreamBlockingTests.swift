@@ -70,6 +70,23 @@ struct LLHLSStreamBlockingTests {
         #expect(stream.blockedRequests == 0)
     }
 
+    /// A router request parks like the fast path's; a caller that goes away gets its time-out answer at once and
+    /// leaves nothing parked.
+    @Test func aCancelledBlockedRequestAnswersAtOnceAndLeavesNothingParked() async throws {
+        let (stream, _) = try Self.stream()
+        let next = Self.hint(stream)
+        let request = PlaylistRequest(msn: next.msn, part: next.part)
+        let waiting = Task { await stream.mediaPlaylist(.video, request: request) }
+        try await Self.waitForBlocked(stream)
+        #expect(stream.parkedRequests == 1)
+        let cancelled = ContinuousClock.now
+        waiting.cancel()
+        let r = await waiting.value
+        #expect(r.status == 503 && r.maxAge == 0)
+        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        #expect(stream.blockedRequests == 0)
+    }
+
     @Test func blockedMSNRequestWaitsForTheWholeSegment() async throws {
         let (stream, rest) = try Self.stream()
         let open = Self.hint(stream).msn
