@@ -7,6 +7,7 @@ import MediaSources
 import RTMPPublish
 import SRTPublish
 import SluiceApp
+import StreamHub
 import Synchronization
 import Transcoder
 import WHIPPublish
@@ -194,6 +195,8 @@ public struct BenchRunner: Sendable {
                 }
                 c.hls.lowLatency = lowLatency
                 c.transcode = transcode
+                // A path is measured on the publisher's frames: when it ends, the stream ends (no slate after it).
+                c.onAir.slate = false
                 // The gateway's own shutdown chatter (cancelled channels) says nothing about latency.
                 var quiet = logger
                 quiet.logLevel = .critical

@@ -25,7 +25,12 @@ import Testing
         _ body: (_ httpBase: String) async throws -> Void
     ) async throws {
         var c = try SluiceConfiguration.parse(
-            yaml: "hls: { low_latency: \(lowLatency), part_target_ms: 200 }\ntranscode: { enabled: \(transcode) }\n"
+            yaml: """
+                hls: { low_latency: \(lowLatency), part_target_ms: 200 }
+                transcode: { enabled: \(transcode) }
+                ingest: { slate: false }
+
+                """
         )
         c.bind = "127.0.0.1"
         c.rtmpPort = ExternalTool.freePort()
