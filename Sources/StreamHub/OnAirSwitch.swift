@@ -85,6 +85,10 @@ struct OnAirSwitch: Sendable {
         self.configuration = configuration
     }
 
+    /// The slate runs only with a grace to run in: without one the air has no gap to fill (it ends with its last
+    /// publisher), and a stalled publisher's silence stays silence, as before the slate.
+    private var slates: Bool { configuration.slate && configuration.grace > .zero }
+
     /// True while `role` has a publisher.
     func isSeated(_ role: OnAirRole) -> Bool { seats[role] != nil }
 
@@ -144,20 +148,22 @@ struct OnAirSwitch: Sendable {
         return .splice(change)
     }
 
-    /// Time passes: a stalled on-air publisher drops off air; the grace may run out.
+    /// Time passes: a stalled on-air publisher drops off air when something can take its place (the slate, or a
+    /// backup that sends); the grace may run out.
     mutating func tick(now: ContinuousClock.Instant) -> [Action] {
         var actions: [Action] = []
         for (role, var seat) in seats {
             guard let last = seat.lastMedia, seat.healthySince != nil, now - last >= configuration.failoverAfter
             else { continue }
             seat.healthySince = nil
-            if onAir == .seat(role) {
-                actions += recordDrop(role, &seat, now: now)
-                seats[role] = seat
-                actions.append(goOffAir(from: .seat(role), reason: .stalled, now: now))
-            } else {
-                seats[role] = seat
-            }
+            seats[role] = seat
+        }
+        if case .seat(let role)? = onAir, var seat = seats[role], seat.healthySince == nil, seat.lastMedia != nil,
+            slates || eligible(role == .primary ? .backup : .primary, now: now)
+        {
+            actions += recordDrop(role, &seat, now: now)
+            seats[role] = seat
+            actions.append(goOffAir(from: .seat(role), reason: .stalled, now: now))
         }
         if let since = emptySince, now - since >= configuration.grace { actions.append(.end) }
         return actions
@@ -170,7 +176,7 @@ struct OnAirSwitch: Sendable {
         let backup = eligible(.backup, now: now)
         if primary, !(configuration.failback == .manual && onAir == .seat(.backup) && backup) { return .seat(.primary) }
         if backup { return .seat(.backup) }
-        return configuration.slate ? .slate : nil
+        return slates ? .slate : nil
     }
 
     /// A publisher that sends, is not held off for flapping.
@@ -182,7 +188,7 @@ struct OnAirSwitch: Sendable {
 
     private mutating func goOffAir(from: Source, reason: Reason, now: ContinuousClock.Instant) -> Action {
         switches += 1
-        if configuration.slate {
+        if slates {
             onAir = .slate
             return .startSlate(Change(from: from, to: .slate, reason: reason))
         }

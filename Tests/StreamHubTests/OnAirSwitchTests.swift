@@ -101,6 +101,21 @@ struct OnAirSwitchTests {
         #expect(bare.left(.primary, now: Self.at(5)) == [.end])
     }
 
+    @Test func withNothingToTakeItsPlaceAStalledPublisherStaysOnAir() {
+        var c = OnAirConfiguration()
+        c.grace = .zero
+        var s = OnAirSwitch(configuration: c)
+        _ = s.arrived(.primary, now: Self.at(0))
+        _ = s.media(.primary, isSplicePoint: true, now: Self.at(0))
+        #expect(s.tick(now: Self.at(600)).isEmpty)
+        // It resumes where it was: no splice, no discontinuity.
+        #expect(s.media(.primary, isSplicePoint: false, now: Self.at(700)) == .forward)
+        // A backup that sends is somewhere to go: the next stall hands it the air.
+        _ = s.arrived(.backup, now: Self.at(800))
+        _ = s.media(.backup, isSplicePoint: false, now: Self.at(1_250))
+        #expect(s.tick(now: Self.at(1_250)) == [.goDark(.init(from: .seat(.primary), to: nil, reason: .stalled))])
+    }
+
     @Test func aPublisherBackWithinTheGraceStopsTheClock() {
         var s = Self.machine()
         _ = s.arrived(.primary, now: Self.at(0))
