@@ -66,6 +66,14 @@ public final class DecodedPicture: @unchecked Sendable {
         return DecodedPicture(frame: copy, pts: pts, userDataUnregistered: payloads)
     }
 
+    /// This picture at another `pts`: a new reference to the same pixels.
+    public func retimed(_ pts: MediaTime) throws(FFmpegError) -> DecodedPicture {
+        let copy = try Frame()
+        try check(av_frame_ref(copy.pointer, frame.pointer), "av_frame_ref(retimed)")
+        copy.pointer.pointee.pts = pts.converted(to: 90_000).value
+        return DecodedPicture(frame: copy, pts: pts.converted(to: 90_000), userDataUnregistered: userDataUnregistered)
+    }
+
     /// A flat mid-grey picture (yuv420p), for tests and for priming encoders.
     public static func grey(
         width: Int,

@@ -26,16 +26,18 @@ public enum SlateEncoding {
             )
         )
         let step = 90_000 / max(frameRate, 1)
+        let zero = MediaTime.zero(timescale: 90_000)
+        // Drawn (or decoded and scaled) once; every picture of the GOP references the same pixels.
+        let still: DecodedPicture
+        if let image {
+            still = try image.picture(width: width, height: height, pts: zero)
+        } else {
+            still = try painted(width: width, height: height, pts: zero)
+        }
         var out: [MediaFrame] = []
         for index in 0..<max(frames, 1) {
             let pts = MediaTime(value: Int64((Double(index) * step).rounded()), timescale: 90_000)
-            let picture: DecodedPicture
-            if let image {
-                picture = try image.picture(width: width, height: height, pts: pts)
-            } else {
-                picture = try painted(width: width, height: height, pts: pts)
-            }
-            out += try encoder.encode(picture, forceIDR: index == 0)
+            out += try encoder.encode(try still.retimed(pts), forceIDR: index == 0)
         }
         out += try encoder.flush()
         return (encoder.videoParameters, out.map(withoutSEI))

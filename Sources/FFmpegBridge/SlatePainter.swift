@@ -26,24 +26,33 @@ struct SlatePainter {
     static let fieldU: UInt8 = 150
     static let fieldV: UInt8 = 118
 
-    /// True when the picture's pixel at (x, y) of a `width`×`height` slate is part of a letter.
-    static func isLetter(x: Int, y: Int, width: Int, height: Int) -> Bool {
+    /// The lit cells of the text, row by row (7 rows of `text.count * 6 - 1` columns), built once.
+    private static let cells: [[Bool]] = {
+        let characters = Array(text)
+        return (0..<7).map { row in
+            characters.enumerated().flatMap { i, c -> [Bool] in
+                let line = Array((glyphs[c] ?? glyphs[" "]!)[row]).map { $0 == "#" }
+                return i == characters.count - 1 ? line : line + [false]
+            }
+        }
+    }()
+
+    /// Where the text sits on a `width`×`height` picture: its cell size and top-left corner.
+    private static func layout(width: Int, height: Int) -> (cell: Int, left: Int, top: Int) {
         let columns = text.count * 6 - 1
         // The line of text spans about 70 % of the width.
         let cell = max(1, min(width * 7 / 10 / columns, height / 20))
-        let left = (width - columns * cell) / 2
-        let top = (height - 7 * cell) / 2
+        return (cell, (width - columns * cell) / 2, (height - 7 * cell) / 2)
+    }
+
+    /// True when the picture's pixel at (x, y) of a `width`×`height` slate is part of a letter.
+    static func isLetter(x: Int, y: Int, width: Int, height: Int) -> Bool {
+        let (cell, left, top) = layout(width: width, height: height)
         guard x >= left, y >= top else { return false }
         let column = (x - left) / cell
         let row = (y - top) / cell
-        guard column < columns, row < 7 else { return false }
-        let index = column / 6
-        let within = column % 6
-        guard within < 5 else { return false }
-        let character = text[text.index(text.startIndex, offsetBy: index)]
-        guard let glyph = glyphs[character] else { return false }
-        let line = glyph[row]
-        return line[line.index(line.startIndex, offsetBy: within)] == "#"
+        guard row < 7, column < cells[row].count else { return false }
+        return cells[row][column]
     }
 
     /// Fills the planes (luma `y` of `width`×`height`, chroma `u`, `v` at half size) with the slate.
@@ -56,10 +65,17 @@ struct SlatePainter {
         width: Int,
         height: Int
     ) {
+        let (cell, left, top) = layout(width: width, height: height)
         for row in 0..<height {
             let line = y + row * yStride
-            for column in 0..<width {
-                line[column] = isLetter(x: column, y: row, width: width, height: height) ? letterY : fieldY
+            line.update(repeating: fieldY, count: width)
+            let textRow = (row - top) / cell
+            guard row >= top, textRow < 7 else { continue }
+            // Runs of lit cells, a cell wide each: no per-pixel test (a 1080p slate is two million pixels).
+            for (column, lit) in cells[textRow].enumerated() where lit {
+                let x = left + column * cell
+                guard x >= 0, x + cell <= width else { continue }
+                (line + x).update(repeating: letterY, count: cell)
             }
         }
         for row in 0..<(height + 1) / 2 {

@@ -30,6 +30,8 @@ final class OnAirChannel: Sendable {
     private let slateMaker: (any SlateMaker)?
     private let onSwitch: (@Sendable (OnAirSwitchEvent) -> Void)?
     private let state: Mutex<State>
+    /// How long after a publisher's tracks go on air the slate for them is made (ahead of its first use).
+    static let slateWarmUpDelay: Duration = .seconds(5)
     /// How often stalls, the slate and the grace are looked at.
     static let tickInterval: Duration = .milliseconds(20)
 
@@ -214,7 +216,11 @@ final class OnAirChannel: Sendable {
         for e in events { onSwitch?(e) }
         if ends { air.end() }
         if let warm, let slateMaker {
-            Task.detached(priority: .background) { _ = slateMaker.clip(matching: warm) }
+            Task.detached(priority: .background) {
+                // Made a few seconds in: a stream's start (decoders, the ladder, fast start) needs the cores more.
+                try? await Task.sleep(for: Self.slateWarmUpDelay)
+                _ = slateMaker.clip(matching: warm)
+            }
         }
     }
 }
