@@ -48,7 +48,9 @@ def test_pages_list_recordings_and_the_watch_page_seeks_60_s_back_in_a_120_s_dvr
     rec = workdir / "rec"
     shutil.rmtree(rec, ignore_errors=True)
     gw = Gateway(workdir, extra=["--transcode", "off", "--record", str(rec)],
-                 env={"SLUICE_HLS_DVR_WINDOW_S": "120", "SLUICE_PAGES_HLSJS_URL": cdn}).start()
+                 # Slate off: the short stream's recording finishes as its publisher stops.
+                 env={"SLUICE_HLS_DVR_WINDOW_S": "120", "SLUICE_PAGES_HLSJS_URL": cdn,
+                      "SLUICE_INGEST_SLATE": "false", "SLUICE_HLS_RECONNECT_GRACE_S": "10"}).start()
     long = Publisher(ffmpeg_cmd(gw.rtmp_url("dvr-long"), 150, size="640x360"), workdir / "long.log")
     short = Publisher(ffmpeg_cmd(gw.rtmp_url("dvr-short"), 6, size="640x360"), workdir / "short.log")
     t0 = time.monotonic()

@@ -51,7 +51,8 @@ def obs_defaults_cmd(url: str, seconds: float, *, state_keyint: bool = True, con
 
 
 def _run(name: str, seconds: float, follow_seconds: float, during=None, state_keyint: bool = True,
-         gateway_args: list[str] | None = None, want: int = len(WANT), srt: bool = False) -> tuple[LiveRun, dict]:
+         gateway_args: list[str] | None = None, want: int = len(WANT), srt: bool = False,
+         gateway_env: dict[str, str] | None = None) -> tuple[LiveRun, dict]:
     workdir = ARTIFACTS / name
     seen: dict = {}
 
@@ -69,7 +70,7 @@ def _run(name: str, seconds: float, follow_seconds: float, during=None, state_ke
         return obs_defaults_cmd(gw.rtmp_url(KEY), seconds, state_keyint=state_keyint)
 
     run = live_run(workdir, KEY, publisher, follow_seconds=follow_seconds, min_variants=want, during=watch,
-                   stop_gateway=False, gateway_args=gateway_args)
+                   stop_gateway=False, gateway_args=gateway_args, gateway_env=gateway_env)
     try:
         r = requests.get(f"http://127.0.0.1:{run.gateway.http_port}/api/streams", timeout=5)
         seen["api"] = r.json() if r.status_code == 200 else None
@@ -109,7 +110,8 @@ def ladder_off():
 
 @pytest.fixture(scope="module")
 def reconnecting():
-    return _run("long_gop_reconnect", 40, 20, during=_reconnect)
+    # Slate off: the reconnect contract of one discontinuity (test_continuity covers the slate between).
+    return _run("long_gop_reconnect", 40, 20, during=_reconnect, gateway_env={"SLUICE_INGEST_SLATE": "false"})
 
 
 def _variants(run: LiveRun) -> list[lc.Rung]:

@@ -29,7 +29,10 @@ def gateway(workdir, *, record: bool, env: dict[str, str] | None = None) -> Gate
     rec = workdir / "rec"
     shutil.rmtree(rec, ignore_errors=True)
     extra = ["--transcode", "off"] + (["--record", str(rec)] if record else [])
-    return Gateway(workdir, extra=extra, env={"SLUICE_RECORD_DIR": str(rec), **(env or {})}).start()
+    # Slate off: a recording ends with its publisher (test_continuity records through the slate).
+    return Gateway(workdir, extra=extra,
+                   env={"SLUICE_RECORD_DIR": str(rec), "SLUICE_INGEST_SLATE": "false",
+                        "SLUICE_HLS_RECONNECT_GRACE_S": "10", **(env or {})}).start()
 
 
 def control(gw: Gateway, key: str, action: str, token: str | None = None, as_query: bool = False):

@@ -245,8 +245,10 @@ def test_watch_page_switches_to_webrtc_with_latency_on_screen(live):
 
 def test_viewer_stays_through_a_publisher_reconnect(workdir):
     """The RTMP publisher stops and publishes again 1-2 s later: the aiortc viewer keeps its session and decodes the
-    second session too, on the same RTP streams (no burst of 'lost' packets from a sequence jump)."""
-    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"]).start()
+    second session too, on the same RTP streams (no burst of 'lost' packets from a sequence jump). Slate off: the feed's
+    own wait for the publisher (test_continuity covers WHEP through the slate)."""
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"],
+                 env={"SLUICE_INGEST_SLATE": "false"}).start()
     key = "e2e-whep-reconnect"
     first = Publisher(ffmpeg_cmd(gw.rtmp_url(key), 7, bframes=2, size="320x240"), workdir / "publisher-1.log")
     viewer = None

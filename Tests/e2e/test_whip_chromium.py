@@ -34,7 +34,9 @@ def run():
     return live_run(WORKDIR, KEY,
                     lambda gw: [sys.executable, str(SCRIPT), f"http://127.0.0.1:{gw.http_port}", KEY,
                                 "--seconds", "14", "--shots", str(WORKDIR)],
-                    follow_seconds=10, gateway_args=args, publisher_grace=45)
+                    follow_seconds=10, gateway_args=args, publisher_grace=45,
+                    # Slate off: the stream ends when the browser's session is deleted.
+                    gateway_env={"SLUICE_INGEST_SLATE": "false"})
 
 
 def events(run) -> list[dict]:
