@@ -83,6 +83,13 @@ struct ConfigurationEnvironmentTests {
                 // Certificate and key only come together.
                 env = ["SLUICE_HTTP_TLS_CERT": pem, "SLUICE_HTTP_TLS_KEY": pem]
                 expected = .string(pem)
+            } else if path == "cluster.redis_url" || path == "cluster.node_url" {
+                // Registry and node URL only come together.
+                env = [
+                    "SLUICE_CLUSTER_REDIS_URL": "redis://127.0.0.1:6379",
+                    "SLUICE_CLUSTER_NODE_URL": "http://127.0.0.1:8080",
+                ]
+                expected = .string(path == "cluster.redis_url" ? "redis://127.0.0.1:6379" : "http://127.0.0.1:8080")
             } else if path == "rtmp.tls.cert" || path == "rtmp.tls.key" {
                 env = ["SLUICE_RTMP_TLS_CERT": pem, "SLUICE_RTMP_TLS_KEY": pem]
                 expected = .string(pem)

@@ -1,0 +1,137 @@
+import HTTPClient
+import Logging
+import MediaCore
+import NIOCore
+import Synchronization
+
+/// Serves `/live/{key}/…` for streams another node holds: the registry names the owner, the request goes to it with
+/// the same path and query (blocking reloads with their `_HLS_msn`/`_HLS_part`/`_HLS_skip`), and its answer goes to
+/// every viewer with the owner's status, `Content-Type` and `Cache-Control`.
+///
+/// One fetch per path at a time, shared by every viewer asking meanwhile, and what the owner lets a shared cache
+/// keep is kept that long: each part is fetched once per relaying node, whatever the number of viewers.
+public final class ClusterRelay: Sendable {
+    /// Fetches `target` from an owner.
+    public typealias Fetch = @Sendable (_ owner: HTTPLocation, _ target: String) async throws -> RelayedResponse
+
+    /// Owners, timeouts, cache bounds.
+    public let configuration: Configuration
+    private let lookup: @Sendable (StreamKey) async -> String?
+    private let fetch: Fetch
+    private let cache: Mutex<RelayCache>
+    private let owners = Mutex<[StreamKey: (owner: String?, until: ContinuousClock.Instant)]>([:])
+    private let counters = Mutex(RelayStats())
+    /// Media paths fetched lately (a ring), to count repeated fetches.
+    private let fetchedMedia = Mutex<(seen: Set<String>, order: [String])>(([], []))
+    private let logger: Logger
+
+    /// A relay asking `lookup` for a key's owner node URL (nil: nobody holds it, or the registry cannot say).
+    public init(
+        configuration: Configuration,
+        lookup: @escaping @Sendable (StreamKey) async -> String?,
+        fetch: Fetch? = nil,
+        logger: Logger = Logger(label: "sluice.relay")
+    ) {
+        self.configuration = configuration
+        self.lookup = lookup
+        self.cache = Mutex(RelayCache(capacity: configuration.cacheCapacity))
+        self.logger = logger
+        if let fetch {
+            self.fetch = fetch
+        } else {
+            let pool = RelayConnectionPool()
+            let (timeout, node) = (configuration.fetchTimeout, configuration.nodeURL)
+            self.fetch = { owner, target in
+                try await Self.fetch(target, from: owner, pool: pool, timeout: timeout, node: node)
+            }
+        }
+    }
+
+    /// What the relay did so far.
+    public var stats: RelayStats { counters.withLock { $0 } }
+
+    /// The owner's answer for `target` (`/live/{key}/…[?query]`) of `key`; nil when no other node holds the key or
+    /// its owner cannot be reached (the caller answers as for a stream that is not live).
+    public func answer(key: StreamKey, target: String) async -> RelayedResponse? {
+        guard let owner = await owner(of: key) else { return nil }
+        guard let location = HTTPLocation(owner) else {
+            logger.warning("\(ClusterRelayError.badOwnerURL(owner))")
+            return nil
+        }
+        let path = owner + target
+        let now = ContinuousClock.now
+        let found = cache.withLock { c -> RelayCache.Lookup in
+            let lookup = c.lookup(path, now: now)
+            guard case .miss = lookup else { return lookup }
+            // Started under the lock: a second viewer asking now joins this fetch instead of sending its own.
+            let task = Task { await self.fetchAndKeep(path, target: target, key: key, from: location) }
+            c.started(path, task)
+            return .join(task)
+        }
+        counters.withLock { $0.requests += 1 }
+        switch found {
+        case .hit(var response, let age):
+            counters.withLock { $0.cacheHits += 1 }
+            response.headers.append(("Age", "\(age.components.seconds)"))
+            return response
+        case .join(let task):
+            return await task.value
+        case .miss:
+            return nil
+        }
+    }
+
+    /// One fetch from the owner; its answer is kept as long as its `Cache-Control` allows.
+    private func fetchAndKeep(
+        _ path: String,
+        target: String,
+        key: StreamKey,
+        from owner: HTTPLocation
+    ) async -> RelayedResponse? {
+        counters.withLock { $0.fetches += 1 }
+        var response: RelayedResponse?
+        do {
+            response = try await fetch(owner, target)
+        } catch {
+            counters.withLock { $0.failures += 1 }
+            // The owner is gone or stuck: ask the registry again next time (its entry expires within the TTL).
+            _ = owners.withLock { $0.removeValue(forKey: key) }
+            logger.warning("relay: no answer from the owner of \(key), answering as not live: \(error)")
+        }
+        if let response, response.status == 200, Self.isMedia(target) { noteMediaFetch(path) }
+        let lifetime = CacheLifetime.of(response?.header("Cache-Control"), cap: configuration.maxCacheAge)
+        cache.withLock { $0.finished(path, response, lifetime: lifetime, now: .now) }
+        return response
+    }
+
+    /// The node holding `key` when it is not this one (lookups reused for `lookupLifetime`).
+    public func owner(of key: StreamKey) async -> String? {
+        let now = ContinuousClock.now
+        if let known = owners.withLock({ $0[key] }), known.until > now { return known.owner }
+        var owner = await lookup(key)
+        if owner == configuration.nodeURL { owner = nil }
+        let until = ContinuousClock.now + configuration.lookupLifetime
+        owners.withLock { $0[key] = (owner, until) }
+        return owner
+    }
+
+    /// Parts, segments and init sections: immutable objects a node should fetch once.
+    static func isMedia(_ target: String) -> Bool {
+        let path = target.prefix { $0 != "?" }
+        return path.hasSuffix(".m4s") || path.hasSuffix(".mp4")
+    }
+
+    /// Counts a media fetch, and a repeat when the path was fetched before (the last 8192 paths are remembered).
+    private func noteMediaFetch(_ path: String) {
+        let repeated = fetchedMedia.withLock { f -> Bool in
+            guard f.seen.insert(path).inserted else { return true }
+            f.order.append(path)
+            if f.order.count > 8_192 {
+                for old in f.order.prefix(1_024) { f.seen.remove(old) }
+                f.order.removeFirst(1_024)
+            }
+            return false
+        }
+        if repeated { counters.withLock { $0.repeatedMediaFetches += 1 } }
+    }
+}

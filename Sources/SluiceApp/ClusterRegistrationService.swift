@@ -1,0 +1,79 @@
+import Logging
+import MediaCore
+import ServiceLifecycle
+import StreamHub
+import StreamRegistry
+
+/// Keeps the registry in step with the hub: each source stream that goes live here is registered (ladder rungs
+/// `key~name` are this node's outputs, never registered), and unregistered when its publication ends; runs the
+/// registry's refreshes and Redis probes beside it.
+struct ClusterRegistrationService: Service {
+    let hub: StreamHub
+    let registry: StreamRegistry
+    let logger: Logger
+
+    func run() async throws {
+        let node = registry.configuration.nodeURL
+        logger.notice(
+            "cluster: this node is \(node); registering its streams in Redis (TTL \(registry.configuration.ttl))"
+        )
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await registry.run() }
+            group.addTask {
+                await cancelWhenGracefulShutdown {
+                    await withDiscardingTaskGroup { streams in
+                        // A small reader: only its end matters; frames it misses are dropped, never waited for.
+                        for await note in hub.announcements(attaching: (name: "cluster", capacity: 4))
+                        where note.key.renditionName == nil {
+                            guard let reader = note.reader else { continue }
+                            streams.addTask { await follow(note.key, reader: reader) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Registers `key` while its publication lasts.
+    private func follow(_ key: StreamKey, reader: StreamReader) async {
+        await register(key)
+        while let event = await reader.next() {
+            if case .ended = event { break }
+        }
+        // Cancelled at shutdown: the registry's own shutdown removes every entry of this node.
+        guard !Task.isCancelled else { return }
+        do {
+            let removed = try await registry.unregister(key)
+            if removed {
+                logger.info("cluster: \(key) ended here; removed from the registry", metadata: ["stream": "\(key)"])
+            }
+        } catch {
+            logger.warning(
+                "cluster: \(key) ended here but its entry could not be removed (it expires within the TTL): \(error)",
+                metadata: ["stream": "\(key)"]
+            )
+        }
+    }
+
+    private func register(_ key: StreamKey) async {
+        do {
+            switch try await registry.register(key) {
+            case .registered:
+                logger.notice(
+                    "cluster: \(key) registered to this node; other nodes relay it from here",
+                    metadata: ["stream": "\(key)"]
+                )
+            case .heldBy(let holder):
+                logger.warning(
+                    "cluster: \(key) is live here but held by \(holder) in the registry; other nodes relay it from there (retrying while live here)",
+                    metadata: ["stream": "\(key)"]
+                )
+            }
+        } catch {
+            logger.error(
+                "cluster: \(key) is live here but not registered (Redis down?); served here only until Redis answers: \(error)",
+                metadata: ["stream": "\(key)"]
+            )
+        }
+    }
+}
