@@ -60,18 +60,21 @@ public final class ClusterRelay: Sendable {
         }
         let path = owner + target
         let now = ContinuousClock.now
-        let found = cache.withLock { c -> RelayCache.Lookup in
+        let (found, started) = cache.withLock { c -> (RelayCache.Lookup, Bool) in
             let lookup = c.lookup(path, now: now)
-            guard case .miss = lookup else { return lookup }
+            guard case .miss = lookup else { return (lookup, false) }
             // Started under the lock: a second viewer asking now joins this fetch instead of sending its own.
             let task = Task { await self.fetchAndKeep(path, target: target, key: key, from: location) }
             c.started(path, task)
-            return .join(task)
+            return (.join(task), true)
         }
-        counters.withLock { $0.requests += 1 }
+        counters.withLock {
+            $0.requests += 1
+            if case .hit = found { $0.cacheHits += 1 }
+            if case .join = found, !started { $0.joined += 1 }
+        }
         switch found {
         case .hit(var response, let age):
-            counters.withLock { $0.cacheHits += 1 }
             response.headers.append(("Age", "\(age.components.seconds)"))
             return response
         case .join(let task):
@@ -98,7 +101,7 @@ public final class ClusterRelay: Sendable {
             _ = owners.withLock { $0.removeValue(forKey: key) }
             logger.warning("relay: no answer from the owner of \(key), answering as not live: \(error)")
         }
-        if let response, response.status == 200, Self.isMedia(target) { noteMediaFetch(path) }
+        if let response, response.status == 200, Self.isPart(target) { notePartFetch(path) }
         let lifetime = CacheLifetime.of(response?.header("Cache-Control"), cap: configuration.maxCacheAge)
         cache.withLock { $0.finished(path, response, lifetime: lifetime, now: .now) }
         return response
@@ -115,14 +118,14 @@ public final class ClusterRelay: Sendable {
         return owner
     }
 
-    /// Parts, segments and init sections: immutable objects a node should fetch once.
-    static func isMedia(_ target: String) -> Bool {
-        let path = target.prefix { $0 != "?" }
-        return path.hasSuffix(".m4s") || path.hasSuffix(".mp4")
+    /// A part (`{msn}.{part}.m4s`): what every viewer asks for once, within a few part durations of its hint.
+    static func isPart(_ target: String) -> Bool {
+        let file = target.prefix { $0 != "?" }.split(separator: "/").last ?? ""
+        return file.hasSuffix(".m4s") && file.dropLast(4).split(separator: ".").count == 2
     }
 
-    /// Counts a media fetch, and a repeat when the path was fetched before (the last 8192 paths are remembered).
-    private func noteMediaFetch(_ path: String) {
+    /// Counts a part fetch, and a repeat when the path was fetched before (the last 8192 paths are remembered).
+    private func notePartFetch(_ path: String) {
         let repeated = fetchedMedia.withLock { f -> Bool in
             guard f.seen.insert(path).inserted else { return true }
             f.order.append(path)
@@ -132,6 +135,9 @@ public final class ClusterRelay: Sendable {
             }
             return false
         }
-        if repeated { counters.withLock { $0.repeatedMediaFetches += 1 } }
+        counters.withLock {
+            $0.partFetches += 1
+            if repeated { $0.repeatedPartFetches += 1 }
+        }
     }
 }

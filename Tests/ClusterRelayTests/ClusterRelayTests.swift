@@ -66,7 +66,11 @@ struct ClusterRelayTests {
         #expect(later?.header("Age") == "0")
         #expect(later?.header("Cache-Control") == "public, max-age=6, immutable")
         #expect(owner.count(target) == 1)
-        #expect(relay.stats.fetches == 1 && relay.stats.repeatedMediaFetches == 0 && relay.stats.requests == 21)
+        #expect(relay.stats.joined == 19 && relay.stats.cacheHits == 1)
+        #expect(
+            relay.stats.fetches == 1 && relay.stats.repeatedPartFetches == 0 && relay.stats.partFetches == 1
+                && relay.stats.requests == 21
+        )
     }
 
     @Test func answerTheOwnerMarksNoCacheIsFetchedAgain() async {
