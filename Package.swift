@@ -399,6 +399,7 @@ let package = Package(
         .testTarget(
             name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
                 "WHIPIngest", "WebRTCTransport", "TestSupport", "HTTPOrigin", "PublishAuth", "StreamHub", "Recorder",
+                "StreamRegistry", "RedisClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

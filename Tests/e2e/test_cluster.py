@@ -324,6 +324,29 @@ def test_whep_at_a_non_owner_is_redirected_to_the_owner_and_plays(cluster):
     assert done.get("connected") and done.get("videoFrames", 0) > 0, out.stdout[-2000:] + out.stderr[-2000:]
 
 
+def test_stale_entry_of_a_vanished_owner_is_a_clear_404_without_a_hang(cluster):
+    nodes, redis = cluster["nodes"], cluster["redis"]
+    # An entry whose node is gone (nothing listens on its port), as a crash leaves it for up to the TTL.
+    dead = f"http://127.0.0.1:{free_port()}"
+    subprocess.run(["redis-cli", "-p", str(redis.port), "SET", "sluice:stream:e2e-ghost", dead, "PX", "60000"],
+                   check=True, capture_output=True)
+    try:
+        t0 = time.monotonic()
+        part = requests.get(node_url(nodes[0], "/live/e2e-ghost/e1/video/3.1.m4s"), timeout=15)
+        part_s = time.monotonic() - t0
+        t0 = time.monotonic()
+        playlist = requests.get(node_url(nodes[0], "/live/e2e-ghost/index.m3u8"), timeout=20)
+        playlist_s = time.monotonic() - t0
+    finally:
+        subprocess.run(["redis-cli", "-p", str(redis.port), "DEL", "sluice:stream:e2e-ghost"], capture_output=True)
+    print(f"\nstale entry: part {part.status_code} after {part_s:.2f} s, playlist {playlist.status_code} after "
+          f"{playlist_s:.2f} s (the start wait is 8 s)")
+    assert part.status_code == 404 and part_s < 2, (part.status_code, part_s)
+    # A playlist waits out the start wait (the stream may yet go live somewhere), then 404, never longer.
+    assert playlist.status_code == 404 and playlist_s < 8 + 3, (playlist.status_code, playlist_s)
+    assert "no answer from the owner of e2e-ghost" in nodes[0].log()
+
+
 def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_again(cluster):
     nodes, owner, pubs, edge = cluster["nodes"], cluster["owner"], cluster["pubs"], cluster["edge"]
     key = next(iter(owner))
