@@ -21,8 +21,8 @@ public final class ClusterRelay: Sendable {
     private let cache: Mutex<RelayCache>
     private let owners = Mutex<[StreamKey: (owner: String?, until: ContinuousClock.Instant)]>([:])
     private let counters = Mutex(RelayStats())
-    /// Media paths fetched lately (a ring), to count repeated fetches.
-    private let fetchedMedia = Mutex<(seen: Set<String>, order: [String])>(([], []))
+    /// Parts fetched lately and until when their kept copy is fresh (a ring), to count repeated fetches.
+    private let fetchedParts = Mutex<(fresh: [String: ContinuousClock.Instant], order: [String])>(([:], []))
     private let logger: Logger
 
     /// A relay asking `lookup` for a key's owner node URL (nil: nobody holds it, or the registry cannot say).
@@ -101,8 +101,8 @@ public final class ClusterRelay: Sendable {
             _ = owners.withLock { $0.removeValue(forKey: key) }
             logger.warning("relay: no answer from the owner of \(key), answering as not live: \(error)")
         }
-        if let response, response.status == 200, Self.isPart(target) { notePartFetch(path) }
         let lifetime = CacheLifetime.of(response?.header("Cache-Control"), cap: configuration.maxCacheAge)
+        if let response, response.status == 200, Self.isPart(target) { notePartFetch(path, keptFor: lifetime) }
         cache.withLock { $0.finished(path, response, lifetime: lifetime, now: .now) }
         return response
     }
@@ -124,13 +124,19 @@ public final class ClusterRelay: Sendable {
         return file.hasSuffix(".m4s") && file.dropLast(4).split(separator: ".").count == 2
     }
 
-    /// Counts a part fetch, and a repeat when the path was fetched before (the last 8192 paths are remembered).
-    private func notePartFetch(_ path: String) {
-        let repeated = fetchedMedia.withLock { f -> Bool in
-            guard f.seen.insert(path).inserted else { return true }
+    /// Counts a part fetch, and a repeat when the path was fetched before and its kept copy should still be fresh
+    /// (the last 8192 parts are remembered); a fetch after the owner's lifetime ran out is not a repeat.
+    private func notePartFetch(_ path: String, keptFor lifetime: Duration) {
+        let now = ContinuousClock.now
+        let repeated = fetchedParts.withLock { f -> Bool in
+            if let fresh = f.fresh[path] {
+                f.fresh[path] = now + lifetime
+                return fresh > now
+            }
+            f.fresh[path] = now + lifetime
             f.order.append(path)
             if f.order.count > 8_192 {
-                for old in f.order.prefix(1_024) { f.seen.remove(old) }
+                for old in f.order.prefix(1_024) { f.fresh[old] = nil }
                 f.order.removeFirst(1_024)
             }
             return false

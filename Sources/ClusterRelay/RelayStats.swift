@@ -13,8 +13,8 @@ public struct RelayStats: Sendable, Equatable, Codable {
     public var failures = 0
     /// Parts fetched (200).
     public var partFetches = 0
-    /// Part fetches (200) of a path fetched before: each part should cross to this node once. (Init sections and
-    /// segments may be fetched again once their kept copy expired, as the owner's `Cache-Control` says.)
+    /// Part fetches (200) of a path fetched before while its kept copy was still fresh: each part should cross to this
+    /// node once. (Once the owner's `Cache-Control` lifetime has run out, a part may be fetched again.)
     public var repeatedPartFetches = 0
 
     /// Nothing yet.

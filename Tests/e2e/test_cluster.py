@@ -28,8 +28,9 @@ import requests
 
 from e2ecommon import assert_followed_through_edge
 from follower import follow
-from procs import ARTIFACTS, FAST_SEGMENTS, REPO, SLUICE, Gateway, Publisher, _stop, ffmpeg_cmd, free_port, wait_for
+from procs import ARTIFACTS, FAST_SEGMENTS, REPO, SLUICE, Gateway, Publisher, _stop, ffmpeg_cmd, free_port
 from varnishedge import VarnishEdge, percentile, probe
+from waiting import eventually
 
 HERE = Path(__file__).resolve().parent
 NODES = 3
@@ -58,7 +59,7 @@ class Redis:
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.workdir)], stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        assert wait_for("redis-server", lambda: self._pong(), 10), "redis-server did not answer PING"
+        assert eventually(self._pong, 10), "redis-server did not answer PING"
 
     def _pong(self) -> bool:
         out = subprocess.run(["redis-cli", "-p", str(self.port), "PING"], capture_output=True, text=True)
@@ -94,7 +95,7 @@ def start_cluster_edge(workdir: Path, ports: list[int]) -> VarnishEdge:
          "-f", str(edge.vcl), "-s", "malloc,256m", "-p", "rush_exponent=128", "-p", "thread_pool_min=100",
          "-p", "timeout_idle=75"],
         stdout=edge.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    ok = wait_for("varnishd", lambda: edge.proc.poll() is None and _status(edge.url("/edge-healthz")) == 200, 30, 0.2)
+    ok = eventually(lambda: edge.proc.poll() is None and _status(edge.url("/edge-healthz")) == 200, 30, period=0.2)
     assert ok, (edge.dir / "varnishd.log").read_text()
     edge.fetch_log = edge.dir / "backend.log"
     edge.ncsa = subprocess.Popen(
@@ -158,8 +159,7 @@ def cluster():
             pubs[key] = Publisher(ffmpeg_cmd(nodes[i].rtmp_url(key), PUBLISH_SECONDS, size="640x360"),
                                   workdir / f"publisher-{key}.log")
         for key, i in owner.items():
-            ok = wait_for(f"{key} through the edge",
-                          lambda: _status(edge.url(f"/live/{key}/video.m3u8"), 12) == 200, 40, 0.3)
+            ok = eventually(lambda: _status(edge.url(f"/live/{key}/video.m3u8"), 12) == 200, 40, period=0.3)
             assert ok, f"{key} never reached the edge:\n{nodes[i].log()[-3000:]}"
         yield dict(workdir=workdir, redis=redis, nodes=nodes, edge=edge, shard=shard, owner=owner, pubs=pubs)
     finally:
@@ -262,8 +262,8 @@ def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
         driver.get(server.url("index.html"))
         state = "const v = document.getElementById('v'); return {t: v.currentTime, h: v.videoHeight, " \
                 "err: v.error && v.error.message, log: window.log, latency: window.hls ? window.hls.latency : null};"
-        s = wait_for("hls.js playing 6 s", lambda: (lambda x: x if x["t"] > 6 or x["log"]["fatal"] else None)(
-            driver.execute_script(state)), 40, 0.5) or driver.execute_script(state)
+        s = eventually(lambda: driver.execute_script(state), 40,
+                       until=lambda x: x["t"] > 6 or x["log"]["fatal"], period=0.5)
     finally:
         driver.quit()
         server.close()
@@ -368,7 +368,7 @@ def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_aga
             return None
         return r.status_code == 200 and "#EXT-X-PART:" in r.text and r
 
-    r = wait_for("the playlist through the edge again", fresh_playlist, 20, 0.1)
+    r = eventually(fresh_playlist, 20)
     elapsed = time.monotonic() - reconnect
     print(f"\nkill -9 node{victim + 1} (owner of {key}); publisher reconnected to node{target + 1}; "
           f"edge playlist again after {elapsed:.2f} s via {r and r.headers.get('X-Sluice-Edge-Backend')} "
@@ -376,9 +376,8 @@ def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_aga
     assert r, nodes[target].log()[-3000:]
     assert elapsed <= 5.0, f"{elapsed:.2f} s"
     # The registry names the new owner; the dead node's entry expired.
-    listing = wait_for("the registry", lambda: (lambda j: j if j and any(
-        key in n["keys"] and n["url"] == new_owner for n in j["nodes"]) else None)(
-        _json(node_url(nodes[target], "/api/cluster"))), 10, 0.2)
+    listing = eventually(lambda: _json(node_url(nodes[target], "/api/cluster")), 10, period=0.2,
+                         until=lambda j: j and any(key in n["keys"] and n["url"] == new_owner for n in j["nodes"]))
     assert listing, _json(node_url(nodes[target], "/api/cluster"))
     owner[key] = target
 
@@ -399,7 +398,7 @@ def test_redis_down_nodes_keep_serving_their_own_streams_and_register_again(clus
         held = {k for n in (listing or {}).get("nodes", []) for k in n["keys"]}
         return listing if set(alive) <= held else None
 
-    assert wait_for("every live key registered again", registered, 10, 0.2), \
+    assert eventually(registered, 10, period=0.2), \
         _json(node_url(nodes[next(iter(alive.values()))], "/api/cluster"))
     for i in set(alive.values()):
         assert "Redis answers again" in nodes[i].log(), nodes[i].log()[-2000:]
