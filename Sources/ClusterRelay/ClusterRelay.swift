@@ -21,6 +21,10 @@ public final class ClusterRelay: Sendable {
     private let cache: Mutex<RelayCache>
     private let owners = Mutex<[StreamKey: (owner: String?, until: ContinuousClock.Instant)]>([:])
     private let counters = Mutex(RelayStats())
+    /// The owner last logged for each key (a line per change, not per lookup).
+    private let announced = Mutex<[StreamKey: String?]>([:])
+    /// Keys whose owner failed to answer since its last answer: warned about once, not per request.
+    private let failing = Mutex<Set<StreamKey>>([])
     /// Parts fetched lately and until when their kept copy is fresh (a ring), to count repeated fetches.
     private let fetchedParts = Mutex<(fresh: [String: ContinuousClock.Instant], order: [String])>(([:], []))
     private let logger: Logger
@@ -99,7 +103,15 @@ public final class ClusterRelay: Sendable {
             counters.withLock { $0.failures += 1 }
             // The owner is gone or stuck: ask the registry again next time (its entry expires within the TTL).
             _ = owners.withLock { $0.removeValue(forKey: key) }
-            logger.warning("relay: no answer from the owner of \(key), answering as not live: \(error)")
+            if failing.withLock({ $0.insert(key).inserted }) {
+                logger.warning(
+                    "relay: no answer from the owner of \(key), answering as not live until it answers or the registry names another node: \(error)",
+                    metadata: ["stream": "\(key)"]
+                )
+            }
+        }
+        if response != nil, failing.withLock({ $0.remove(key) != nil }) {
+            logger.notice("relay: \(key) is answered again by the node holding it", metadata: ["stream": "\(key)"])
         }
         let lifetime = CacheLifetime.of(response?.header("Cache-Control"), cap: configuration.maxCacheAge)
         if let response, response.status == 200, Self.isPart(target) { notePartFetch(path, keptFor: lifetime) }
@@ -115,6 +127,11 @@ public final class ClusterRelay: Sendable {
         if owner == configuration.nodeURL { owner = nil }
         let until = ContinuousClock.now + configuration.lookupLifetime
         owners.withLock { $0[key] = (owner, until) }
+        let changed = owner != nil && announced.withLock { a in a.updateValue(owner, forKey: key) != owner }
+        if let owner, changed {
+            // Once per change of owner: which node a stream's viewers here are served from.
+            logger.info("relay: \(key) is held by \(owner); relaying it from there", metadata: ["stream": "\(key)"])
+        }
         return owner
     }
 
