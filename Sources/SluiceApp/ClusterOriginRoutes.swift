@@ -6,8 +6,8 @@ import MediaCore
 import StreamRegistry
 
 /// The cluster's routes: `GET /api/cluster` (every node and the keys it holds, from the registry, plus this node's
-/// relay counters) and `GET /api/ingest/{key}` (this node's ingest URLs for a key; through the edge, whose shard
-/// director routes it like the key's playlists, the node the key's viewers reach).
+/// relay counters) and `GET /api/ingest/{key}` (the ingest URLs of the node the edge's shard director routes the key
+/// to: this node's own when it is that node, or when no ring is configured and the edge routed the request here).
 enum ClusterOriginRoutes {
     /// The ingest URLs `/api/ingest/{key}` builds from: this node's host and ports.
     struct IngestPorts: Sendable {
@@ -20,7 +20,8 @@ enum ClusterOriginRoutes {
         registry: StreamRegistry,
         relay: ClusterRelay,
         nodeURL: String,
-        ports: IngestPorts
+        ports: IngestPorts,
+        ring: ShardRing = ShardRing(nodes: [])
     ) -> [OriginRouteGroup] {
         [
             OriginRouteGroup(
@@ -35,7 +36,12 @@ enum ClusterOriginRoutes {
                 prefix: "/api/ingest/",
                 routes: [
                     OriginRoute(.get, "/api/ingest/:key") { request in
-                        ingest(key: request.parameters["key"] ?? "", node: nodeURL, ports: ports)
+                        let key = request.parameters["key"] ?? ""
+                        // A node asked by another answers for itself (no second hop, no loop).
+                        guard request.header(ClusterRelay.relayHeader) == nil else {
+                            return ingest(key: key, node: nodeURL, ports: ports)
+                        }
+                        return await ingest(key: key, ring: ring, node: nodeURL, ports: ports)
                     }
                 ]
             ),
@@ -93,17 +99,29 @@ enum ClusterOriginRoutes {
         return json(200, answer)
     }
 
+    /// The ingest URLs of `key`'s shard node: asked of that node (it knows its ports), or of the next on the ring when
+    /// it does not answer, as the director picks an `alt` backend when one is sick.
+    static func ingest(key: String, ring: ShardRing, node: String, ports: IngestPorts) async -> OriginReply {
+        let client = HTTPClient(timeout: .seconds(2))
+        for candidate in ring.nodes(for: key) {
+            if candidate.url == node { return ingest(key: key, node: node, ports: ports) }
+            guard let url = HTTPLocation(candidate.url + "/api/ingest/" + key),
+                let answer = try? await client.request("GET", url, headers: [(ClusterRelay.relayHeader, node)]),
+                answer.status == 200
+            else { continue }
+            return OriginReply(status: 200, headers: jsonHeaders, body: answer.body)
+        }
+        return ingest(key: key, node: node, ports: ports)
+    }
+
+    static let jsonHeaders: [(name: String, value: String)] = [
+        ("Content-Type", "application/json"), ("Cache-Control", "no-cache"), ("Access-Control-Allow-Origin", "*"),
+    ]
+
     static func json(_ status: Int, _ value: some Encodable) -> OriginReply {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let body = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return OriginReply(
-            status: status,
-            headers: [
-                ("Content-Type", "application/json"), ("Cache-Control", "no-cache"),
-                ("Access-Control-Allow-Origin", "*"),
-            ],
-            body: Array(body)
-        )
+        return OriginReply(status: status, headers: jsonHeaders, body: Array(body))
     }
 }

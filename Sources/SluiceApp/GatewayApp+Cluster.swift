@@ -13,6 +13,8 @@ extension GatewayApp {
         let relay: ClusterRelay
         let service: ClusterRegistrationService
         let nodeURL: String
+        /// The edge's shard backends (`cluster.nodes`), for `/api/ingest/{key}`.
+        let ring: ShardRing
     }
 
     /// Registry over the configured Redis and a relay that asks it; nil without `cluster.redis_url`/`node_url`.
@@ -30,7 +32,8 @@ extension GatewayApp {
             registry: registry,
             relay: relay,
             service: ClusterRegistrationService(hub: hub, registry: registry, logger: logger),
-            nodeURL: nodeURL
+            nodeURL: nodeURL,
+            ring: ShardRing(nodes: c.cluster.nodes)
         )
     }
 }
@@ -47,7 +50,8 @@ extension GatewayApp.Cluster {
             registry: registry,
             relay: relay,
             nodeURL: nodeURL,
-            ports: ports
+            ports: ports,
+            ring: ring
         )
     }
 

@@ -24,6 +24,8 @@ struct ConfigurationEnvironmentTests {
         case ("ingest.failback", _): return ("manual", .string("manual"))
         case ("bind", _): return ("127.0.0.2", .string("127.0.0.2"))
         case ("srt.key_length", _): return ("32", .int(32))
+        case ("cluster.nodes", _):
+            return ("[origin_1=http://127.0.0.1:8081]", .list([.string("origin_1=http://127.0.0.1:8081")]))
         // A passphrase is printed as "(set)", never itself.
         case ("srt.passphrase", _): return ("0123456789ab", .string("(set)"))
         case ("pages.hlsjs_url", _): return ("http://127.0.0.1:9/hls.mjs", .string("http://127.0.0.1:9/hls.mjs"))

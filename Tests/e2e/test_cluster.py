@@ -138,7 +138,12 @@ def cluster():
             d.mkdir()
             g = Gateway(d, FAST_SEGMENTS + ["--transcode", "off", "--cluster-redis", redis.url])
             g.extra += ["--node-url", f"http://127.0.0.1:{g.http_port}"]
-            nodes.append(g.start())
+            nodes.append(g)
+        # The edge's backends by name (cluster.nodes), so /api/ingest/KEY asked of any origin follows the shard.
+        ring = ",".join(f"origin_{i + 1}=http://127.0.0.1:{g.http_port}" for i, g in enumerate(nodes))
+        for g in nodes:
+            g.env = {**os.environ, "SLUICE_CLUSTER_NODES": ring}
+            g.start()
         edge = start_cluster_edge(workdir, [g.http_port for g in nodes])
         by_port = {g.http_port: i for i, g in enumerate(nodes)}
         # Keys whose shard nodes differ: asked through the edge, /api/ingest/KEY is answered by the shard's node.
@@ -175,6 +180,22 @@ def cluster():
 
 def node_url(g: Gateway, path: str) -> str:
     return f"http://127.0.0.1:{g.http_port}{path}"
+
+
+def test_ingest_url_of_a_key_is_the_shard_nodes_asked_anywhere(cluster):
+    nodes, edge = cluster["nodes"], cluster["edge"]
+    keys = [f"e2e-ingest-{n}" for n in range(30)] + list(cluster["owner"])
+    differ = []
+    for key in keys:
+        through_edge = _json(edge.url(f"/api/ingest/{key}"))
+        assert through_edge and through_edge["rtmp"].endswith(f"/live/{key}"), through_edge
+        for i, g in enumerate(nodes):
+            direct = _json(node_url(g, f"/api/ingest/{key}"))
+            if direct != through_edge:
+                differ.append((key, f"node{i + 1}", direct, through_edge))
+    print(f"\n/api/ingest: {len(keys)} keys asked through the edge and of each of {NODES} origins, "
+          f"{len(differ)} disagreements")
+    assert not differ, differ[:5]
 
 
 def test_registry_lists_each_stream_on_its_owner(cluster):
