@@ -3,8 +3,9 @@ stream registry (--cluster-redis, --node-url), and Debian's Varnish with the com
 (origin ports substituted) in front.
 
 Three streams are published (FFmpeg over RTMP) to three different origins, each to an origin other than the one the
-edge's shard director routes its key to, so every stream reaches its viewers through a relaying node. Checks: the
-registry lists each key on its owner (/api/cluster); followers through the edge validate every playlist of all three;
+edge's shard director routes its key to, so every stream reaches its viewers through a relaying node. Checks:
+/api/ingest/KEY names the same node through the edge and at every origin (cluster.nodes); the registry lists each key
+on its owner (/api/cluster); followers through the edge validate every playlist of all three;
 each relaying node fetched each part once (its relay counters); the relay's added delay per part over the owner
 (p50/p99, printed with the load average); WHEP at a non-owner is redirected (307) and plays; `kill -9` of an owner,
 its publisher reconnecting to another node: playlists through the edge again within 5 s; Redis down: every node keeps
