@@ -17,8 +17,12 @@ struct ClusterRegistrationService: Service {
         logger.notice(
             "cluster: this node is \(node); registering its streams in Redis (TTL \(registry.configuration.ttl))"
         )
+        // Starts and ends go through one queue, in order: a publication ending while the next one on the same key
+        // starts must not remove the new one's entry (register and unregister would interleave on the registry).
+        let (changes, queue) = AsyncStream<(StreamKey, live: Bool)>.makeStream()
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await registry.run() }
+            group.addTask { await apply(changes) }
             group.addTask {
                 await cancelWhenGracefulShutdown {
                     await withDiscardingTaskGroup { streams in
@@ -26,22 +30,34 @@ struct ClusterRegistrationService: Service {
                         for await note in hub.announcements(attaching: (name: "cluster", capacity: 4))
                         where note.key.renditionName == nil {
                             guard let reader = note.reader else { continue }
-                            streams.addTask { await follow(note.key, reader: reader) }
+                            queue.yield((note.key, live: true))
+                            streams.addTask {
+                                while let event = await reader.next() {
+                                    if case .ended = event { break }
+                                }
+                                // Cancelled at shutdown: the registry's own shutdown removes this node's entries.
+                                if !Task.isCancelled { queue.yield((note.key, live: false)) }
+                            }
                         }
                     }
                 }
+                queue.finish()
             }
         }
     }
 
-    /// Registers `key` while its publication lasts.
-    private func follow(_ key: StreamKey, reader: StreamReader) async {
-        await register(key)
-        while let event = await reader.next() {
-            if case .ended = event { break }
+    /// Registers a key while at least one of its publications is live here, in the order starts and ends happened.
+    private func apply(_ changes: AsyncStream<(StreamKey, live: Bool)>) async {
+        var live: [StreamKey: Int] = [:]
+        for await (key, started) in changes {
+            let count = live[key, default: 0] + (started ? 1 : -1)
+            live[key] = count > 0 ? count : nil
+            if started && count == 1 { await register(key) }
+            if !started && count == 0 { await unregister(key) }
         }
-        // Cancelled at shutdown: the registry's own shutdown removes every entry of this node.
-        guard !Task.isCancelled else { return }
+    }
+
+    private func unregister(_ key: StreamKey) async {
         do {
             let removed = try await registry.unregister(key)
             if removed {

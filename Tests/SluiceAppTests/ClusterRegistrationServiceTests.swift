@@ -50,4 +50,24 @@ struct ClusterRegistrationServiceTests {
         publication.end()
         #expect(await Self.eventually { (try? await registry.lookup(source)) == .some(nil) })
     }
+
+    @Test func keyPublishedAgainRightAfterItEndedStaysRegistered() async throws {
+        let hub = StreamHub()
+        let registry = try Self.registry()
+        let service = ClusterRegistrationService(hub: hub, registry: registry, logger: Logger(label: "test"))
+        let running = Task { try await service.run() }
+        defer { running.cancel() }
+        let key = StreamKey("cluster-again")!
+        let first = try hub.publish(key: key, origin: "rtmp://127.0.0.1:5000")
+        #expect(await Self.eventually { (try? await registry.lookup(key)) == Self.node })
+        // The encoder reconnects at once: the first publication's end and the second's start reach the service
+        // together; the end must not remove the new publication's entry.
+        first.end()
+        let second = try hub.publish(key: key, origin: "rtmp://127.0.0.1:5001")
+        try await Task.sleep(for: .milliseconds(1_500))
+        #expect(try await registry.lookup(key) == Self.node)
+        #expect(await registry.liveKeys.keys.sorted() == [key])
+        second.end()
+        #expect(await Self.eventually { (try? await registry.lookup(key)) == .some(nil) })
+    }
 }
