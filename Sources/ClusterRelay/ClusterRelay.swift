@@ -126,7 +126,11 @@ public final class ClusterRelay: Sendable {
         var owner = await lookup(key)
         if owner == configuration.nodeURL { owner = nil }
         let until = ContinuousClock.now + configuration.lookupLifetime
-        owners.withLock { $0[key] = (owner, until) }
+        owners.withLock { o in
+            // Lookups of keys nobody holds (typos, scans) must not pile up: expired ones go once there are many.
+            if o.count >= 4_096 { o = o.filter { $0.value.until > now } }
+            o[key] = (owner, until)
+        }
         let changed = owner != nil && announced.withLock { a in a.updateValue(owner, forKey: key) != owner }
         if let owner, changed {
             // Once per change of owner: which node a stream's viewers here are served from.
