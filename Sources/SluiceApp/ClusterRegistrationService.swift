@@ -5,8 +5,9 @@ import StreamHub
 import StreamRegistry
 
 /// Keeps the registry in step with the hub: each source stream that goes live here is registered (ladder rungs
-/// `key~name` are this node's outputs, never registered), and unregistered when its publication ends; runs the
-/// registry's refreshes and Redis probes beside it.
+/// `key~name` are this node's outputs, never registered), taken over from another node that still holds it (the
+/// newer publish wins), and unregistered when its publication ends; runs the registry's refreshes and Redis probes
+/// beside it.
 struct ClusterRegistrationService: Service {
     let hub: StreamHub
     let registry: StreamRegistry
@@ -73,15 +74,16 @@ struct ClusterRegistrationService: Service {
 
     private func register(_ key: StreamKey) async {
         do {
-            switch try await registry.register(key) {
-            case .registered:
+            // The newer publish wins: the encoder is here now (it moved, or the old node died and its entry has not
+            // expired); the old holder sees this node at its next refresh and leaves the entry alone.
+            if let previous = try await registry.takeOver(key) {
                 logger.notice(
-                    "cluster: \(key) registered to this node; other nodes relay it from here",
+                    "cluster: \(key) went live here while \(previous) held it; taken over (the newer publish wins), other nodes relay it from here",
                     metadata: ["stream": "\(key)"]
                 )
-            case .heldBy(let holder):
-                logger.warning(
-                    "cluster: \(key) is live here but held by \(holder) in the registry; other nodes relay it from there (retrying while live here)",
+            } else {
+                logger.notice(
+                    "cluster: \(key) registered to this node; other nodes relay it from here",
                     metadata: ["stream": "\(key)"]
                 )
             }

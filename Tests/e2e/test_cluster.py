@@ -369,6 +369,35 @@ def test_stale_entry_of_a_vanished_owner_is_a_clear_404_without_a_hang(cluster):
     assert "no answer from the owner of e2e-ghost" in nodes[0].log()
 
 
+def test_a_key_published_at_two_nodes_belongs_to_the_newer_publish(cluster):
+    nodes, workdir = cluster["nodes"], cluster["workdir"]
+    key = "e2e-twice"
+    first, second = nodes[1], nodes[2]
+    older = Publisher(ffmpeg_cmd(first.rtmp_url(key), 40, size="320x180"), workdir / f"publisher-{key}-1.log")
+    newer = None
+    try:
+        def holder():
+            listing = _json(node_url(nodes[0], "/api/cluster")) or {}
+            return next((n["url"] for n in listing.get("nodes", []) if key in n["keys"]), None)
+
+        assert eventually(holder, 20, until=lambda h: h == f"http://127.0.0.1:{first.http_port}"), holder()
+        newer = Publisher(ffmpeg_cmd(second.rtmp_url(key), 40, size="320x180"), workdir / f"publisher-{key}-2.log")
+        t0 = time.monotonic()
+        now = eventually(holder, 20, until=lambda h: h == f"http://127.0.0.1:{second.http_port}")
+        print(f"\n{key}: the newer publish (node3) holds the key {time.monotonic() - t0:.2f} s after it started")
+        assert now == f"http://127.0.0.1:{second.http_port}", now
+        assert "taken over (the newer publish wins)" in second.log(), second.log()[-2000:]
+        # The older node finds the newer holder at its next refresh, says so and leaves the entry alone.
+        assert eventually(lambda: f"{key} is held by http://127.0.0.1:{second.http_port}" in first.log(), 5), \
+            first.log()[-2000:]
+        time.sleep(2)
+        assert holder() == f"http://127.0.0.1:{second.http_port}"
+    finally:
+        for p in (older, newer):
+            if p is not None and p.proc.poll() is None:
+                p.stop()
+
+
 def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_again(cluster):
     nodes, owner, pubs, edge = cluster["nodes"], cluster["owner"], cluster["pubs"], cluster["edge"]
     key = next(iter(owner))
