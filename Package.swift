@@ -116,6 +116,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ], swiftSettings: strictSettings),
+        // Any node serves any stream: `/live/{key}/…` of a key another node holds, fetched once per node from it.
+        .target(
+            name: "ClusterRelay",
+            dependencies: [
+                "MediaCore", "HTTPClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ], swiftSettings: strictSettings),
         .target(
             name: "RTMPIngest",
             dependencies: [
@@ -229,7 +237,7 @@ let package = Package(
             dependencies: [
                 "MediaCore", "CodecFormats", "StreamHub", "RTMPIngest", "LLHLSPackager", "HTTPOrigin", "FFmpegBridge",
                 "Transcoder", "Telemetry", "WHIPIngest", "WHEPEgress", "WebRTCTransport", "WebRTCWire", "PublishAuth",
-                "HTTPClient", "Recorder", "SRTIngest",
+                "HTTPClient", "Recorder", "SRTIngest", "StreamRegistry", "RedisClient", "ClusterRelay",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -344,6 +352,12 @@ let package = Package(
                 "StreamRegistry", "RedisClient", "MediaCore", "TestSupport",
             ], swiftSettings: strictSettings),
         .testTarget(
+            name: "ClusterRelayTests",
+            dependencies: [
+                "ClusterRelay", "HTTPClient", "MediaCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ], swiftSettings: strictSettings),
+        .testTarget(
             name: "SRTIngestTests",
             dependencies: [
                 "SRTIngest", "SRTWire", "StreamHub", "PublishAuth", "MediaCore", "Telemetry", "TestSupport",
@@ -385,6 +399,7 @@ let package = Package(
         .testTarget(
             name: "SluiceAppTests", dependencies: ["SluiceApp", "LLHLSPackager", "RTMPIngest", "Transcoder", "MediaCore",
                 "WHIPIngest", "WebRTCTransport", "TestSupport", "HTTPOrigin", "PublishAuth", "StreamHub", "Recorder",
+                "StreamRegistry", "RedisClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -19,6 +19,8 @@ public struct HTTPOriginOptions: Sendable {
 
     /// Values the pages show that only the app knows, e.g. `rtmpPort` for the OBS server URL on `/`.
     public var pageValues: [String: String] = [:]
+    /// Answers `/live/{key}/…` for keys this origin does not serve (the cluster relay); nil: they are unknown.
+    public var streamFallback: StreamFallback?
     /// Routes features add (WHIP's `/whip/…` from the app): the origin serves them without knowing the feature.
     public var routeGroups: [OriginRouteGroup] = []
 

@@ -52,9 +52,20 @@ public enum OriginRoutes {
             // A playlist asked for before its publisher arrived is held (fast start); a 404 would cost a retry.
             let wait = file.hasSuffix(".m3u8") ? packager.configuration.startWait : .zero
             guard let key = StreamKey(context.parameters.get("key") ?? ""),
-                let stream = await packager.stream(for: key, waitingUpTo: wait)
+                let source = await liveSource(
+                    key,
+                    wait: wait,
+                    request: request,
+                    packager: packager,
+                    fallback: options.streamFallback
+                )
             else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
+            }
+            let stream: LLHLSStream
+            switch source {
+            case .local(let local): stream = local
+            case .remote(let relayed): return relayed
             }
             switch file {
             case "index.m3u8":
@@ -78,9 +89,21 @@ public enum OriginRoutes {
         }
         // The epoch shares the `name` slot: Hummingbird requires one parameter name per path level.
         router.get("/live/:key/:name/:rendition/:file") { request, context in
-            guard let key = StreamKey(context.parameters.get("key") ?? ""), let stream = packager.stream(for: key)
+            guard let key = StreamKey(context.parameters.get("key") ?? ""),
+                let source = await liveSource(
+                    key,
+                    wait: .zero,
+                    request: request,
+                    packager: packager,
+                    fallback: options.streamFallback
+                )
             else {
                 return OriginResponse.text(404, "unknown stream", maxAge: 1)
+            }
+            let stream: LLHLSStream
+            switch source {
+            case .local(let local): stream = local
+            case .remote(let relayed): return relayed
             }
             let rendition = context.parameters.get("rendition") ?? ""
             guard stream.hasRendition(rendition) else {

@@ -104,7 +104,9 @@ public struct GatewayApp: Sendable {
             configuration: c.whepEgress,
             logger: logger
         )
+        let cluster = try Self.makeCluster(c, hub: hub, logger: logger)
         var originOptions = c.originOptions(readiness: readiness)
+        cluster?.install(into: &originOptions, ports: .init(rtmp: c.rtmpPort, srt: c.srt.port == 0 ? nil : c.srt.port))
         let playerLibrary = c.servePlayerLibrary(into: &originOptions)
         logger.log(level: playerLibrary.level, "\(playerLibrary.message)")
         originOptions.routeGroups.append(
@@ -118,7 +120,11 @@ public struct GatewayApp: Sendable {
             )
         )
         originOptions.routeGroups.append(
-            WHEPOriginRoutes.group(whep: whep, viewerSecret: c.security.origin.viewerSecret)
+            WHEPOriginRoutes.group(
+                whep: whep,
+                viewerSecret: c.security.origin.viewerSecret,
+                owner: cluster?.owner(hub: hub)
+            )
         )
         originOptions.routeGroups.append(WHEPOriginRoutes.reports(whep: whep))
         let origin = HTTPOriginService(
@@ -142,6 +148,8 @@ public struct GatewayApp: Sendable {
         )
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: origin)]
+        // After the origin: at shutdown it stops first, removing this node's entries while the origin still serves.
+        if let cluster { services.append(.init(service: cluster.service)) }
         services.append(.init(service: RecorderService(recorder: recorder)))
         services += [
             .init(service: PackagerService(packager: packager)), .init(service: ingest),

@@ -109,6 +109,7 @@ extension SluiceConfiguration {
             "log": m(["level": .string(level(logLevel)), "format": .string(logFormat.rawValue)]),
             "pages": m(["hlsjs_url": .string(hlsjsURL)]),
             "demo": m(["key": .string(demoKey)]),
+            "cluster": clusterTree,
         ])
         return Self.withSecurity(printed, rtmp: rtmpSecurityTree, sections: securityTree)
     }

@@ -190,6 +190,10 @@ extension SluiceConfiguration {
             c.adminToken = try api.string("admin_token").flatMap { $0.isEmpty ? nil : $0 }
             try api.finish()
         }
+        if var cluster = try r.section("cluster") {
+            try readCluster(&cluster, into: &c)
+            try cluster.finish()
+        }
         if var pages = try r.section("pages") {
             c.hlsjsURL = try pages.string("hlsjs_url") ?? c.hlsjsURL
             try pages.finish()
@@ -215,6 +219,7 @@ extension SluiceConfiguration {
         try validateOrigin()
         try validateWebRTC()
         try validateSRT()
+        try validateCluster()
         if hls.partTarget * 3 > hls.segmentTarget {
             throw ConfigurationError(
                 key: "hls.part_target_ms",

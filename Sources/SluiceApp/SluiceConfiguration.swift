@@ -87,6 +87,9 @@ public struct SluiceConfiguration: Sendable {
     /// Bearer token the admin API requires (`api.admin_token`); nil: admin writes only from loopback peers.
     public var adminToken: String?
 
+    /// Several origins behind one edge: registry, relay, edge routing (`cluster.*`).
+    public var cluster = Cluster()
+
     /// Live-stream and origin limits, publish auth and viewer tokens (`limits.*`, `auth.*`).
     public var security = SecurityConfiguration()
 

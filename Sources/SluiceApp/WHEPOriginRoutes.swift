@@ -12,11 +12,21 @@ enum WHEPOriginRoutes {
 
     /// The routes over `whep` (nil answers 503); with a `viewerSecret`, a POST needs `Authorization: Bearer <viewer
     /// token>` for its key, the same token `/t/{token}/live/...` takes (docs/AUTH.md).
-    static func group(whep: WHEPEgressService?, viewerSecret: String?) -> OriginRouteGroup {
+    /// With `owner` (the cluster), a POST for a key another node holds is answered `307` to that node's `/whep/{key}`.
+    static func group(
+        whep: WHEPEgressService?,
+        viewerSecret: String?,
+        owner: (@Sendable (StreamKey) async -> String?)? = nil
+    ) -> OriginRouteGroup {
         OriginRouteGroup(
             prefix: "/whep/",
             routes: [
-                OriginRoute(.post, "/whep/:key") { await offer($0, whep: whep, viewerSecret: viewerSecret) },
+                OriginRoute(.post, "/whep/:key") { request in
+                    if let owner, let key = StreamKey(request.parameters["key"] ?? ""), let node = await owner(key) {
+                        return redirect(to: node, key: key)
+                    }
+                    return await offer(request, whep: whep, viewerSecret: viewerSecret)
+                },
                 OriginRoute(.delete, "/whep/:key/:session") { request in
                     guard let whep else { return text(503, "WebRTC playback is not running") }
                     do throws(WHEPEgressError) {
@@ -101,6 +111,13 @@ enum WHEPOriginRoutes {
         request.logger.warning("WHEP viewer refused", metadata: ["stream": "\(key)", "reason": "\(reason)"])
         var reply = text(401, reason)
         reply.headers.append(("WWW-Authenticate", "Bearer realm=\"sluice\""))
+        return reply
+    }
+
+    /// RFC 9725 §4.6 allows a redirect: the client POSTs the same offer (307 keeps method and body) to the owner.
+    static func redirect(to node: String, key: StreamKey) -> OriginReply {
+        var reply = text(307, "stream \(key) is served by \(node)")
+        reply.headers.append(("Location", "\(node)/whep/\(key.rawValue)"))
         return reply
     }
 

@@ -7,7 +7,8 @@ import ServiceLifecycle
 /// Which node holds which stream, in Redis: each node registers `<prefix><KEY>` → its node URL with a TTL while
 /// the stream is live here, refreshes it, and removes it when the stream ends; any node can look a key up.
 ///
-/// Never takes a key another node holds (the caller is told who holds it, and it is logged). While Redis is down,
+/// `register` never takes a key another node holds (the caller is told who holds it, and it is logged); `takeOver`
+/// does, for a publish newer than the holder's. While Redis is down,
 /// calls fail at once with `StreamRegistryError.redisUnavailable`; `run()` keeps probing and registers every live
 /// key again when Redis returns. The timing decisions live in `RegistrationStateMachine`.
 public actor StreamRegistry: Service {

@@ -53,6 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Record every stream as HLS VOD under this directory (turns record.enabled on).")
     var record: String?
 
+    @Option(help: "Cluster registry: the Redis URL (redis://host:port) the origins share; needs --node-url.")
+    var clusterRedis: String?
+
+    @Option(help: "Cluster: how the other origins reach this one (http://host:port); needs --cluster-redis.")
+    var nodeURL: String?
+
     func run() async throws {
         var c = SluiceConfiguration()
         // Precedence: defaults < file < SLUICE_* environment < flags.
@@ -71,6 +77,8 @@ struct ServeCommand: AsyncParsableCommand {
                 c.record.enabled = true
                 c.record.directory = record
             }
+            if let clusterRedis { c.cluster.redisURL = clusterRedis }
+            if let nodeURL { c.cluster.nodeURL = nodeURL }
             if let transcode {
                 guard transcode == "on" || transcode == "off" else {
                     throw ConfigurationError(key: "--transcode", allowed: "on or off", found: transcode)

@@ -24,6 +24,8 @@ struct ConfigurationEnvironmentTests {
         case ("ingest.failback", _): return ("manual", .string("manual"))
         case ("bind", _): return ("127.0.0.2", .string("127.0.0.2"))
         case ("srt.key_length", _): return ("32", .int(32))
+        case ("cluster.nodes", _):
+            return ("[origin_1=http://127.0.0.1:8081]", .list([.string("origin_1=http://127.0.0.1:8081")]))
         // A passphrase is printed as "(set)", never itself.
         case ("srt.passphrase", _): return ("0123456789ab", .string("(set)"))
         case ("pages.hlsjs_url", _): return ("http://127.0.0.1:9/hls.mjs", .string("http://127.0.0.1:9/hls.mjs"))
@@ -83,6 +85,13 @@ struct ConfigurationEnvironmentTests {
                 // Certificate and key only come together.
                 env = ["SLUICE_HTTP_TLS_CERT": pem, "SLUICE_HTTP_TLS_KEY": pem]
                 expected = .string(pem)
+            } else if path == "cluster.redis_url" || path == "cluster.node_url" {
+                // Registry and node URL only come together.
+                env = [
+                    "SLUICE_CLUSTER_REDIS_URL": "redis://127.0.0.1:6379",
+                    "SLUICE_CLUSTER_NODE_URL": "http://127.0.0.1:8080",
+                ]
+                expected = .string(path == "cluster.redis_url" ? "redis://127.0.0.1:6379" : "http://127.0.0.1:8080")
             } else if path == "rtmp.tls.cert" || path == "rtmp.tls.key" {
                 env = ["SLUICE_RTMP_TLS_CERT": pem, "SLUICE_RTMP_TLS_KEY": pem]
                 expected = .string(pem)

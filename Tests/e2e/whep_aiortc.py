@@ -11,6 +11,7 @@ import json
 import re
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 import aioice.ice
@@ -118,11 +119,20 @@ async def watch(args, quiet: bool) -> dict:
     loop = asyncio.get_running_loop()
     headers = {"Authorization": f"Bearer {args.token}"} if args.token else {}
     t_post = time.monotonic()
-    status, headers, answer = await loop.run_in_executor(
-        None, http, "POST", args.url, pc.localDescription.sdp.encode(), headers)
+    url = args.url
+    status, reply_headers, answer = await loop.run_in_executor(
+        None, http, "POST", url, pc.localDescription.sdp.encode(), headers)
+    redirected = None
+    if status in (307, 308) and reply_headers.get("Location"):
+        # RFC 9725 §4.6: a WHEP endpoint may redirect; the same offer goes to the new URL (a cluster's owner node).
+        redirected = url = urllib.parse.urljoin(url, reply_headers["Location"])
+        status, reply_headers, answer = await loop.run_in_executor(
+            None, http, "POST", url, pc.localDescription.sdp.encode(), headers)
+    headers = reply_headers
     location = headers.get("Location")
     say({"status": status, "location": location, "etag": headers.get("ETag"),
-          "source": headers.get("X-Sluice-Video-Source"), "retryAfter": headers.get("Retry-After")})
+          "source": headers.get("X-Sluice-Video-Source"), "retryAfter": headers.get("Retry-After"),
+          "redirected": redirected})
     if status != 201:
         await pc.close()
         return {"done": True, "state": "refused", "status": status, "body": answer}
@@ -146,7 +156,7 @@ async def watch(args, quiet: bool) -> dict:
     state = pc.connectionState
     deleted = None
     if location:
-        base = args.url.split("/whep/")[0]
+        base = url.split("/whep/")[0]
         deleted, _, _ = await loop.run_in_executor(None, http, "DELETE", base + location)
     await pc.close()
     for r in readers:
