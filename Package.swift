@@ -247,7 +247,7 @@ let package = Package(
             name: "SluiceBench",
             dependencies: [
                 "MediaCore", "CodecFormats", "FMP4", "HLSPlaylist", "SluiceApp", "MediaSources", "RTMPPublish", "WHIPPublish",
-                "Telemetry", "HTTPClient", "MPEGTS", "SRTPublish", "StreamHub",
+                "Telemetry", "HTTPClient", "MPEGTS", "SRTPublish",
                 // The WHEP viewer: our WebRTC transport (DTLS client, SRTP) and RTP depacketizing.
                 "WebRTCTransport", "WebRTCWire",
                 // The transcode-only bench runs the ladder's own pieces over a file.
