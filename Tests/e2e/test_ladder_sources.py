@@ -20,7 +20,10 @@ def test_source_resolution_decides_the_rungs(height, size):
     key = f"e2e-ladder-{height}p"
     wd = ARTIFACTS / f"ladder_source_{height}p"
     run = live_run(wd, key, lambda gw: lc.publisher_cmd(gw.rtmp_url(key), SECONDS, size=size),
-                   follow_seconds=SECONDS + 1, gateway_args=FAST_SEGMENTS, stop_gateway=False)
+                   follow_seconds=SECONDS + 1, gateway_args=FAST_SEGMENTS, stop_gateway=False,
+                   # Slate off: the rungs' last frames are compared as the publisher left them. With the slate, the
+                   # splice after the publisher's end can cut a rung's last frame (a known gap; see docs/PUBLISH.md).
+                   gateway_env={"SLUICE_INGEST_SLATE": "false"})
     try:
         absent = {}
         for uri in ("1080p.m3u8", "720p.m3u8", "480p.m3u8", "360p.m3u8"):

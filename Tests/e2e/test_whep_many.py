@@ -30,7 +30,9 @@ def media_sequence(gw: Gateway) -> int:
 
 
 def test_ten_viewers_share_one_feed_and_hls_goes_on(workdir):
-    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"]).start()
+    # Slate off: every frame a viewer gets carries the publisher's capture clock.
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"],
+                 env={"SLUICE_INGEST_SLATE": "false"}).start()
     pub = Publisher(ffmpeg_cmd(gw.rtmp_url(KEY), 60, bframes=2, size="320x240"), workdir / "publisher.log")
     try:
         wait_live(gw, KEY)
@@ -76,7 +78,9 @@ def bench_stream(gw: Gateway, timeout: float = 30) -> str:
 
 
 def test_fifty_bench_viewers_all_receive_and_hls_stays_valid(workdir):
-    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"]).start()
+    # Slate off: every frame a viewer gets carries the publisher's capture clock.
+    gw = Gateway(workdir, FAST_SEGMENTS + ["--webrtc-port", str(free_port()), "--transcode", "off"],
+                 env={"SLUICE_INGEST_SLATE": "false"}).start()
     out = workdir / "bench.json"
     cmd = [str(SLUICE), "bench", "--gateway", f"http://127.0.0.1:{gw.http_port}", "--rtmp", f"rtmp://127.0.0.1:{gw.rtmp_port}/live",
            "--gateway-pid", str(gw.proc.pid), "--scenarios", "rtmp-whep", "--whep-viewers", str(BENCH_VIEWERS),
