@@ -35,13 +35,16 @@ def cpu_seconds(pid: int) -> float:
 
 
 def transitions(samples: list[tuple[float, str]], start: float, frm: str, to: str) -> float | None:
-    """Seconds from the last `frm` frame to the first `to` frame after `start` (wall seconds)."""
-    after = [(t, c) for t, c in samples if t >= start - 1]
-    first_to = next((t for t, c in after if c == to and t >= start), None)
+    """Seconds from the last `frm` frame shown to the first `to` frame shown after `start` (wall seconds). `samples`
+    may hold only changes of colour: the last `frm` frame ends where the next sample begins (one frame earlier)."""
+    first_to = next((i for i, (t, c) in enumerate(samples) if c == to and t >= start), None)
     if first_to is None:
         return None
-    last_from = max((t for t, c in after if c == frm and t < first_to), default=None)
-    return None if last_from is None else first_to - last_from
+    last_from = max((i for i, (t, c) in enumerate(samples[:first_to]) if c == frm), default=None)
+    if last_from is None:
+        return None
+    leave = samples[last_from + 1][0] if last_from + 1 < len(samples) else samples[first_to][0]
+    return samples[first_to][0] - leave + 1 / 30
 
 
 def main() -> None:
