@@ -81,11 +81,7 @@ public final class DecodedPicture: @unchecked Sendable {
         pts: MediaTime,
         userDataUnregistered: [[UInt8]] = []
     ) throws(FFmpegError) -> DecodedPicture {
-        let frame = try Frame()
-        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointer.pointee.width = Int32(width)
-        frame.pointer.pointee.height = Int32(height)
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(grey)")
+        let frame = try Frame.yuv420p(width: width, height: height, label: "grey")
         // 128 in every plane is mid-grey luma with neutral chroma.
         let f = frame.pointer.pointee
         let chromaRows = (height + 1) / 2

@@ -43,6 +43,16 @@ final class Frame {
         var p: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&p)
     }
+
+    /// A writable yuv420p picture of `width`×`height`; `label` names it in an allocation error.
+    static func yuv420p(width: Int, height: Int, label: String) throws(FFmpegError) -> Frame {
+        let frame = try Frame()
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.width = Int32(width)
+        frame.pointer.pointee.height = Int32(height)
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(\(label))")
+        return frame
+    }
 }
 
 /// Owns an `AVCodecContext`; freed on deinit.

@@ -44,11 +44,7 @@ final class PatternVideoEncoder {
         try context.open()
         decoderConfiguration = try PatternEncoderSetup.decoderConfiguration(codec, extradata: context.extradata)
 
-        frame = try Frame()
-        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointer.pointee.width = Int32(config.width)
-        frame.pointer.pointee.height = Int32(config.height)
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(video)")
+        frame = try Frame.yuv420p(width: config.width, height: config.height, label: "video")
         packet = try Packet()
         painter = PatternPainter(width: config.width, height: config.height)
     }

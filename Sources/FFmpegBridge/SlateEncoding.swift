@@ -99,11 +99,7 @@ public enum SlateEncoding {
 
     /// The slate picture as a yuv420p frame.
     static func painted(width: Int, height: Int, pts: MediaTime) throws(FFmpegError) -> DecodedPicture {
-        let frame = try Frame()
-        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        frame.pointer.pointee.width = Int32(width)
-        frame.pointer.pointee.height = Int32(height)
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(slate)")
+        let frame = try Frame.yuv420p(width: width, height: height, label: "slate")
         let f = frame.pointer.pointee
         guard let y = f.data.0, let u = f.data.1, let v = f.data.2 else {
             throw FFmpegError(message: "frame without planes", context: "SlateEncoding.painted")

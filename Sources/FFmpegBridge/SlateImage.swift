@@ -4,25 +4,23 @@ import MediaCore
 /// A still image for the slate (`ingest.slate_image`): PNG or JPEG bytes decoded with libavcodec's own decoders
 /// and scaled to each stream's picture size.
 public struct SlateImage: Sendable {
-    /// The image file's bytes.
-    public let bytes: [UInt8]
+    /// The image as decoded, in its own size and pixel format (decoded once; each stream shape scales it).
+    private let decoded: DecodedPicture
 
-    /// Checks that `bytes` decode as a PNG or JPEG image; throws why not.
+    /// Decodes `bytes` as a PNG or JPEG image; throws why it cannot.
     public init(bytes: [UInt8]) throws(FFmpegError) {
-        self.bytes = bytes
-        _ = try decoded()
+        decoded = try Self.decode(bytes)
     }
 
     /// The decoder for the file's magic number.
-    private var codecID: AVCodecID? {
+    private static func codecID(_ bytes: [UInt8]) -> AVCodecID? {
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return AV_CODEC_ID_PNG }
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return AV_CODEC_ID_MJPEG }
         return nil
     }
 
-    /// The image as decoded, in its own size and pixel format.
-    func decoded() throws(FFmpegError) -> DecodedPicture {
-        guard let codecID else {
+    private static func decode(_ bytes: [UInt8]) throws(FFmpegError) -> DecodedPicture {
+        guard let codecID = codecID(bytes) else {
             throw FFmpegError(message: "not a PNG or JPEG file", context: "ingest.slate_image")
         }
         let decoder = try DecoderContext(codecID: codecID, extradata: [], packetTimeBase: AVRational(num: 1, den: 1))
@@ -42,7 +40,7 @@ public struct SlateImage: Sendable {
 
     /// The image scaled to `width`×`height` (yuv420p) at `pts`.
     func picture(width: Int, height: Int, pts: MediaTime) throws(FFmpegError) -> DecodedPicture {
-        let scaled = try PictureScaler(width: width, height: height).scale(try decoded())
+        let scaled = try PictureScaler(width: width, height: height).scale(decoded)
         scaled.frame.pointer.pointee.pts = pts.converted(to: 90_000).value
         return DecodedPicture(frame: scaled.frame, pts: pts.converted(to: 90_000), userDataUnregistered: [])
     }
