@@ -20,6 +20,7 @@ import requests
 import hlsjs
 from browser import PageServer, headless_chromium, unavailable as no_browser
 from procs import Gateway
+from waiting import eventually, eventually_in_page
 
 HERE = Path(__file__).resolve().parent
 import os
@@ -58,14 +59,15 @@ def on_air(base: str, key: str) -> dict:
 
 
 def wait_on_air(base: str, key: str, want: str, timeout: float) -> dict:
-    end = time.monotonic() + timeout
-    s = {}
-    while time.monotonic() < end:
-        s = on_air(base, key)
-        if s.get("onAir") == want:
-            return s
-        time.sleep(0.1)
-    raise AssertionError(f"{key} never had {want} on air within {timeout} s: {s}")
+    s = eventually(lambda: on_air(base, key), timeout, until=lambda s: s.get("onAir") == want)
+    if s.get("onAir") != want:
+        raise AssertionError(f"{key} never had {want} on air within {timeout} s: {s}")
+    return s
+
+
+def wait_backup(base: str, key: str, timeout: float = 10) -> dict:
+    """The stream's summary once a backup stands by on `key` (or the last one seen after `timeout`)."""
+    return eventually(lambda: on_air(base, key), timeout, until=lambda s: bool(s.get("backup")))
 
 
 class Watch:
@@ -85,9 +87,7 @@ class Watch:
         self.pages = PageServer(workdir)
         self.driver = headless_chromium(workdir, browser_log=bool(os.environ.get("CONT_DEBUG")))
         self.driver.get(self.pages.url("index.html"))
-        end = time.monotonic() + 20
-        while time.monotonic() < end and not self.driver.execute_script("return window.ready === true"):
-            time.sleep(0.1)
+        eventually_in_page(self.driver, "return window.ready === true", bool, 20, period=0.1)
         src = gw.hls_url(key)
         if os.environ.get("CONT_DEBUG"):
             self.driver.execute_script("window.hlsDebug = true")
@@ -170,7 +170,7 @@ def assert_kept_playing(w: Watch, player: str, since: float, until: float, limit
 LADDER_STALL_LIMIT_MS = {"hlsjs": 2000, "native": 3000}
 
 
-LADDER_DEFECT = ("with the ladder, stock hls.js stops at the takeover in about 2 runs of 5 (fragParsingError, then "
+LADDER_DEFECT = ("with the ladder, stock hls.js stops or waits over a second at a switch in about 2 runs of 5 (fragParsingError, then "
                  "fragGap on the EXT-X-GAP a rung gets when it had not reached the source's last segment at the splice): "
                  "an open defect of the continuity feature (2026-11-28), not a flaky machine")
 
@@ -191,10 +191,7 @@ def test_backup_takes_the_air_when_the_primary_dies_and_gives_it_back(workdir, p
         primary = publishers(colour_cmd(gw.rtmp_url(key), "red", 440, 90), "primary")
         wait_on_air(base, key, "primary", 20)
         backup = publishers(colour_cmd(gw.rtmp_url(f"{key}?role=backup"), "lime", 880, 90), "backup")
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not on_air(base, key).get("backup"):
-            time.sleep(0.1)
-        assert on_air(base, key).get("backup"), f"the backup never stood by: {on_air(base, key)}\n{gw.log()[-2000:]}"
+        assert wait_backup(base, key).get("backup"), f"the backup never stood by: {on_air(base, key)}\n{gw.log()[-2000:]}"
         w = Watch(workdir, gw, key, whep_seconds=30)
         w.until("hlsjs", "red", 20)
         w.until("native", "red", 20)
@@ -248,18 +245,16 @@ def test_backup_takes_the_air_when_the_primary_dies_and_gives_it_back(workdir, p
 
 
 def _finished_recordings(base: str, key: str, timeout: float = 60) -> list[dict]:
-    end = time.monotonic() + timeout
-    rows: list[dict] = []
-    while time.monotonic() < end:
-        rows = requests.get(f"{base}/api/recordings", params={"key": key}, timeout=10).json()
-        if rows and all(r.get("finished") for r in rows):
-            return rows
-        time.sleep(0.5)
-    return rows
+    return eventually(lambda: requests.get(f"{base}/api/recordings", params={"key": key}, timeout=10).json(), timeout,
+                      until=lambda rows: rows and all(r.get("finished") for r in rows), period=0.5)
 
 
-def test_the_slate_carries_a_stream_through_its_publishers_drop(workdir, publishers):
-    gw = Gateway(workdir, env={"SLUICE_HLS_RECONNECT_GRACE_S": "40"}).start()
+@pytest.mark.parametrize("config", ["passthrough", pytest.param("ladder", marks=pytest.mark.xfail(reason=LADDER_DEFECT))])
+def test_the_slate_carries_a_stream_through_its_publishers_drop(workdir, publishers, config):
+    env = {"SLUICE_HLS_RECONNECT_GRACE_S": "40"}
+    if config == "passthrough":
+        env["SLUICE_TRANSCODE_ENABLED"] = "false"
+    gw = Gateway(workdir, env=env).start()
     base = f"http://127.0.0.1:{gw.http_port}"
     key = "slate"
     w = None
@@ -301,12 +296,7 @@ def test_the_slate_carries_a_stream_through_its_publishers_drop(workdir, publish
 
 def _refused(pub, timeout: float = 15) -> bool:
     """True once the publisher exits (the gateway closed it) within `timeout`."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pub.proc.poll() is not None:
-            return True
-        time.sleep(0.1)
-    return False
+    return eventually(lambda: pub.proc.poll() is not None, timeout)
 
 
 def test_bad_input_a_second_primary_a_lone_backup_and_a_flapping_primary(workdir, publishers):
@@ -321,9 +311,7 @@ def test_bad_input_a_second_primary_a_lone_backup_and_a_flapping_primary(workdir
         assert "dup is already being published" in gw.log(), gw.log()[-2000:]
         # So is a second backup.
         publishers(colour_cmd(gw.rtmp_url("dup?role=backup"), "lime", 880, 60), "dup-backup")
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not on_air(base, "dup").get("backup"):
-            time.sleep(0.1)
+        wait_backup(base, "dup")
         third = publishers(colour_cmd(gw.rtmp_url("dup?role=backup"), "blue", 660, 60), "dup-backup2")
         assert _refused(third), "a second backup was not refused"
         assert "dup already has a backup publisher" in gw.log(), gw.log()[-2000:]
@@ -372,10 +360,7 @@ def test_a_backup_whose_key_fails_auth_is_refused(workdir, publishers):
         assert "RTMP publish refused" in gw.log()
         assert not on_air(base, "cam").get("backup")
         publishers(colour_cmd(gw.rtmp_url("cam?s3cret&role=backup"), "lime", 880, 60), "right")
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not on_air(base, "cam").get("backup"):
-            time.sleep(0.1)
-        assert on_air(base, "cam").get("backup"), on_air(base, "cam")
+        assert wait_backup(base, "cam").get("backup"), on_air(base, "cam")
     finally:
         gw.stop()
 
@@ -467,10 +452,8 @@ def test_obs_reconnect_continues_the_same_playlists(workdir):
         uris = lambda: [l for l in requests.get(gw.hls_url(key), timeout=10).text.splitlines() if l and l[0] != "#"]
         listed = uris()
         w = Watch(workdir, gw, key, whep_seconds=30)
-        end = time.monotonic() + 25
-        while time.monotonic() < end and not all(
-                (l or {}).get("frames", 0) > 30 for l in w.driver.execute_script("return window.look()").values()):
-            time.sleep(0.3)
+        eventually_in_page(w.driver, "return window.look()", period=0.3, timeout=25,
+                           until=lambda looks: all((l or {}).get("frames", 0) > 30 for l in looks.values()))
         w.follow(2)
         cut = time.time()
         proxy.cut()
@@ -513,9 +496,7 @@ def test_a_backup_of_another_size_and_sample_rate_takes_over(workdir, publishers
         wait_on_air(base, key, "primary", 20)
         publishers(colour_cmd(gw.rtmp_url(f"{key}?role=backup"), "lime", 880, 90, size="1280x720", rate=44100),
                    "backup")
-        end = time.monotonic() + 10
-        while time.monotonic() < end and not on_air(base, key).get("backup"):
-            time.sleep(0.1)
+        wait_backup(base, key)
         w = Watch(workdir, gw, key, whep_seconds=20)
         w.until("hlsjs", "red", 20)
         w.until("native", "red", 20)
