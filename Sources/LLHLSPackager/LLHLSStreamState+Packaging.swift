@@ -141,10 +141,12 @@ extension LLHLSStreamState {
         guard var p = pipeline(named: name) else { return }
         let start = MediaTime(value: part.startDTS, timescale: p.timescale)
         let before = p.rendition.lastCompleteMSN
+        // A rung's tail of the previous timeline keeps that timeline's init section and dates.
+        let onTimeline = p.finishingSession == nil ? timeline : previousTimeline ?? timeline
         p.rendition.append(
             part,
-            initIndex: sessionIndex,
-            programDateTime: timeline.programDateTime(at: start, fallback: now.wall, kind: p.kind),
+            initIndex: p.finishingSession ?? sessionIndex,
+            programDateTime: onTimeline.programDateTime(at: start, fallback: now.wall, kind: p.kind),
             now: now.instant
         )
         let position = p.rendition.lastPart ?? (msn: p.rendition.nextMSN - 1, part: 0)

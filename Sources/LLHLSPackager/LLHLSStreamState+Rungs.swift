@@ -25,6 +25,11 @@ extension LLHLSStreamState {
             guard let v = d.video, !s.isEnded, s.isCurrent(session: session) else { return }
             if let old = s.rungs[name] {
                 if case .video(let o) = old.parameters, o == v { return }
+                // The old encoder's last frames (it drained before the new parameters) end the old timeline.
+                if old.finishingSession != nil {
+                    s.releaseHeldRungFrames(all: true, now: now)
+                    s.finishPreviousTimeline(name, now: now)
+                }
                 // List what the old encoder cut before its successor's frames arrive.
                 s.flushMuxerBeforeDiscontinuity(name, now: now)
                 s.rungs[name]?.rendition.pendingDiscontinuity = true
@@ -85,6 +90,7 @@ extension LLHLSStreamState {
     /// Closes a rung's open part and segment; it restarts at its next aligned IDR.
     mutating func stopRung(_ name: String, now: ClockReading) {
         releaseHeldRungFrames(all: true, now: now)
+        finishPreviousTimeline(name, now: now)
         rungs[name]?.active = false
         guard rungs[name] != nil else { return }
         flushMuxer(name, now: now)
@@ -105,6 +111,17 @@ extension LLHLSStreamState {
 
     /// A rung starts at an IDR that opens a source segment, taking that segment's MSN (same MSN, same media time).
     private mutating func startOrPushRung(_ frame: MediaFrame, name: String, now: ClockReading) {
+        if rungs[name]?.finishingSession != nil {
+            // Before the new timeline's origin: the old timeline's tail (dropped after a hole, like any rung's).
+            guard let origin = timeline.origin, frame.dts >= origin else {
+                guard rungs[name]?.awaitingKeyframe == false, let previous = previousTimeline,
+                    let time = previous.peek(frame, timescale: 90_000)
+                else { return }
+                pushRung(frame, at: time, name: name, now: now)
+                return
+            }
+            finishPreviousTimeline(name, now: now)
+        }
         guard var p = rungs[name] else { return }
         if p.awaitingKeyframe {
             guard frame.isKeyframe, let time = timeline.peek(frame, timescale: 90_000),
@@ -140,7 +157,13 @@ extension LLHLSStreamState {
     /// Muxes one rung frame; a rung that skipped pictures (its encoder fell behind) ends its segment at the hole and
     /// rejoins at the next aligned IDR: a part never spans missing media (checklist P3, F4).
     private mutating func pushRung(_ frame: MediaFrame, name: String, now: ClockReading) {
-        guard var p = rungs[name], let time = timeline.map(frame, timescale: 90_000, fallback: now.wall) else { return }
+        guard let time = timeline.map(frame, timescale: 90_000, fallback: now.wall) else { return }
+        pushRung(frame, at: time, name: name, now: now)
+    }
+
+    /// Muxes one rung frame at `time` on the stream timeline.
+    private mutating func pushRung(_ frame: MediaFrame, at time: MediaTime, name: String, now: ClockReading) {
+        guard var p = rungs[name] else { return }
         let dts = time.value
         if let end = p.muxer.endDTS, p.muxer.lastDuration > 0, dts - end > 2 * p.muxer.lastDuration {
             flushMuxer(name, now: now)

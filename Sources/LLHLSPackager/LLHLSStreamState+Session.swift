@@ -3,16 +3,23 @@ import MediaCore
 
 /// Sessions and tracks: what a new publisher, a codec change, the publisher leaving and ENDLIST do.
 extension LLHLSStreamState {
-    /// Closes every rendition's open part and starts the timeline anew after what was published.
-    mutating func restartTimeline(now: ClockReading) {
+    /// Closes every rendition's open part and starts the timeline anew after what was published. At a splice
+    /// (`rungsFinish`, the same publisher session) each rung first packages the frames its encoder still holds from
+    /// the old timeline, and restarts at its own first frame of the new one (`finishPreviousTimeline`): restarting it
+    /// here would lose that tail and list the segment it had not reached as a GAP, which stock hls.js stalls on.
+    mutating func restartTimeline(now: ClockReading, rungsFinish: Bool = false) {
+        // A rung still finishing the timeline before this one has nothing more of it to come.
+        for name in rungs.keys.sorted() { finishPreviousTimeline(name, now: now) }
         releaseHeldAudio(all: true, now: now)
-        releaseHeldRungFrames(all: true, now: now)
-        for name in pipelineNames { flushMuxerBeforeDiscontinuity(name, now: now) }
-        alignSegmentNumbers(now: now)
+        let finishing = rungsFinish ? Set(rungs.filter { $0.value.active }.keys) : []
+        if finishing.isEmpty { releaseHeldRungFrames(all: true, now: now) }
+        for name in pipelineNames where !finishing.contains(name) { flushMuxerBeforeDiscontinuity(name, now: now) }
+        alignSegmentNumbers(now: now, except: finishing)
         var end = MediaTime.zero(timescale: 90_000)
-        for name in pipelineNames {
+        for name in pipelineNames where !finishing.contains(name) {
             if let e = pipeline(named: name)?.publishedEnd { end = max(end, e.converted(to: 90_000)) }
         }
+        previousTimeline = finishing.isEmpty ? nil : timeline
         timeline.restart(at: end)
         needsKeyframe = true
         audioBeforeVideo = AudioBeforeVideo()
@@ -23,6 +30,12 @@ extension LLHLSStreamState {
         aligner.restart()
         for name in pipelineNames {
             guard var p = pipeline(named: name) else { continue }
+            if finishing.contains(name) {
+                p.finishingSession = sessionIndex - 1
+                setPipeline(named: name, p)
+                continue
+            }
+            p.finishingSession = nil
             p.rendition.pendingDiscontinuity = true
             p.expectedNextDTS = nil
             p.muxer = makeMuxer(p.kind, timescale: p.timescale)
@@ -34,6 +47,23 @@ extension LLHLSStreamState {
         }
         installInitSections()
         emit(.timelineRestarted(session: sessionIndex))
+    }
+
+    /// A rung reached the new timeline (or stops): lists the old timeline's tail, then waits for its IDR on the new
+    /// one, where `startOrPushRung` gives it the source's MSN (GAPs only for segments it really missed).
+    mutating func finishPreviousTimeline(_ name: String, now: ClockReading) {
+        guard rungs[name]?.finishingSession != nil else { return }
+        flushMuxerBeforeDiscontinuity(name, now: now)
+        guard var p = rungs[name] else { return }
+        p.finishingSession = nil
+        p.rendition.pendingDiscontinuity = true
+        p.expectedNextDTS = nil
+        p.muxer = makeMuxer(p.kind, timescale: p.timescale)
+        p.awaitingKeyframe = true
+        p.active = false
+        p.installInit(session: sessionIndex)
+        rungs[name] = p
+        if rungs.values.allSatisfy({ $0.finishingSession == nil }) { previousTimeline = nil }
     }
 
     /// New or changed tracks.
@@ -49,7 +79,7 @@ extension LLHLSStreamState {
         }
         // A codec change mid-session is a new timeline for players: flush what the old parameters cut,
         // then DISCONTINUITY and a new init section.
-        if hadMedia { restartTimeline(now: now) }
+        if hadMedia { restartTimeline(now: now, rungsFinish: true) }
         description = d
         if let v = d.video {
             if video == nil {
@@ -86,8 +116,8 @@ extension LLHLSStreamState {
 
     /// Renditions that ended a session with fewer segments get EXT-X-GAP segments, so the next
     /// session's DISCONTINUITY lands on the same MSN everywhere (checklist M7, V4).
-    private mutating func alignSegmentNumbers(now: ClockReading) {
-        let names = pipelineNames
+    private mutating func alignSegmentNumbers(now: ClockReading, except finishing: Set<String>) {
+        let names = pipelineNames.filter { !finishing.contains($0) }
         let target = names.compactMap { pipeline(named: $0)?.rendition.nextMSN }.max() ?? PublishedRendition.firstMSN
         var lengths: [Int: MediaTime] = [:]
         for name in names {

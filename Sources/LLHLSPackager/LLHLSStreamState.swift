@@ -38,6 +38,8 @@ struct LLHLSStreamState: Sendable {
     var grid: SegmentGrid
     var description: StreamDescription?
     var timeline = StreamTimeline()
+    /// The timeline before the last splice, while a rung still packages its tail (`TrackPipeline.finishingSession`).
+    var previousTimeline: StreamTimeline?
     /// Init section index; bumps on every session or codec change.
     var sessionIndex = 0
     var sessionStarted = false

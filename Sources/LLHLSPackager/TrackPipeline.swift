@@ -22,6 +22,9 @@ struct TrackPipeline: Sendable {
     var awaitingKeyframe = false
     /// Rungs: fed by a transcoder and started, so the others wait for it (see `RungAligner`).
     var active = false
+    /// Rungs, after a splice: the init section index of the previous timeline, whose last frames (those the encoder
+    /// still held when the source moved on) this rung packages before it starts on the new one.
+    var finishingSession: Int?
 
     /// End of everything published on the stream timeline.
     var publishedEnd: MediaTime? {

@@ -43,3 +43,45 @@ import Testing
         #expect(s.video?.rendition.segments.count == segments)
     }
 }
+
+/// A ladder rung trails the source by its encoder's delay: at a splice it still has old-timeline frames to come.
+@Suite struct RungSpliceTests {
+    /// Source and rung through a splice 0.3 s after a source cut, the rung `lag` frames behind; returns the state.
+    static func splice(lag: Int) throws -> LLHLSStreamState {
+        let d = try Fixtures.description(audio: false)
+        var config = LLHLSConfiguration()
+        config.segmentTarget = .seconds(1)
+        var s = Fixtures.state(d, config: config)
+        s.applyRung("360p", description: d, now: .now)
+        let before = Fixtures.av(seconds: 3.3, gop: 30, audio: false)
+        let after = Fixtures.av(seconds: 3, from: 3.3, gop: 30, audio: false)
+        let rungFrames = before + after
+        var fed = 0
+        for (i, frame) in rungFrames.enumerated() {
+            if i == before.count { s.apply(SpliceDiscontinuityTests.spliced(d, 1), now: .now) }
+            s.apply(frame, now: .now)
+            if i >= lag {
+                s.applyRung("360p", frame: rungFrames[fed], now: .now)
+                fed += 1
+            }
+        }
+        return s
+    }
+
+    /// The old timeline's last segment is whole on the rung too (no GAP where its encoder had not reached the cut),
+    /// and both renditions start the new timeline with a DISCONTINUITY on the same MSN.
+    @Test(arguments: [0, 4, 12, 20])
+    func aRungBehindAtASpliceListsTheOldTimelinesTailAndNoGap(lag: Int) throws {
+        let s = try Self.splice(lag: lag)
+        let source = s.rendition(.video).segments
+        let rung = try #require(s.rungs["360p"]).rendition.segments
+        #expect(rung.allSatisfy { $0.gapDuration == nil }, "GAP at \(rung.filter { $0.gapDuration != nil }.map(\.msn))")
+        let splitSource = try #require(source.first { $0.discontinuity })
+        let splitRung = try #require(rung.first { $0.discontinuity })
+        #expect(splitRung.msn == splitSource.msn)
+        let lastOldSource = try #require(source.last { $0.msn == splitSource.msn - 1 })
+        let lastOldRung = try #require(rung.last { $0.msn == splitSource.msn - 1 })
+        #expect(lastOldRung.startDTS == lastOldSource.startDTS && lastOldRung.duration == lastOldSource.duration)
+        #expect(lastOldRung.initIndex == lastOldSource.initIndex && splitRung.initIndex == splitSource.initIndex)
+    }
+}
