@@ -340,9 +340,9 @@ def _no_stall(case: Case, name: str) -> None:
     if f"stall:{name}" in case.spec.excused.get(case.config, {}):
         return
     p = case.players[name]
-    trace = "\n".join(p.get("trace", []))
+    trace = "\n".join(p.get("trace", []) + (["…"] + p["traceTail"] if p.get("traceTail") else []))
     assert not p["waiting"], (f"{name} stalled (waiting after its first frame at [ms, position]): "
-                              f"{ {k: v for k, v in p.items() if k != 'trace'} }\n--- player trace\n{trace}\n{case.context()}")
+                              f"{ {k: v for k, v in p.items() if k not in ('trace', 'traceTail')} }\n--- player trace\n{trace}\n{case.context()}")
 
 
 def out_playlists_validate(case: Case) -> None:
