@@ -1,5 +1,6 @@
 import ClusterRelay
 import HTTPOrigin
+import LLHLSPackager
 import Logging
 import MediaCore
 import RedisClient
@@ -21,7 +22,10 @@ extension GatewayApp {
     static func makeCluster(_ c: SluiceConfiguration, hub: StreamHub, logger: Logger) throws -> Cluster? {
         guard let redisURL = c.cluster.redisURL, let nodeURL = c.cluster.nodeURL else { return nil }
         let client = try RedisClient(url: redisURL)
-        let registry = StreamRegistry(client: client, configuration: .init(nodeURL: nodeURL), logger: logger)
+        var registryConfiguration = StreamRegistry.Configuration(nodeURL: nodeURL)
+        // A position outlives its stream by the publisher's reconnect grace: the reconnect window it serves.
+        registryConfiguration.positionTTL = max(c.hls.reconnectGrace, registryConfiguration.ttl)
+        let registry = StreamRegistry(client: client, configuration: registryConfiguration, logger: logger)
         let relay = ClusterRelay(
             configuration: .init(nodeURL: nodeURL),
             // Redis down: no owner is known, so streams held elsewhere answer as not live; ours are served still.
