@@ -263,7 +263,14 @@ try {
 </script></body></html>"""
 
 
-def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
+# What the hls.js page shows: playback position, the end of what is buffered, errors, latency.
+HLSJS_STATE = "const v = document.getElementById('v'); const b = v.buffered; return {t: v.currentTime, " \
+              "h: v.videoHeight, end: b.length ? b.end(b.length - 1) : 0, err: v.error && v.error.message, " \
+              "log: window.log, latency: window.hls ? window.hls.latency : null};"
+
+
+def open_hlsjs(cluster, key: str, name: str):
+    """Stock hls.js playing KEY through the edge in headless Chromium: (driver, page server), or a pytest skip."""
     from browser import PageServer, headless_chromium, unavailable as no_browser
     import hlsjs
     if no_browser():
@@ -272,19 +279,22 @@ def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
         chunk = hlsjs.extract()
     except hlsjs.Unavailable as e:
         pytest.skip(str(e))
-    edge, owner = cluster["edge"], cluster["owner"]
-    key = list(owner)[1]
-    pages = cluster["workdir"] / "page"
+    pages = cluster["workdir"] / f"page-{name}"
     pages.mkdir(exist_ok=True)
     shutil.copyfile(chunk, pages / "hls-chunk.js")
-    (pages / "index.html").write_text(HLSJS_PAGE.replace("{src}", edge.url(f"/live/{key}/index.m3u8")))
+    (pages / "index.html").write_text(HLSJS_PAGE.replace("{src}", cluster["edge"].url(f"/live/{key}/index.m3u8")))
     server = PageServer(pages)
     driver = headless_chromium(pages)
+    driver.get(server.url("index.html"))
+    return driver, server
+
+
+def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
+    owner = cluster["owner"]
+    key = list(owner)[1]
+    driver, server = open_hlsjs(cluster, key, "relayed")
     try:
-        driver.get(server.url("index.html"))
-        state = "const v = document.getElementById('v'); return {t: v.currentTime, h: v.videoHeight, " \
-                "err: v.error && v.error.message, log: window.log, latency: window.hls ? window.hls.latency : null};"
-        s = eventually(lambda: driver.execute_script(state), 40,
+        s = eventually(lambda: driver.execute_script(HLSJS_STATE), 40,
                        until=lambda x: x["t"] > 6 or x["log"]["fatal"], period=0.5)
     finally:
         driver.quit()
@@ -398,11 +408,38 @@ def test_a_key_published_at_two_nodes_belongs_to_the_newer_publish(cluster):
                 p.stop()
 
 
+def highest_msn(playlist: str) -> int:
+    """The highest MSN a media playlist names: its segments and parts, and its preload hint."""
+    msn = int(re.search(r"#EXT-X-MEDIA-SEQUENCE:(\d+)", playlist).group(1))
+    segments = sum(1 for line in playlist.splitlines() if line.startswith("#EXTINF"))
+    named = [int(m) for m in re.findall(r'URI="[^"]*/(\d+)\.\d+\.m4s"', playlist)]
+    return max([msn + segments - 1] + named)
+
+
 def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_again(cluster):
-    nodes, owner, pubs, edge = cluster["nodes"], cluster["owner"], cluster["pubs"], cluster["edge"]
+    owner = cluster["owner"]
     key = next(iter(owner))
     victim = owner[key]
     target = (victim + 1) % NODES
+    # A viewer that keeps its page open across the move: stock hls.js through the edge, playing before the kill.
+    driver, server = open_hlsjs(cluster, key, "moved")
+    try:
+        _killed_owner_continues(cluster, key, victim, target, driver)
+    finally:
+        driver.quit()
+        server.close()
+
+
+def _killed_owner_continues(cluster, key: str, victim: int, target: int, driver):
+    nodes, owner, pubs, edge = cluster["nodes"], cluster["owner"], cluster["pubs"], cluster["edge"]
+    playing = eventually(lambda: driver.execute_script(HLSJS_STATE), 40,
+                         until=lambda x: x["t"] > 3 or x["log"]["fatal"], period=0.5)
+    assert playing["t"] > 3 and not playing["log"]["fatal"], playing
+    # Everything the edge served before the kill (what a player may have read), as the killed node's numbering.
+    before = [requests.get(edge.url(f"/live/{key}/video.m3u8"), timeout=5).text for _ in range(3)]
+    served = max(highest_msn(text) for text in before)
+    old_epoch = re.search(r'URI="([^/"]+)/video/', before[-1]).group(1)
+    buffered = driver.execute_script(HLSJS_STATE)["end"]
     os.kill(nodes[victim].proc.pid, signal.SIGKILL)
     nodes[victim].proc.wait(10)
     pubs[key].stop()
@@ -417,7 +454,8 @@ def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_aga
             r = requests.get(edge.url(f"/live/{key}/video.m3u8"), timeout=5)
         except requests.RequestException:
             return None
-        return r.status_code == 200 and "#EXT-X-PART:" in r.text and r
+        # The new owner's playlist (its media URIs carry a new epoch), not a copy of the killed node's still cached.
+        return r.status_code == 200 and "#EXT-X-PART:" in r.text and f'"{old_epoch}/' not in r.text and r
 
     r = eventually(fresh_playlist, 20)
     elapsed = time.monotonic() - reconnect
@@ -426,6 +464,23 @@ def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_aga
           f"(load {load()})")
     assert r, nodes[target].log()[-3000:]
     assert elapsed <= 5.0, f"{elapsed:.2f} s"
+    # The new owner continues the numbering: past every MSN served before, after a discontinuity.
+    first = int(re.search(r"#EXT-X-MEDIA-SEQUENCE:(\d+)", r.text).group(1))
+    print(f"MSN before the kill up to {served}; the new owner's playlist starts at {first}: "
+          f"{[l for l in r.text.splitlines() if 'DISCONTINUITY' in l]}")
+    assert first > served, r.text
+    (cluster["workdir"] / "moved-playlist.m3u8").write_text(r.text)
+    assert "#EXT-X-DISCONTINUITY\n" in r.text and "#EXT-X-DISCONTINUITY-SEQUENCE:" in r.text, r.text
+    assert "continuing the stream another node packaged" in nodes[target].log(), nodes[target].log()[-3000:]
+    # The open page plays on: its playback passes what it had buffered from the killed node, with no fatal error.
+    resumed = eventually(lambda: driver.execute_script(HLSJS_STATE), 15, period=0.2,
+                         until=lambda x: x["t"] > buffered + 0.5 or x["log"]["fatal"])
+    resumed_after = time.monotonic() - reconnect
+    print(f"hls.js on the same page: buffered to {buffered:.1f} s at the kill, playing at {resumed['t']:.1f} s "
+          f"{resumed_after:.2f} s after the reconnect (load {load()}); errors {resumed['log']['errors'][:6]}")
+    assert not resumed["log"]["fatal"] and not resumed["err"], resumed
+    assert not any(fatal for _, _, fatal in resumed["log"]["errors"]), resumed
+    assert resumed["t"] > buffered + 0.5 and resumed_after <= 5.0, (resumed, resumed_after)
     # The registry names the new owner; the dead node's entry expired.
     listing = eventually(lambda: _json(node_url(nodes[target], "/api/cluster")), 10, period=0.2,
                          until=lambda j: j and any(key in n["keys"] and n["url"] == new_owner for n in j["nodes"]))
