@@ -127,6 +127,18 @@ public final class LLHLSPackager: Sendable {
         endAll()
     }
 
+    /// Stops serving `key` here, without ENDLIST: its stream moved to another node, which the origin relays from now
+    /// on (`HTTPOriginOptions.streamFallback` answers for keys with no stream here). Requests waiting on it get a 503
+    /// that no cache keeps, so players ask again and reach the relay; the recorder closes its recording. False when
+    /// no stream of `key` is served here.
+    @discardableResult
+    public func retire(_ key: StreamKey) -> Bool {
+        guard let s = streamsByKey.withLock({ $0.removeValue(forKey: key) }) else { return false }
+        s.retire()
+        telemetry.forget(stream: key)
+        return true
+    }
+
     /// Writes ENDLIST to every stream and releases blocked requests (graceful shutdown).
     public func endAll() {
         for s in streams where !s.isEnded {

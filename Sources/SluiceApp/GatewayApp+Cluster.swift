@@ -12,7 +12,8 @@ extension GatewayApp {
     struct Cluster {
         let registry: StreamRegistry
         let relay: ClusterRelay
-        let service: ClusterRegistrationService
+        let hub: StreamHub
+        let logger: Logger
         let nodeURL: String
         /// The edge's shard backends (`cluster.nodes`), for `/api/ingest/{key}`.
         let ring: ShardRing
@@ -35,7 +36,8 @@ extension GatewayApp {
         return Cluster(
             registry: registry,
             relay: relay,
-            service: ClusterRegistrationService(hub: hub, registry: registry, logger: logger),
+            hub: hub,
+            logger: logger,
             nodeURL: nodeURL,
             ring: ShardRing(nodes: c.cluster.nodes)
         )
@@ -57,6 +59,11 @@ extension GatewayApp.Cluster {
             ports: ports,
             ring: ring
         )
+    }
+
+    /// Keeps the registry in step with the hub and retires streams that moved away (`ClusterRegistrationService`).
+    func service(packager: LLHLSPackager) -> ClusterRegistrationService {
+        ClusterRegistrationService(hub: hub, registry: registry, packager: packager, logger: logger)
     }
 
     /// The node that serves `key` when it is not live here (WHEP's redirect).

@@ -151,7 +151,7 @@ public struct GatewayApp: Sendable {
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: origin)]
         // After the origin: at shutdown it stops first, removing this node's entries while the origin still serves.
-        if let cluster { services.append(.init(service: cluster.service)) }
+        if let cluster { services.append(.init(service: cluster.service(packager: packager))) }
         services.append(.init(service: RecorderService(recorder: recorder)))
         services += [
             .init(service: PackagerService(packager: packager)), .init(service: ingest),
