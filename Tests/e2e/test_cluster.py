@@ -416,76 +416,114 @@ def highest_msn(playlist: str) -> int:
     return max([msn + segments - 1] + named)
 
 
+def test_publisher_moving_from_a_live_node_continues_and_that_node_ends_its_slate(cluster):
+    nodes, edge, workdir = cluster["nodes"], cluster["edge"], cluster["workdir"]
+    by_port = {g.http_port: i for i, g in enumerate(nodes)}
+    # A key published at its shard node, so the edge's viewers are served by the node the encoder leaves.
+    key = "e2e-moving"
+    home = by_port[int(_json(edge.url(f"/api/ingest/{key}"))["node"].rsplit(":", 1)[1])]
+    target = (home + 1) % NODES
+    publisher = Publisher(ffmpeg_cmd(nodes[home].rtmp_url(key), PUBLISH_SECONDS, size="640x360"),
+                          workdir / f"publisher-{key}.log")
+    pubs = {key: publisher}
+    try:
+        assert eventually(lambda: _status(edge.url(f"/live/{key}/video.m3u8"), 12) == 200, 40, period=0.3)
+        driver, server = open_hlsjs(cluster, key, "moving")
+        try:
+            # The encoder drops (the node stays up and airs its slate) and reconnects to another node.
+            moved = publisher_moves(cluster, key, target, driver, pubs, leave=lambda: None)
+        finally:
+            driver.quit()
+            server.close()
+        retired = eventually(lambda: "stream moved to another node" in nodes[home].log(), 5)
+        print(f"node{home + 1} (left by the encoder) ended its own copy early: {retired}; "
+              f"edge backend {moved.headers.get('X-Sluice-Edge-Backend')}")
+        assert retired, nodes[home].log()[-3000:]
+        assert moved.headers.get("X-Sluice-Edge-Backend") == f"origin_{home + 1}", dict(moved.headers)
+    finally:
+        for p in pubs.values():
+            if p.proc.poll() is None:
+                p.stop()
+
+
 def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_again(cluster):
-    owner = cluster["owner"]
+    nodes, owner = cluster["nodes"], cluster["owner"]
     key = next(iter(owner))
     victim = owner[key]
     target = (victim + 1) % NODES
+    new_owner = f"http://127.0.0.1:{nodes[target].http_port}"
     # A viewer that keeps its page open across the move: stock hls.js through the edge, playing before the kill.
-    driver, server = open_hlsjs(cluster, key, "moved")
+    driver, server = open_hlsjs(cluster, key, "killed")
+
+    def kill():
+        os.kill(nodes[victim].proc.pid, signal.SIGKILL)
+        nodes[victim].proc.wait(10)
+
     try:
-        _killed_owner_continues(cluster, key, victim, target, driver)
+        publisher_moves(cluster, key, target, driver, cluster["pubs"], leave=kill)
     finally:
         driver.quit()
         server.close()
+    # The registry names the new owner; the dead node's entry expired.
+    listing = eventually(lambda: _json(node_url(nodes[target], "/api/cluster")), 10, period=0.2,
+                         until=lambda j: j and any(key in n["keys"] and n["url"] == new_owner for n in j["nodes"]))
+    assert listing, _json(node_url(nodes[target], "/api/cluster"))
+    owner[key] = target
 
 
-def _killed_owner_continues(cluster, key: str, victim: int, target: int, driver):
-    nodes, owner, pubs, edge = cluster["nodes"], cluster["owner"], cluster["pubs"], cluster["edge"]
+def publisher_moves(cluster, key: str, target: int, driver, pubs: dict, leave):
+    """KEY's encoder leaves its node (after `leave()`: the node killed, or nothing) and reconnects to node TARGET at
+    once, while hls.js plays KEY through the edge in `driver`. Checks that the edge serves the new owner's playlist
+    within 5 s, numbered past every MSN served before with a DISCONTINUITY, and that hls.js plays on within 5 s with
+    no fatal error; returns that playlist's response."""
+    nodes, edge = cluster["nodes"], cluster["edge"]
     playing = eventually(lambda: driver.execute_script(HLSJS_STATE), 40,
                          until=lambda x: x["t"] > 3 or x["log"]["fatal"], period=0.5)
     assert playing["t"] > 3 and not playing["log"]["fatal"], playing
-    # Everything the edge served before the kill (what a player may have read), as the killed node's numbering.
+    # Everything the edge served before the move (what a player may have read), as the old node numbered it.
     before = [requests.get(edge.url(f"/live/{key}/video.m3u8"), timeout=5).text for _ in range(3)]
     served = max(highest_msn(text) for text in before)
     old_epoch = re.search(r'URI="([^/"]+)/video/', before[-1]).group(1)
     buffered = driver.execute_script(HLSJS_STATE)["end"]
-    os.kill(nodes[victim].proc.pid, signal.SIGKILL)
-    nodes[victim].proc.wait(10)
+    leave()
     pubs[key].stop()
     # The encoder reconnects (to another node, as a TCP balancer would send it) right away.
     reconnect = time.monotonic()
     pubs[key] = Publisher(ffmpeg_cmd(nodes[target].rtmp_url(key), PUBLISH_SECONDS, size="640x360"),
                           cluster["workdir"] / f"publisher-{key}-again.log")
-    new_owner = f"http://127.0.0.1:{nodes[target].http_port}"
 
     def fresh_playlist():
         try:
             r = requests.get(edge.url(f"/live/{key}/video.m3u8"), timeout=5)
         except requests.RequestException:
             return None
-        # The new owner's playlist (its media URIs carry a new epoch), not a copy of the killed node's still cached.
+        # The new owner's playlist (its media URIs carry a new epoch), not a copy of the old node's still cached.
         return r.status_code == 200 and "#EXT-X-PART:" in r.text and f'"{old_epoch}/' not in r.text and r
 
     r = eventually(fresh_playlist, 20)
     elapsed = time.monotonic() - reconnect
-    print(f"\nkill -9 node{victim + 1} (owner of {key}); publisher reconnected to node{target + 1}; "
-          f"edge playlist again after {elapsed:.2f} s via {r and r.headers.get('X-Sluice-Edge-Backend')} "
-          f"(load {load()})")
+    print(f"\n{key}: publisher moved to node{target + 1}; edge serves its playlist {elapsed:.2f} s after the reconnect "
+          f"via {r and r.headers.get('X-Sluice-Edge-Backend')} (load {load()})")
     assert r, nodes[target].log()[-3000:]
     assert elapsed <= 5.0, f"{elapsed:.2f} s"
+    (cluster["workdir"] / f"moved-{key}.m3u8").write_text(r.text)
     # The new owner continues the numbering: past every MSN served before, after a discontinuity.
     first = int(re.search(r"#EXT-X-MEDIA-SEQUENCE:(\d+)", r.text).group(1))
-    print(f"MSN before the kill up to {served}; the new owner's playlist starts at {first}: "
-          f"{[l for l in r.text.splitlines() if 'DISCONTINUITY' in l]}")
+    print(f"MSN before the move up to {served}; the new owner's playlist starts at {first}: "
+          f"{[line for line in r.text.splitlines() if 'DISCONTINUITY' in line]}")
     assert first > served, r.text
-    (cluster["workdir"] / "moved-playlist.m3u8").write_text(r.text)
     assert "#EXT-X-DISCONTINUITY\n" in r.text and "#EXT-X-DISCONTINUITY-SEQUENCE:" in r.text, r.text
     assert "continuing the stream another node packaged" in nodes[target].log(), nodes[target].log()[-3000:]
-    # The open page plays on: its playback passes what it had buffered from the killed node, with no fatal error.
+    # The open page plays on: its playback passes what it had buffered from the old node, with no fatal error.
     resumed = eventually(lambda: driver.execute_script(HLSJS_STATE), 15, period=0.2,
                          until=lambda x: x["t"] > buffered + 0.5 or x["log"]["fatal"])
     resumed_after = time.monotonic() - reconnect
-    print(f"hls.js on the same page: buffered to {buffered:.1f} s at the kill, playing at {resumed['t']:.1f} s "
+    print(f"hls.js on the same page: buffered to {buffered:.1f} s at the move, playing at {resumed['t']:.1f} s "
           f"{resumed_after:.2f} s after the reconnect (load {load()}); errors {resumed['log']['errors'][:6]}")
     assert not resumed["log"]["fatal"] and not resumed["err"], resumed
     assert not any(fatal for _, _, fatal in resumed["log"]["errors"]), resumed
     assert resumed["t"] > buffered + 0.5 and resumed_after <= 5.0, (resumed, resumed_after)
-    # The registry names the new owner; the dead node's entry expired.
-    listing = eventually(lambda: _json(node_url(nodes[target], "/api/cluster")), 10, period=0.2,
-                         until=lambda j: j and any(key in n["keys"] and n["url"] == new_owner for n in j["nodes"]))
-    assert listing, _json(node_url(nodes[target], "/api/cluster"))
-    owner[key] = target
+    return r
 
 
 def test_redis_down_nodes_keep_serving_their_own_streams_and_register_again(cluster):
