@@ -27,8 +27,10 @@ public struct StreamPosition: Sendable, Equatable {
 public struct StreamContinuation: Sendable, Equatable {
     /// The first segment's MSN.
     public var firstMSN: Int
-    /// EXT-X-DISCONTINUITY-SEQUENCE before the first segment; the first segment is a discontinuity, so players
-    /// number it one higher than the other node's newest segment.
+    /// EXT-X-DISCONTINUITY-SEQUENCE before the first segment, one past the other node's newest segment: it may have
+    /// put its slate on air (one more discontinuity) after recording. The first segment is a discontinuity, so players
+    /// number it two higher than the recorded one, never equal to a number the other node used (hls.js aligns
+    /// segments with equal numbers and would place this stream over the slate).
     public var discontinuitySequence: Int
     /// The position it continues (for the log).
     public var position: StreamPosition
@@ -50,7 +52,7 @@ public struct StreamContinuation: Sendable, Equatable {
         guard age <= maxAge else { return nil }
         let segments = Int(((age + slack) / segmentTarget).rounded(.up))
         firstMSN = position.nextMSN + segments + 1
-        discontinuitySequence = position.discontinuity
+        discontinuitySequence = position.discontinuity + 1
         self.position = position
     }
 }

@@ -40,14 +40,14 @@ struct ContinuationTests {
         s.feed(Fixtures.av(seconds: 5))
         for kind in [MediaKind.video, .audio] {
             let text = try #require(s.mediaPlaylist(kind)).render()
-            #expect(text.contains("#EXT-X-MEDIA-SEQUENCE:43\n#EXT-X-DISCONTINUITY-SEQUENCE:2\n#EXT-X-DISCONTINUITY\n"))
+            #expect(text.contains("#EXT-X-MEDIA-SEQUENCE:43\n#EXT-X-DISCONTINUITY-SEQUENCE:3\n#EXT-X-DISCONTINUITY\n"))
             #expect(text.split(separator: "\n").filter { $0 == "#EXT-X-DISCONTINUITY" }.count == 1)
             #expect(s.rendition(kind).segments.first?.msn == 43)
         }
-        // What this node records for the next one: its own next MSN, the first segment's discontinuity number (3).
+        // What this node records for the next one: its own next MSN, the first segment's discontinuity number (4).
         let numbering = try #require(s.numbering)
         #expect(numbering.nextMSN == s.rendition(.video).nextMSN && numbering.nextMSN > 43)
-        #expect(numbering.discontinuity == 3)
+        #expect(numbering.discontinuity == 4)
     }
 
     @Test func aViewerOfTheOtherNodeWaitsForTheFirstPartInsteadOfA400() throws {

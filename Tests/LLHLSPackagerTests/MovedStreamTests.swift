@@ -34,7 +34,7 @@ struct MovedStreamTests {
         #expect(try await Hub.eventually { stream.state.withLock { $0.rendition(.video).lastCompleteMSN != nil } })
         #expect(stream.state.withLock { $0.rendition(.video).segments.first?.msn } == 43)
         let position = try #require(packager.position(of: Fixtures.key, node: "http://n2"))
-        #expect(position.epoch == stream.epoch && position.node == "http://n2" && position.discontinuity == 3)
+        #expect(position.epoch == stream.epoch && position.node == "http://n2" && position.discontinuity == 4)
         // The publisher reconnects here within the grace: the stream here continues, nobody is asked.
         first.end()
         #expect(try await Hub.eventually { stream.summary().state == "reconnecting" })

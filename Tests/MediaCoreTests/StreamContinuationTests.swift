@@ -20,26 +20,26 @@ struct StreamContinuationTests {
 
         static let all: [Case] = [
             // The old node can have opened segments 42 and 43 in the 2 s slack: 44, past a hint at 43.0.
-            Case(name: "just recorded", nextMSN: 42, discontinuity: 0, age: .zero, expected: (45, 0)),
-            Case(name: "1.2 s ago", nextMSN: 42, discontinuity: 3, age: .milliseconds(1_200), expected: (47, 3)),
-            Case(name: "an exact number of segments", nextMSN: 1, discontinuity: 0, age: .seconds(3), expected: (7, 0)),
+            Case(name: "just recorded", nextMSN: 42, discontinuity: 0, age: .zero, expected: (45, 1)),
+            Case(name: "1.2 s ago", nextMSN: 42, discontinuity: 3, age: .milliseconds(1_200), expected: (47, 4)),
+            Case(name: "an exact number of segments", nextMSN: 1, discontinuity: 0, age: .seconds(3), expected: (7, 1)),
             Case(
                 name: "half-second segments advance twice as fast",
                 nextMSN: 10,
                 discontinuity: 1,
                 age: .seconds(1),
                 segmentTarget: .milliseconds(500),
-                expected: (17, 1)
+                expected: (17, 2)
             ),
-            Case(name: "no slack", nextMSN: 10, discontinuity: 0, age: .zero, slack: .zero, expected: (11, 0)),
+            Case(name: "no slack", nextMSN: 10, discontinuity: 0, age: .zero, slack: .zero, expected: (11, 1)),
             Case(
                 name: "recorder's clock ahead reads as no time passed",
                 nextMSN: 42,
                 discontinuity: 0,
                 age: .seconds(-5),
-                expected: (45, 0)
+                expected: (45, 1)
             ),
-            Case(name: "at the TTL", nextMSN: 42, discontinuity: 0, age: .seconds(60), expected: (105, 0)),
+            Case(name: "at the TTL", nextMSN: 42, discontinuity: 0, age: .seconds(60), expected: (105, 1)),
             Case(
                 name: "older than the TTL: a stream long gone",
                 nextMSN: 42,

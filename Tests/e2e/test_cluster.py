@@ -257,6 +257,7 @@ try {
   const hls = new Hls({lowLatencyMode: true});
   window.hls = hls;
   hls.on(Hls.Events.ERROR, (e, d) => log.errors.push([d.type, d.details, !!d.fatal]));
+  hls.on(Hls.Events.FRAG_CHANGED, (e, d) => { log.playing = [d.frag.sn, d.frag.cc]; });
   hls.attachMedia(document.getElementById('v'));
   hls.loadSource('{src}');
 } catch (e) { log.fatal = String(e && e.stack || e); }
@@ -266,6 +267,7 @@ try {
 # What the hls.js page shows: playback position, the end of what is buffered, errors, latency.
 HLSJS_STATE = "const v = document.getElementById('v'); const b = v.buffered; return {t: v.currentTime, " \
               "h: v.videoHeight, end: b.length ? b.end(b.length - 1) : 0, err: v.error && v.error.message, " \
+              "ranges: Array.from({length: b.length}, (_, i) => [b.start(i), b.end(i)]), " \
               "log: window.log, latency: window.hls ? window.hls.latency : null};"
 
 
@@ -484,7 +486,8 @@ def publisher_moves(cluster, key: str, target: int, driver, pubs: dict, leave):
     before = [requests.get(edge.url(f"/live/{key}/video.m3u8"), timeout=5).text for _ in range(3)]
     served = max(highest_msn(text) for text in before)
     old_epoch = re.search(r'URI="([^/"]+)/video/', before[-1]).group(1)
-    buffered = driver.execute_script(HLSJS_STATE)["end"]
+    at_move = driver.execute_script(HLSJS_STATE)
+    buffered = at_move["end"]
     leave()
     pubs[key].stop()
     # The encoder reconnects (to another node, as a TCP balancer would send it) right away.
@@ -514,15 +517,26 @@ def publisher_moves(cluster, key: str, target: int, driver, pubs: dict, leave):
     assert first > served, r.text
     assert "#EXT-X-DISCONTINUITY\n" in r.text and "#EXT-X-DISCONTINUITY-SEQUENCE:" in r.text, r.text
     assert "continuing the stream another node packaged" in nodes[target].log(), nodes[target].log()[-3000:]
-    # The open page plays on: its playback passes what it had buffered from the old node, with no fatal error.
-    resumed = eventually(lambda: driver.execute_script(HLSJS_STATE), 15, period=0.2,
-                         until=lambda x: x["t"] > buffered + 0.5 or x["log"]["fatal"])
+    # The open page plays on: a fragment of the new owner's is playing and the playback position moves on from where
+    # it was when that fragment came up (0.3 s), with no fatal error.
+    since = {}
+
+    def new_owner_playing(x) -> bool:
+        if x["log"]["fatal"] or (x["log"].get("playing") or [0])[0] < first:
+            return bool(x["log"]["fatal"])
+        since.setdefault("t", x["t"])
+        return x["t"] >= since["t"] + 0.3
+
+    resumed = eventually(lambda: driver.execute_script(HLSJS_STATE), 15, period=0.1, until=new_owner_playing)
     resumed_after = time.monotonic() - reconnect
-    print(f"hls.js on the same page: buffered to {buffered:.1f} s at the move, playing at {resumed['t']:.1f} s "
-          f"{resumed_after:.2f} s after the reconnect (load {load()}); errors {resumed['log']['errors'][:6]}")
+    print(f"hls.js on the same page: buffered to {buffered:.1f} s at the move; playing fragment {resumed['log'].get('playing')}"
+          f" (sn, cc) at {resumed['t']:.1f} s, {resumed_after:.2f} s after the reconnect (load {load()}); buffered "
+          f"{resumed['ranges']}; errors {resumed['log']['errors'][:8]}")
     assert not resumed["log"]["fatal"] and not resumed["err"], resumed
     assert not any(fatal for _, _, fatal in resumed["log"]["errors"]), resumed
-    assert resumed["t"] > buffered + 0.5 and resumed_after <= 5.0, (resumed, resumed_after)
+    assert new_owner_playing(resumed) and resumed_after <= 5.0, (resumed, resumed_after)
+    # Forward, never back over what the viewer already saw.
+    assert resumed["t"] > at_move["t"], (at_move, resumed)
     return r
 
 
