@@ -150,7 +150,8 @@ public final class LLHLSPackager: Sendable {
 
     private func attach(_ note: HubAnnouncement) async -> LLHLSStream {
         // Only a key with no stream here may continue another node's: a reconnect here continues its own, and a publish
-        // after this node's ENDLIST starts a new stream, as on a single node.
+        // after this node's ENDLIST starts a new stream, as on a single node. The reader is attached already, so the
+        // registry's answer (one GET, bounded by the Redis client's command timeout) costs the stream no frame.
         let continuation: StreamContinuation?
         if let continuations, stream(for: note.key) == nil {
             continuation = await continuations(note.key)

@@ -28,9 +28,10 @@ extension ClusterRegistrationService {
         }
     }
 
-    /// True while a publisher (primary or backup) is seated on `key` here.
+    /// True while a publisher is on `key` here: a primary or backup seated on its air, or the gateway's own (the demo
+    /// owns its key with no air).
     private func isAttended(_ key: StreamKey) -> Bool {
-        guard let status = hub.onAirStatus(for: key) else { return false }
+        guard let status = hub.onAirStatus(for: key) else { return hub.publication(for: key) != nil }
         return status.primary || status.backup
     }
 }
