@@ -8,7 +8,9 @@ edge's shard director routes its key to, so every stream reaches its viewers thr
 on its owner (/api/cluster); followers through the edge validate every playlist of all three;
 each relaying node fetched each part once (its relay counters); the relay's added delay per part over the owner
 (p50/p99, printed with the load average); WHEP at a non-owner is redirected (307) and plays; `kill -9` of an owner,
-its publisher reconnecting to another node: playlists through the edge again within 5 s; Redis down: every node keeps
+its publisher reconnecting to another node, and an encoder leaving a node that stays up for another: the edge serves
+the new owner's continuation within 5 s (MSNs past everything served before, a DISCONTINUITY), the node left behind
+ends its slate early, and stock hls.js left open on the page plays on within 5 s; Redis down: every node keeps
 serving its own stream and says so, and registers it again when Redis is back.
 """
 from __future__ import annotations
