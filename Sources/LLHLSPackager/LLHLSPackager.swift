@@ -4,6 +4,10 @@ import StreamHub
 import Synchronization
 import Telemetry
 
+/// Whether a key going live here continues another node's numbering (the cluster's registry answers); nil: it does
+/// not, or nobody can tell (start fresh).
+public typealias StreamContinuationSource = @Sendable (StreamKey) async -> StreamContinuation?
+
 /// Packages every stream of the hub as LL-HLS and answers the origin's lookups.
 public final class LLHLSPackager: Sendable {
     /// Settings shared by all streams.
@@ -18,6 +22,8 @@ public final class LLHLSPackager: Sendable {
     /// Where completed segments and ended streams are handed (the recorder), if anywhere.
     private let onSegment: PackagedSegmentSink?
     private let onEnd: PackagedStreamEnd?
+    /// Asked, for a key that goes live here with no stream of its own, whether it continues another node's numbering.
+    private let continuations: StreamContinuationSource?
 
     /// Creates a packager reading from `hub`; `telemetry` is the gateway's (a private one when not given).
     public init(
@@ -26,8 +32,10 @@ public final class LLHLSPackager: Sendable {
         logger: Logger,
         telemetry: GatewayTelemetry = GatewayTelemetry(),
         onSegment: PackagedSegmentSink? = nil,
-        onEnd: PackagedStreamEnd? = nil
+        onEnd: PackagedStreamEnd? = nil,
+        continuations: StreamContinuationSource? = nil
     ) {
+        self.continuations = continuations
         self.telemetry = telemetry
         self.onSegment = onSegment
         self.onEnd = onEnd
@@ -49,6 +57,21 @@ public final class LLHLSPackager: Sendable {
             if ContinuousClock.now >= deadline || Task.isCancelled { return nil }
             await arrivals.wait(after: seen, until: deadline)
         }
+    }
+
+    /// Where the live stream of `key` stands, as `node` records it in the cluster's registry at `now`; nil when no
+    /// stream of that key is live here or nothing is described yet.
+    public func position(of key: StreamKey, node: String, now: WallTime = .now()) -> StreamPosition? {
+        guard let s = stream(for: key), !s.isEnded, let numbering = s.state.withLock({ $0.numbering }) else {
+            return nil
+        }
+        return StreamPosition(
+            nextMSN: numbering.nextMSN,
+            discontinuity: numbering.discontinuity,
+            epoch: s.epoch,
+            node: node,
+            recordedAt: now
+        )
     }
 
     /// All streams served, sorted by key.
@@ -93,7 +116,7 @@ public final class LLHLSPackager: Sendable {
                     continue
                 }
                 guard let reader = note.reader else { continue }
-                let stream = attach(note)
+                let stream = await attach(note)
                 group.addTask { await self.consume(reader, into: stream, note: note) }
                 for (rung, rungReader) in early.removeValue(forKey: note.key) ?? [] {
                     group.addTask { await self.consumeRung(rung, rungReader, into: stream) }
@@ -102,6 +125,18 @@ public final class LLHLSPackager: Sendable {
             group.cancelAll()
         }
         endAll()
+    }
+
+    /// Stops serving `key` here, without ENDLIST: its stream moved to another node, which the origin relays from now
+    /// on (`HTTPOriginOptions.streamFallback` answers for keys with no stream here). Requests waiting on it get a 503
+    /// that no cache keeps, so players ask again and reach the relay; the recorder closes its recording. False when
+    /// no stream of `key` is served here.
+    @discardableResult
+    public func retire(_ key: StreamKey) -> Bool {
+        guard let s = streamsByKey.withLock({ $0.removeValue(forKey: key) }) else { return false }
+        s.retire()
+        telemetry.forget(stream: key)
+        return true
     }
 
     /// Writes ENDLIST to every stream and releases blocked requests (graceful shutdown).
@@ -113,7 +148,16 @@ public final class LLHLSPackager: Sendable {
         hub.finishAnnouncements()
     }
 
-    private func attach(_ note: HubAnnouncement) -> LLHLSStream {
+    private func attach(_ note: HubAnnouncement) async -> LLHLSStream {
+        // Only a key with no stream here may continue another node's: a reconnect here continues its own, and a publish
+        // after this node's ENDLIST starts a new stream, as on a single node. The reader is attached already, so the
+        // registry's answer (one GET, bounded by the Redis client's command timeout) costs the stream no frame.
+        let continuation: StreamContinuation?
+        if let continuations, stream(for: note.key) == nil {
+            continuation = await continuations(note.key)
+        } else {
+            continuation = nil
+        }
         let (stream, isNew) = streamsByKey.withLock { all -> (LLHLSStream, Bool) in
             if let s = all[note.key], !s.isEnded { return (s, false) }
             let epoch = String(WallTime.now().millisecondsSince1970, radix: 36)
@@ -123,13 +167,24 @@ public final class LLHLSPackager: Sendable {
                 config: configuration,
                 telemetry: telemetry,
                 onSegment: onSegment,
-                onEnd: onEnd
+                onEnd: onEnd,
+                continuing: continuation
             )
             all[note.key] = s
             return (s, true)
         }
         stream.mutate { $0.beginSession(now: .now) }
         if isNew { arrivals.fire() }
+        if isNew, let continuation {
+            logger.notice(
+                "continuing the stream another node packaged (its publisher reconnected here), with a discontinuity",
+                metadata: [
+                    "stream": "\(note.key)", "from": "\(continuation.position.node)",
+                    "from_epoch": "\(continuation.position.epoch)", "first_msn": "\(continuation.firstMSN)",
+                    "discontinuity_sequence": "\(continuation.discontinuitySequence)",
+                ]
+            )
+        }
         logger.info(
             isNew ? "packaging new stream" : "publisher reconnected; continuing with a discontinuity",
             metadata: ["stream": "\(note.key)", "session": "\(note.sessionID)", "peer": "\(note.origin)"]

@@ -29,14 +29,15 @@ public final class LLHLSStream: Sendable {
         config: LLHLSConfiguration,
         telemetry: GatewayTelemetry? = nil,
         onSegment: PackagedSegmentSink? = nil,
-        onEnd: PackagedStreamEnd? = nil
+        onEnd: PackagedStreamEnd? = nil,
+        continuing continuation: StreamContinuation? = nil
     ) {
         self.key = key
         self.epoch = epoch
         self.telemetry = telemetry
         self.onSegment = onSegment
         self.onEnd = onEnd
-        state = Mutex(LLHLSStreamState(key: key, epoch: epoch, config: config))
+        state = Mutex(LLHLSStreamState(key: key, epoch: epoch, config: config, continuation: continuation))
     }
 
     /// Runs one entry point of the state and performs the events it returns.

@@ -24,7 +24,7 @@ extension LLHLSStreamState {
         }
         // Classic HLS advertises no CAN-BLOCK-RELOAD, so a delivery directive is a client error.
         if !config.lowLatency { return .badRequest("_HLS_msn: blocking reload is off (hls.low_latency: false)") }
-        let lastComplete = r.lastCompleteMSN ?? (PublishedRendition.firstMSN - 1)
+        let lastComplete = r.lastCompleteMSN ?? (r.startMSN - 1)
         // B4: more than two segments ahead is a client error.
         if m > lastComplete + 2 {
             return .badRequest("_HLS_msn=\(m) is more than two segments past the last (\(lastComplete))")

@@ -70,7 +70,7 @@ extension LLHLSStreamState {
             for rung in rungs.keys { rungs[rung]?.muxer.addBoundary(b.converted(to: 90_000).value) }
         }
         // The segment a boundary opens gets the next MSN once its first part closes; rungs start on it.
-        let next = video?.rendition.nextMSN ?? PublishedRendition.firstMSN
+        let next = video?.rendition.nextMSN ?? startMSN
         if let td = grid.record(boundaries, nextMSN: next) { decideTargetDuration(td) }
     }
 

@@ -41,7 +41,7 @@ extension LLHLSStreamState {
                     kind: .video,
                     timescale: 90_000,
                     muxer: s.makeRungMuxer(),
-                    rendition: PublishedRendition(name: name, timescale: 90_000),
+                    rendition: PublishedRendition(name: name, timescale: 90_000, continuing: s.continuation),
                     parameters: .video(v)
                 )
             }

@@ -87,7 +87,7 @@ extension LLHLSStreamState {
                     kind: .video,
                     timescale: 90_000,
                     muxer: makeMuxer(.video, timescale: 90_000),
-                    rendition: PublishedRendition(name: "video", timescale: 90_000),
+                    rendition: PublishedRendition(name: "video", timescale: 90_000, continuing: continuation),
                     parameters: .video(v)
                 )
             }
@@ -96,7 +96,8 @@ extension LLHLSStreamState {
         if let a = d.audio {
             let ts = Int32(a.sampleRate)
             if audio == nil || audio?.timescale != ts {
-                var rendition = audio?.rendition ?? PublishedRendition(name: "audio", timescale: ts)
+                var rendition =
+                    audio?.rendition ?? PublishedRendition(name: "audio", timescale: ts, continuing: continuation)
                 rendition.timescale = ts
                 var fresh = TrackPipeline(
                     kind: .audio,
@@ -118,7 +119,7 @@ extension LLHLSStreamState {
     /// session's DISCONTINUITY lands on the same MSN everywhere (checklist M7, V4).
     private mutating func alignSegmentNumbers(now: ClockReading, except finishing: Set<String>) {
         let names = pipelineNames.filter { !finishing.contains($0) }
-        let target = names.compactMap { pipeline(named: $0)?.rendition.nextMSN }.max() ?? PublishedRendition.firstMSN
+        let target = names.compactMap { pipeline(named: $0)?.rendition.nextMSN }.max() ?? startMSN
         var lengths: [Int: MediaTime] = [:]
         for name in names {
             for s in pipeline(named: name)?.rendition.segments ?? [] where lengths[s.msn] == nil && s.gapDuration == nil

@@ -29,7 +29,7 @@ extension LLHLSStreamState {
         let key = "\(request.client ?? "")|\(rendition)"
         guard let p = pipeline(named: rendition) else { return request }
         // A load before the first segment is answered with it (`decide`).
-        let listed = max(p.rendition.lastCompleteMSN ?? 0, PublishedRendition.firstMSN)
+        let listed = max(p.rendition.lastCompleteMSN ?? 0, p.rendition.startMSN)
         guard let load = startupLoads[key], load.seen >= listed, now - load.first < startupWindow else {
             if startupLoads.count >= Self.startupLoadLimit { startupLoads.removeAll() }
             let known = startupLoads[key]

@@ -17,6 +17,8 @@ struct LLHLSStreamState: Sendable {
     let key: StreamKey
     /// Unique per stream instance; part of every media URI so caches never mix instances.
     let epoch: String
+    /// Another node's numbering this stream continues (its encoder reconnected here), nil for a new stream.
+    let continuation: StreamContinuation?
     let config: LLHLSConfiguration
     var phase: Phase = .live
     /// Fixed at the first description.
@@ -60,9 +62,10 @@ struct LLHLSStreamState: Sendable {
     /// What the current call did, returned by the entry point.
     private var outbox: [PackagerEvent] = []
 
-    init(key: StreamKey, epoch: String, config: LLHLSConfiguration) {
+    init(key: StreamKey, epoch: String, config: LLHLSConfiguration, continuation: StreamContinuation? = nil) {
         self.key = key
         self.epoch = epoch
+        self.continuation = continuation
         self.config = config
         grid = SegmentGrid(
             segmentTarget: config.segmentTarget,

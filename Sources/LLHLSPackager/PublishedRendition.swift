@@ -14,10 +14,12 @@ struct PublishedRendition: Sendable {
     var segments: [PublishedSegment] = []
     /// The first segment's MSN: Chromium's native HLS treats MSN 0 as "unset" and skips that segment.
     static let firstMSN = 1
+    /// MSN of the stream's first segment: `firstMSN`, or past another node's when the stream continues its numbering.
+    let startMSN: Int
     /// MSN the next segment gets.
-    var nextMSN = PublishedRendition.firstMSN
-    /// Discontinuities that slid out of the playlist window.
-    var discontinuitySequence = 0
+    var nextMSN: Int
+    /// Discontinuities that slid out of the playlist window (or were counted on another node before it).
+    var discontinuitySequence: Int
     /// Bits of complete segments in the window, for BANDWIDTH.
     var peakBitRate = 0
     /// Next segment begins with EXT-X-DISCONTINUITY.
@@ -29,10 +31,19 @@ struct PublishedRendition: Sendable {
     /// False once any segment started without a sync sample (a GOP longer than TARGETDURATION forced a cut).
     var everySegmentIndependent = true
 
-    init(name: String, timescale: Int32) {
+    /// A rendition with nothing published; `continuing` another node's numbering, its first segment is a
+    /// discontinuity numbered after that node's.
+    init(name: String, timescale: Int32, continuing: StreamContinuation? = nil) {
         self.name = name
         self.timescale = timescale
+        startMSN = continuing?.firstMSN ?? Self.firstMSN
+        nextMSN = startMSN
+        discontinuitySequence = continuing?.discontinuitySequence ?? 0
+        pendingDiscontinuity = continuing != nil
     }
+
+    /// The discontinuity sequence number of the newest segment (the next node's starting point).
+    var newestDiscontinuity: Int { discontinuitySequence + segments.filter(\.discontinuity).count }
 
     /// MSN and index of the newest part, if any.
     var lastPart: (msn: Int, part: Int)? {

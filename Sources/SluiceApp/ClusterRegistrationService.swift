@@ -1,3 +1,4 @@
+import LLHLSPackager
 import Logging
 import MediaCore
 import ServiceLifecycle
@@ -7,10 +8,11 @@ import StreamRegistry
 /// Keeps the registry in step with the hub: each source stream that goes live here is registered (ladder rungs
 /// `key~name` are this node's outputs, never registered), taken over from another node that still holds it (the
 /// newer publish wins), and unregistered when its publication ends; runs the registry's refreshes and Redis probes
-/// beside it.
+/// beside it, and retires the streams whose encoder moved to another node (+Moved).
 struct ClusterRegistrationService: Service {
     let hub: StreamHub
     let registry: StreamRegistry
+    let packager: LLHLSPackager
     let logger: Logger
 
     func run() async throws {
@@ -24,6 +26,7 @@ struct ClusterRegistrationService: Service {
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await registry.run() }
             group.addTask { await apply(changes) }
+            group.addTask { await cancelWhenGracefulShutdown { await retireMovedStreams() } }
             group.addTask {
                 await cancelWhenGracefulShutdown {
                     await withDiscardingTaskGroup { streams in

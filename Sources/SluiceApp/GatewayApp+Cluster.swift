@@ -1,5 +1,6 @@
 import ClusterRelay
 import HTTPOrigin
+import LLHLSPackager
 import Logging
 import MediaCore
 import RedisClient
@@ -11,7 +12,8 @@ extension GatewayApp {
     struct Cluster {
         let registry: StreamRegistry
         let relay: ClusterRelay
-        let service: ClusterRegistrationService
+        let hub: StreamHub
+        let logger: Logger
         let nodeURL: String
         /// The edge's shard backends (`cluster.nodes`), for `/api/ingest/{key}`.
         let ring: ShardRing
@@ -21,7 +23,10 @@ extension GatewayApp {
     static func makeCluster(_ c: SluiceConfiguration, hub: StreamHub, logger: Logger) throws -> Cluster? {
         guard let redisURL = c.cluster.redisURL, let nodeURL = c.cluster.nodeURL else { return nil }
         let client = try RedisClient(url: redisURL)
-        let registry = StreamRegistry(client: client, configuration: .init(nodeURL: nodeURL), logger: logger)
+        var registryConfiguration = StreamRegistry.Configuration(nodeURL: nodeURL)
+        // A position outlives its stream by the publisher's reconnect grace: the reconnect window it serves.
+        registryConfiguration.positionTTL = max(c.hls.reconnectGrace, registryConfiguration.ttl)
+        let registry = StreamRegistry(client: client, configuration: registryConfiguration, logger: logger)
         let relay = ClusterRelay(
             configuration: .init(nodeURL: nodeURL),
             // Redis down: no owner is known, so streams held elsewhere answer as not live; ours are served still.
@@ -31,7 +36,8 @@ extension GatewayApp {
         return Cluster(
             registry: registry,
             relay: relay,
-            service: ClusterRegistrationService(hub: hub, registry: registry, logger: logger),
+            hub: hub,
+            logger: logger,
             nodeURL: nodeURL,
             ring: ShardRing(nodes: c.cluster.nodes)
         )
@@ -53,6 +59,11 @@ extension GatewayApp.Cluster {
             ports: ports,
             ring: ring
         )
+    }
+
+    /// Keeps the registry in step with the hub and retires streams that moved away (`ClusterRegistrationService`).
+    func service(packager: LLHLSPackager) -> ClusterRegistrationService {
+        ClusterRegistrationService(hub: hub, registry: registry, packager: packager, logger: logger)
     }
 
     /// The node that serves `key` when it is not live here (WHEP's redirect).

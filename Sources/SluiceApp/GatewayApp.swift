@@ -57,14 +57,17 @@ public struct GatewayApp: Sendable {
         let recorder = Recorder(configuration: c.record, logger: logger)
         let onSegment: PackagedSegmentSink = { recorder.accept($0) }
         let onEnd: PackagedStreamEnd = { recorder.ended(key: $0, epoch: $1) }
+        let cluster = try Self.makeCluster(c, hub: hub, logger: logger)
         let packager = LLHLSPackager(
             hub: hub,
             configuration: c.effectiveHLS,
             logger: logger,
             telemetry: telemetry,
             onSegment: onSegment,
-            onEnd: onEnd
+            onEnd: onEnd,
+            continuations: cluster?.continuations(configuration: c, logger: logger)
         )
+        await cluster?.recordPositions(of: packager)
         let readiness = OriginReadiness()
         let ports = BoundPorts(
             bind: c.bind,
@@ -104,7 +107,6 @@ public struct GatewayApp: Sendable {
             configuration: c.whepEgress,
             logger: logger
         )
-        let cluster = try Self.makeCluster(c, hub: hub, logger: logger)
         var originOptions = c.originOptions(readiness: readiness)
         cluster?.install(into: &originOptions, ports: .init(rtmp: c.rtmpPort, srt: c.srt.port == 0 ? nil : c.srt.port))
         let playerLibrary = c.servePlayerLibrary(into: &originOptions)
@@ -149,7 +151,7 @@ public struct GatewayApp: Sendable {
         // Shutdown runs in reverse: demo and ingest stop, the packager writes ENDLIST, then the origin drains.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: origin)]
         // After the origin: at shutdown it stops first, removing this node's entries while the origin still serves.
-        if let cluster { services.append(.init(service: cluster.service)) }
+        if let cluster { services.append(.init(service: cluster.service(packager: packager))) }
         services.append(.init(service: RecorderService(recorder: recorder)))
         services += [
             .init(service: PackagerService(packager: packager)), .init(service: ingest),

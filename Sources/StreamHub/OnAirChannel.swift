@@ -58,6 +58,19 @@ final class OnAirChannel: Sendable {
     /// True once the air ended.
     var isEnded: Bool { state.withLock { $0.ended } }
 
+    /// Ends the air now when nobody publishes on it (the slate, or nothing, is on air); true when it is ended.
+    func endIfUnattended() -> Bool {
+        let ends = state.withLock { s -> Bool? in
+            if s.ended { return false }
+            guard s.onAir.isEmpty else { return nil }
+            s.ended = true
+            s.slate = nil
+            return true
+        }
+        if ends == true { air.end() }
+        return ends != nil
+    }
+
     /// Who is on air, for the API.
     var status: OnAirStatus {
         state.withLock { s in

@@ -102,6 +102,13 @@ public final class StreamHub: Sendable {
         return publication
     }
 
+    /// Ends `key`'s air now, before its grace, when nobody publishes on it (its stream moved to another node); false
+    /// while a publisher is seated there. True as well when the key has no air (nothing to end).
+    public func endUnattendedAir(for key: StreamKey) -> Bool {
+        guard let channel = state.withLock({ $0.channels[key] }) else { return true }
+        return channel.endIfUnattended()
+    }
+
     /// Who is on `key`'s air; nil when no ingest publishes it.
     public func onAirStatus(for key: StreamKey) -> OnAirStatus? {
         state.withLock { $0.channels[key] }?.status

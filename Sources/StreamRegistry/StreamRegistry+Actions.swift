@@ -75,12 +75,16 @@ extension StreamRegistry {
         )
     }
 
-    /// Renews the key's TTL if this node holds it.
+    /// Renews the key's TTL if this node holds it, and records where its stream stands (`positions`).
     func renew(_ key: StreamKey) async throws(StreamRegistryError) -> RefreshOutcome {
-        let arguments = [configuration.nodeURL, String(configuration.ttl.redisMilliseconds)]
-        let entry = redisKey(key)
+        let position = positions?(key)?.redisValue ?? ""
+        let arguments = [
+            configuration.nodeURL, String(configuration.ttl.redisMilliseconds), position,
+            String(configuration.positionTTL.redisMilliseconds),
+        ]
+        let keys = [redisKey(key), positionKey(key)]
         let reply = try await call(key) { client throws(RedisClientError) in
-            try await client.eval(Self.refreshScript, keys: [entry], arguments: arguments)
+            try await client.eval(Self.refreshScript, keys: keys, arguments: arguments)
         }
         switch reply {
         case .integer(1): return .refreshed

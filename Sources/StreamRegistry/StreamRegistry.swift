@@ -19,6 +19,8 @@ public actor StreamRegistry: Service {
     var machine: RegistrationStateMachine
     /// The error that marked Redis down, thrown by calls until it returns.
     var downError: StreamRegistryError?
+    /// Where this node's streams stand, recorded at each refresh (nil: positions are not recorded).
+    var positions: PositionSource?
 
     /// A registry for this node over `client` (one connection, shared by every call).
     public init(client: RedisClient, configuration: Configuration, logger: Logger = Logger(label: "sluice.registry")) {

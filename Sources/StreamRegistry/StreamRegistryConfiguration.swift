@@ -7,6 +7,11 @@ extension StreamRegistry {
         public var ttl: Duration = .seconds(3)
         /// Prefix of the registry's keys in Redis; a stream's entry is `<prefix><stream key>`.
         public var keyPrefix = "sluice:stream:"
+        /// Prefix of the stream positions this node records while it holds a key (`<prefix><stream key>`).
+        public var positionPrefix = "sluice:pos:"
+        /// How long a position outlives its last refresh: a node the encoder reconnects to within it continues the
+        /// stream's numbering; later, it starts a new stream (the publisher's reconnect grace).
+        public var positionTTL: Duration = .seconds(60)
 
         /// The defaults for a node reached at `nodeURL`.
         public init(nodeURL: String) {

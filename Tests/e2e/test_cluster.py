@@ -8,7 +8,9 @@ edge's shard director routes its key to, so every stream reaches its viewers thr
 on its owner (/api/cluster); followers through the edge validate every playlist of all three;
 each relaying node fetched each part once (its relay counters); the relay's added delay per part over the owner
 (p50/p99, printed with the load average); WHEP at a non-owner is redirected (307) and plays; `kill -9` of an owner,
-its publisher reconnecting to another node: playlists through the edge again within 5 s; Redis down: every node keeps
+its publisher reconnecting to another node, and an encoder leaving a node that stays up for another: the edge serves
+the new owner's continuation within 5 s (MSNs past everything served before, a DISCONTINUITY), the node left behind
+ends its slate early, and stock hls.js left open on the page plays on within 5 s; Redis down: every node keeps
 serving its own stream and says so, and registers it again when Redis is back.
 """
 from __future__ import annotations
@@ -256,14 +258,24 @@ try {
   // Stock hls.js in low-latency mode, as a third-party page would run it.
   const hls = new Hls({lowLatencyMode: true});
   window.hls = hls;
-  hls.on(Hls.Events.ERROR, (e, d) => log.errors.push([d.type, d.details, !!d.fatal]));
+  hls.on(Hls.Events.ERROR, (e, d) => log.errors.push([d.type, d.details, !!d.fatal, d.frag && d.frag.sn,
+    d.part && d.part.index, d.response && d.response.code, d.error && String(d.error.message).slice(0, 80)]));
+  hls.on(Hls.Events.FRAG_CHANGED, (e, d) => { log.playing = [d.frag.sn, d.frag.cc]; });
   hls.attachMedia(document.getElementById('v'));
   hls.loadSource('{src}');
 } catch (e) { log.fatal = String(e && e.stack || e); }
 </script></body></html>"""
 
 
-def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
+# What the hls.js page shows: playback position, the end of what is buffered, errors, latency.
+HLSJS_STATE = "const v = document.getElementById('v'); const b = v.buffered; return {t: v.currentTime, " \
+              "h: v.videoHeight, end: b.length ? b.end(b.length - 1) : 0, err: v.error && v.error.message, " \
+              "ranges: Array.from({length: b.length}, (_, i) => [b.start(i), b.end(i)]), " \
+              "log: window.log, latency: window.hls ? window.hls.latency : null};"
+
+
+def open_hlsjs(cluster, key: str, name: str):
+    """Stock hls.js playing KEY through the edge in headless Chromium: (driver, page server), or a pytest skip."""
     from browser import PageServer, headless_chromium, unavailable as no_browser
     import hlsjs
     if no_browser():
@@ -272,19 +284,22 @@ def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
         chunk = hlsjs.extract()
     except hlsjs.Unavailable as e:
         pytest.skip(str(e))
-    edge, owner = cluster["edge"], cluster["owner"]
-    key = list(owner)[1]
-    pages = cluster["workdir"] / "page"
+    pages = cluster["workdir"] / f"page-{name}"
     pages.mkdir(exist_ok=True)
     shutil.copyfile(chunk, pages / "hls-chunk.js")
-    (pages / "index.html").write_text(HLSJS_PAGE.replace("{src}", edge.url(f"/live/{key}/index.m3u8")))
+    (pages / "index.html").write_text(HLSJS_PAGE.replace("{src}", cluster["edge"].url(f"/live/{key}/index.m3u8")))
     server = PageServer(pages)
     driver = headless_chromium(pages)
+    driver.get(server.url("index.html"))
+    return driver, server
+
+
+def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
+    owner = cluster["owner"]
+    key = list(owner)[1]
+    driver, server = open_hlsjs(cluster, key, "relayed")
     try:
-        driver.get(server.url("index.html"))
-        state = "const v = document.getElementById('v'); return {t: v.currentTime, h: v.videoHeight, " \
-                "err: v.error && v.error.message, log: window.log, latency: window.hls ? window.hls.latency : null};"
-        s = eventually(lambda: driver.execute_script(state), 40,
+        s = eventually(lambda: driver.execute_script(HLSJS_STATE), 40,
                        until=lambda x: x["t"] > 6 or x["log"]["fatal"], period=0.5)
     finally:
         driver.quit()
@@ -293,7 +308,7 @@ def test_hlsjs_plays_a_relayed_stream_through_the_edge(cluster):
           f"errors {s['log']['errors'][:5]}")
     assert not s["log"]["fatal"] and not s["err"], s
     assert s["t"] > 6 and s["h"] == 360, s
-    assert not any(fatal for _, _, fatal in s["log"]["errors"]), s
+    assert not any(e[2] for e in s["log"]["errors"]), s
 
 
 def test_each_part_is_fetched_once_per_relaying_node(cluster):
@@ -398,39 +413,134 @@ def test_a_key_published_at_two_nodes_belongs_to_the_newer_publish(cluster):
                 p.stop()
 
 
+def highest_msn(playlist: str) -> int:
+    """The highest MSN a media playlist names: its segments and parts, and its preload hint."""
+    msn = int(re.search(r"#EXT-X-MEDIA-SEQUENCE:(\d+)", playlist).group(1))
+    segments = sum(1 for line in playlist.splitlines() if line.startswith("#EXTINF"))
+    named = [int(m) for m in re.findall(r'URI="[^"]*/(\d+)\.\d+\.m4s"', playlist)]
+    return max([msn + segments - 1] + named)
+
+
+def test_publisher_moving_from_a_live_node_continues_and_that_node_ends_its_slate(cluster):
+    nodes, edge, workdir = cluster["nodes"], cluster["edge"], cluster["workdir"]
+    by_port = {g.http_port: i for i, g in enumerate(nodes)}
+    # A key published at its shard node, so the edge's viewers are served by the node the encoder leaves.
+    key = "e2e-moving"
+    home = by_port[int(_json(edge.url(f"/api/ingest/{key}"))["node"].rsplit(":", 1)[1])]
+    target = (home + 1) % NODES
+    publisher = Publisher(ffmpeg_cmd(nodes[home].rtmp_url(key), PUBLISH_SECONDS, size="640x360"),
+                          workdir / f"publisher-{key}.log")
+    pubs = {key: publisher}
+    try:
+        assert eventually(lambda: _status(edge.url(f"/live/{key}/video.m3u8"), 12) == 200, 40, period=0.3)
+        driver, server = open_hlsjs(cluster, key, "moving")
+        try:
+            # The encoder drops (the node stays up and airs its slate) and reconnects to another node.
+            moved = publisher_moves(cluster, key, target, driver, pubs, leave=lambda: None)
+        finally:
+            driver.quit()
+            server.close()
+        retired = eventually(lambda: "stream moved to another node" in nodes[home].log(), 5)
+        print(f"node{home + 1} (left by the encoder) ended its own copy early: {retired}; "
+              f"edge backend {moved.headers.get('X-Sluice-Edge-Backend')}")
+        assert retired, nodes[home].log()[-3000:]
+        assert moved.headers.get("X-Sluice-Edge-Backend") == f"origin_{home + 1}", dict(moved.headers)
+    finally:
+        for p in pubs.values():
+            if p.proc.poll() is None:
+                p.stop()
+
+
 def test_killed_owner_its_publisher_reconnects_elsewhere_and_the_edge_serves_again(cluster):
-    nodes, owner, pubs, edge = cluster["nodes"], cluster["owner"], cluster["pubs"], cluster["edge"]
+    nodes, owner = cluster["nodes"], cluster["owner"]
     key = next(iter(owner))
     victim = owner[key]
     target = (victim + 1) % NODES
-    os.kill(nodes[victim].proc.pid, signal.SIGKILL)
-    nodes[victim].proc.wait(10)
+    new_owner = f"http://127.0.0.1:{nodes[target].http_port}"
+    # A viewer that keeps its page open across the move: stock hls.js through the edge, playing before the kill.
+    driver, server = open_hlsjs(cluster, key, "killed")
+
+    def kill():
+        os.kill(nodes[victim].proc.pid, signal.SIGKILL)
+        nodes[victim].proc.wait(10)
+
+    try:
+        publisher_moves(cluster, key, target, driver, cluster["pubs"], leave=kill)
+    finally:
+        driver.quit()
+        server.close()
+    # The registry names the new owner; the dead node's entry expired.
+    listing = eventually(lambda: _json(node_url(nodes[target], "/api/cluster")), 10, period=0.2,
+                         until=lambda j: j and any(key in n["keys"] and n["url"] == new_owner for n in j["nodes"]))
+    assert listing, _json(node_url(nodes[target], "/api/cluster"))
+    owner[key] = target
+
+
+def publisher_moves(cluster, key: str, target: int, driver, pubs: dict, leave):
+    """KEY's encoder leaves its node (after `leave()`: the node killed, or nothing) and reconnects to node TARGET at
+    once, while hls.js plays KEY through the edge in `driver`. Checks that the edge serves the new owner's playlist
+    within 5 s, numbered past every MSN served before with a DISCONTINUITY, and that hls.js plays on within 5 s with
+    no fatal error; returns that playlist's response."""
+    nodes, edge = cluster["nodes"], cluster["edge"]
+    playing = eventually(lambda: driver.execute_script(HLSJS_STATE), 40,
+                         until=lambda x: x["t"] > 3 or x["log"]["fatal"], period=0.5)
+    assert playing["t"] > 3 and not playing["log"]["fatal"], playing
+    # Everything the edge served before the move (what a player may have read), as the old node numbered it.
+    before = [requests.get(edge.url(f"/live/{key}/video.m3u8"), timeout=5).text for _ in range(3)]
+    served = max(highest_msn(text) for text in before)
+    old_epoch = re.search(r'URI="([^/"]+)/video/', before[-1]).group(1)
+    at_move = driver.execute_script(HLSJS_STATE)
+    buffered = at_move["end"]
+    leave()
     pubs[key].stop()
     # The encoder reconnects (to another node, as a TCP balancer would send it) right away.
     reconnect = time.monotonic()
     pubs[key] = Publisher(ffmpeg_cmd(nodes[target].rtmp_url(key), PUBLISH_SECONDS, size="640x360"),
                           cluster["workdir"] / f"publisher-{key}-again.log")
-    new_owner = f"http://127.0.0.1:{nodes[target].http_port}"
 
     def fresh_playlist():
         try:
             r = requests.get(edge.url(f"/live/{key}/video.m3u8"), timeout=5)
         except requests.RequestException:
             return None
-        return r.status_code == 200 and "#EXT-X-PART:" in r.text and r
+        # The new owner's playlist (its media URIs carry a new epoch), not a copy of the old node's still cached.
+        return r.status_code == 200 and "#EXT-X-PART:" in r.text and f'"{old_epoch}/' not in r.text and r
 
     r = eventually(fresh_playlist, 20)
     elapsed = time.monotonic() - reconnect
-    print(f"\nkill -9 node{victim + 1} (owner of {key}); publisher reconnected to node{target + 1}; "
-          f"edge playlist again after {elapsed:.2f} s via {r and r.headers.get('X-Sluice-Edge-Backend')} "
-          f"(load {load()})")
+    print(f"\n{key}: publisher moved to node{target + 1}; edge serves its playlist {elapsed:.2f} s after the reconnect "
+          f"via {r and r.headers.get('X-Sluice-Edge-Backend')} (load {load()})")
     assert r, nodes[target].log()[-3000:]
     assert elapsed <= 5.0, f"{elapsed:.2f} s"
-    # The registry names the new owner; the dead node's entry expired.
-    listing = eventually(lambda: _json(node_url(nodes[target], "/api/cluster")), 10, period=0.2,
-                         until=lambda j: j and any(key in n["keys"] and n["url"] == new_owner for n in j["nodes"]))
-    assert listing, _json(node_url(nodes[target], "/api/cluster"))
-    owner[key] = target
+    (cluster["workdir"] / f"moved-{key}.m3u8").write_text(r.text)
+    # The new owner continues the numbering: past every MSN served before, after a discontinuity.
+    first = int(re.search(r"#EXT-X-MEDIA-SEQUENCE:(\d+)", r.text).group(1))
+    print(f"MSN before the move up to {served}; the new owner's playlist starts at {first}: "
+          f"{[line for line in r.text.splitlines() if 'DISCONTINUITY' in line]}")
+    assert first > served, r.text
+    assert "#EXT-X-DISCONTINUITY\n" in r.text and "#EXT-X-DISCONTINUITY-SEQUENCE:" in r.text, r.text
+    assert "continuing the stream another node packaged" in nodes[target].log(), nodes[target].log()[-3000:]
+    # The open page plays on: a fragment of the new owner's is playing and the playback position moves on from where
+    # it was when that fragment came up (0.3 s), with no fatal error.
+    since = {}
+
+    def new_owner_playing(x) -> bool:
+        if x["log"]["fatal"] or (x["log"].get("playing") or [0])[0] < first:
+            return bool(x["log"]["fatal"])
+        since.setdefault("t", x["t"])
+        return x["t"] >= since["t"] + 0.3
+
+    resumed = eventually(lambda: driver.execute_script(HLSJS_STATE), 15, period=0.1, until=new_owner_playing)
+    resumed_after = time.monotonic() - reconnect
+    print(f"hls.js on the same page: buffered to {buffered:.1f} s at the move; playing fragment {resumed['log'].get('playing')}"
+          f" (sn, cc) at {resumed['t']:.1f} s, {resumed_after:.2f} s after the reconnect (load {load()}); buffered "
+          f"{resumed['ranges']}; errors {resumed['log']['errors'][:14]}")
+    assert not resumed["log"]["fatal"] and not resumed["err"], resumed
+    assert not any(e[2] for e in resumed["log"]["errors"]), resumed
+    assert new_owner_playing(resumed) and resumed_after <= 5.0, (resumed, resumed_after)
+    # Forward, never back over what the viewer already saw.
+    assert resumed["t"] > at_move["t"], (at_move, resumed)
+    return r
 
 
 def test_redis_down_nodes_keep_serving_their_own_streams_and_register_again(cluster):
