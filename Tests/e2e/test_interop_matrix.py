@@ -124,8 +124,11 @@ LONG_GOP_PASSTHROUGH_JOIN = ("a viewer joining a passthrough whose keyframes are
                              "in one run of four hls.js showed nothing within the 15 s watched")
 LONG_GOP_JOIN = ("seen once in four runs and not yet understood: a viewer joining 2 s in waited 0.1 s at the start of "
                  "its first segment on the 2 s grid")
-NATIVE_TD2 = ("Chromium native opened 1 s in with 2 s segments (TARGETDURATION 2): it quits at play start without "
-              "reloading (it reloads at most once per TARGETDURATION), so no held reload can save it")
+NATIVE_TD2 = ("Chromium native opened 1 s in with 2 s segments (TARGETDURATION 2): it usually quits at play start "
+              "without reloading (it reloads at most once per TARGETDURATION), so no held reload can save it; when the "
+              "first segment is listed before it asks, it plays (seen 2026-11-28 16:04 UTC), so this one is not strict")
+# Known failures that depend on when a player asks: an unexpected pass is not news.
+TIMING_DEPENDENT = {NATIVE_TD2}
 HEVC_NOT_WHEP = "WHEP sends H.264: without the ladder an HEVC source has no H.264 rendition"
 
 INPUTS: dict[str, Input] = {
@@ -404,5 +407,5 @@ def test_matrix(case: Case, output: str, request) -> None:
         pytest.skip(case.skip[output])
     known = case.spec.known_failures.get(case.config, {}).get(output)
     if known:
-        request.applymarker(pytest.mark.xfail(reason=known, strict=True))
+        request.applymarker(pytest.mark.xfail(reason=known, strict=known not in TIMING_DEPENDENT))
     OUTPUTS[output](case)
