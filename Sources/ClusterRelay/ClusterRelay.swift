@@ -59,7 +59,10 @@ public final class ClusterRelay: Sendable {
     public func answer(key: StreamKey, target: String) async -> RelayedResponse? {
         guard let owner = await owner(of: key) else { return nil }
         guard let location = HTTPLocation(owner) else {
-            logger.warning("\(ClusterRelayError.badOwnerURL(owner))")
+            logger.warning(
+                "relay: the registry names an owner URL that cannot be used",
+                metadata: ["stream": "\(key)", "error": "\(ClusterRelayError.badOwnerURL(owner))"]
+            )
             return nil
         }
         let path = owner + target
@@ -105,13 +108,13 @@ public final class ClusterRelay: Sendable {
             _ = owners.withLock { $0.removeValue(forKey: key) }
             if failing.withLock({ $0.insert(key).inserted }) {
                 logger.warning(
-                    "relay: no answer from the owner of \(key), answering as not live until it answers or the registry names another node: \(error)",
-                    metadata: ["stream": "\(key)"]
+                    "relay: no answer from the owner, answering as not live until it answers or the registry names another node",
+                    metadata: ["stream": "\(key)", "owner": "\(owner)", "error": "\(error)"]
                 )
             }
         }
         if response != nil, failing.withLock({ $0.remove(key) != nil }) {
-            logger.notice("relay: \(key) is answered again by the node holding it", metadata: ["stream": "\(key)"])
+            logger.notice("relay: the node holding the stream answers again", metadata: ["stream": "\(key)"])
         }
         let lifetime = CacheLifetime.of(response?.header("Cache-Control"), cap: configuration.maxCacheAge)
         if let response, response.status == 200, Self.isPart(target) { notePartFetch(path, keptFor: lifetime) }
@@ -134,7 +137,10 @@ public final class ClusterRelay: Sendable {
         let changed = owner != nil && announced.withLock { a in a.updateValue(owner, forKey: key) != owner }
         if let owner, changed {
             // Once per change of owner: which node a stream's viewers here are served from.
-            logger.info("relay: \(key) is held by \(owner); relaying it from there", metadata: ["stream": "\(key)"])
+            logger.info(
+                "relay: held by another node; relaying it from there",
+                metadata: ["stream": "\(key)", "owner": "\(owner)"]
+            )
         }
         return owner
     }

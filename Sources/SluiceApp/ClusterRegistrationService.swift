@@ -65,12 +65,12 @@ struct ClusterRegistrationService: Service {
         do {
             let removed = try await registry.unregister(key)
             if removed {
-                logger.info("cluster: \(key) ended here; removed from the registry", metadata: ["stream": "\(key)"])
+                logger.info("cluster: the stream ended here; removed from the registry", metadata: ["stream": "\(key)"])
             }
         } catch {
             logger.warning(
-                "cluster: \(key) ended here but its entry could not be removed (it expires within the TTL): \(error)",
-                metadata: ["stream": "\(key)"]
+                "cluster: the stream ended here but its entry could not be removed (it expires within the TTL)",
+                metadata: ["stream": "\(key)", "error": "\(error)"]
             )
         }
     }

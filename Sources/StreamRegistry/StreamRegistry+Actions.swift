@@ -27,7 +27,10 @@ extension StreamRegistry {
                 do {
                     try await release(key)
                 } catch {
-                    logger.warning("registry: could not remove \(key) (it expires within the TTL): \(error)")
+                    logger.warning(
+                        "registry: could not remove the entry (it expires within the TTL)",
+                        metadata: ["stream": "\(key)", "error": "\(error)"]
+                    )
                 }
             case .probe:
                 do {
@@ -38,18 +41,33 @@ extension StreamRegistry {
                     await perform(machine.failed(nil, StreamRegistryError(error), now: .now))
                 }
             case .reportConflict(let key, let holder):
-                logger.warning("registry: \(key) is held by \(holder); not taking it (retrying while live here)")
+                logger.warning(
+                    "registry: the key is held by another node; not taking it (retrying while live here)",
+                    metadata: ["stream": "\(key)", "holder": "\(holder)"]
+                )
             case .reportTakenOver(let key):
-                logger.notice("registry: \(key) registered to this node after the other node's entry expired")
+                logger.notice(
+                    "registry: registered to this node after the other node's entry expired",
+                    metadata: ["stream": "\(key)"]
+                )
             case .reportExpired(let key):
-                logger.warning("registry: entry of live stream \(key) had expired; registering it again")
+                logger.warning(
+                    "registry: the entry of a live stream had expired; registering it again",
+                    metadata: ["stream": "\(key)"]
+                )
             case .reportRedisDown(let error):
                 downError = error
                 let every = machine.interval
-                logger.error("registry: Redis down, calls fail until it answers (probe every \(every)): \(error.cause)")
+                logger.error(
+                    "registry: Redis down, calls fail until it answers",
+                    metadata: ["probe_every": "\(every)", "error": "\(error.cause)"]
+                )
             case .reportRedisUp(let downFor, let keys):
                 downError = nil
-                logger.notice("registry: Redis answers again after \(downFor); registering \(keys) live keys")
+                logger.notice(
+                    "registry: Redis answers again; registering the live keys",
+                    metadata: ["down_for": "\(downFor)", "keys": "\(keys)"]
+                )
             }
         }
     }

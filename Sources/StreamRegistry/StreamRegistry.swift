@@ -114,7 +114,10 @@ public actor StreamRegistry: Service {
             do {
                 try await release(key)
             } catch {
-                logger.warning("registry: could not remove \(key) at shutdown (it expires within the TTL): \(error)")
+                logger.warning(
+                    "registry: could not remove the entry at shutdown (it expires within the TTL)",
+                    metadata: ["stream": "\(key)", "error": "\(error)"]
+                )
             }
         }
     }
