@@ -46,42 +46,19 @@ public enum SlateEncoding {
     /// One frame of AAC-LC silence at `sampleRate` with `channels`: its parameters and the frame (after the
     /// encoder's priming, so every copy decodes to silence on its own).
     public static func silence(sampleRate: Int, channels: Int) throws(FFmpegError) -> (AudioParameters, MediaFrame) {
-        let context = try CodecContext(encoderNamed: "aac")
-        let c = context.pointer
-        c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        c.pointee.sample_rate = Int32(sampleRate)
-        c.pointee.bit_rate = 64_000
-        c.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
-        av_channel_layout_default(&c.pointee.ch_layout, Int32(max(channels, 1)))
-        c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        try context.open()
+        let encoder = try AACFrameEncoder(sampleRate: sampleRate, channels: max(channels, 1), bitRate: 64_000)
         let parameters: AudioParameters
         do {
-            parameters = try AudioParameters(audioSpecificConfig: context.extradata)
+            parameters = try AudioParameters(audioSpecificConfig: encoder.audioSpecificConfig)
         } catch {
             throw FFmpegError(message: "AAC encoder produced an unreadable config: \(error)", context: "SlateEncoding")
         }
-        let frame = try Frame()
-        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        frame.pointer.pointee.sample_rate = Int32(sampleRate)
-        frame.pointer.pointee.nb_samples = c.pointee.frame_size > 0 ? c.pointee.frame_size : 1024
-        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &c.pointee.ch_layout), "ch_layout")
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(silence)")
-        let packet = try Packet()
         var packets: [MediaFrame] = []
         for index in 0..<4 {
-            try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable(silence)")
-            for plane in 0..<Int(max(channels, 1)) {
-                guard let data = frame.pointer.pointee.extended_data[plane] else { continue }
-                UnsafeMutableRawPointer(data).initializeMemory(
-                    as: Float.self,
-                    repeating: 0,
-                    count: Int(frame.pointer.pointee.nb_samples)
-                )
-            }
-            frame.pointer.pointee.pts = Int64(index) * Int64(frame.pointer.pointee.nb_samples)
-            try context.send(frame)
-            packets += try context.drain(into: packet) { p in
+            for plane in try encoder.writablePlanes() { plane.update(repeating: 0, count: Int(encoder.frameSize)) }
+            encoder.frame.pointer.pointee.pts = Int64(index) * Int64(encoder.frameSize)
+            try encoder.context.send(encoder.frame)
+            packets += try encoder.context.drain(into: encoder.packet) { p in
                 MediaFrame(
                     kind: .audio,
                     dts: MediaTime(value: p.pointer.pointee.dts, timescale: Int32(sampleRate)),

@@ -7,9 +7,7 @@ import Glibc
 
 /// Generates a sine tone and encodes it with FFmpeg's native AAC encoder (fltp, 1024-sample frames).
 final class ToneAudioEncoder {
-    private let context: CodecContext
-    private let frame: Frame
-    private let packet: Packet
+    private let encoder: AACFrameEncoder
     private let sampleRate: Int32
     private let frequency: Double
     private let sampleLimit: Int64?
@@ -25,33 +23,14 @@ final class ToneAudioEncoder {
         sampleRate = Int32(config.audioSampleRate)
         frequency = config.toneFrequency
         sampleLimit = config.duration.map { Int64(($0.secondsDouble * Double(config.audioSampleRate)).rounded()) }
-        context = try CodecContext(encoderNamed: "aac")
-        let c = context.pointer
-        c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        c.pointee.sample_rate = sampleRate
-        c.pointee.bit_rate = Int64(config.audioBitRate)
-        c.pointee.time_base = AVRational(num: 1, den: sampleRate)
-        av_channel_layout_default(&c.pointee.ch_layout, 2)
-        c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        try context.open()
-        audioSpecificConfig = context.extradata
-        frameSize = c.pointee.frame_size > 0 ? c.pointee.frame_size : 1024
-
-        frame = try Frame()
-        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        frame.pointer.pointee.sample_rate = sampleRate
-        frame.pointer.pointee.nb_samples = frameSize
-        try check(
-            av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &c.pointee.ch_layout),
-            "av_channel_layout_copy"
-        )
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer(audio)")
-        packet = try Packet()
+        encoder = try AACFrameEncoder(sampleRate: config.audioSampleRate, channels: 2, bitRate: config.audioBitRate)
+        audioSpecificConfig = encoder.audioSpecificConfig
+        frameSize = encoder.frameSize
     }
 
     deinit {
         // Draining first keeps libav from warning about frames left in the AAC queue when a live source stops.
-        if !flushed, (try? context.send(nil)) != nil { _ = try? drain() }
+        if !flushed, (try? encoder.context.send(nil)) != nil { _ = try? drain() }
     }
 
     /// True once the encoder has been flushed and fully drained.
@@ -61,32 +40,29 @@ final class ToneAudioEncoder {
     func step() throws(FFmpegError) -> [MediaFrame] {
         if let sampleLimit, nextSample >= sampleLimit {
             if !flushed {
-                try context.send(nil)
+                try encoder.context.send(nil)
                 flushed = true
             }
             let out = try drain()
             isFinished = true
             return out
         }
-        try check(av_frame_make_writable(frame.pointer), "av_frame_make_writable(audio)")
+        let planes = try encoder.writablePlanes()
         let count = Int(frameSize)
         let step = 2 * Double.pi * frequency / Double(sampleRate)
-        let left = UnsafeMutableRawPointer(frame.pointer.pointee.data.0!).assumingMemoryBound(to: Float.self)
-        let right = UnsafeMutableRawPointer(frame.pointer.pointee.data.1!).assumingMemoryBound(to: Float.self)
         for i in 0..<count {
             let v = Float(0.25 * sin(step * Double(nextSample + Int64(i))))
-            left[i] = v
-            right[i] = v
+            for plane in planes { plane[i] = v }
         }
-        frame.pointer.pointee.pts = nextSample
+        encoder.frame.pointer.pointee.pts = nextSample
         captureTimes[nextSample] = WallTime.now()
         nextSample += Int64(count)
-        try context.send(frame)
+        try encoder.context.send(encoder.frame)
         return try drain()
     }
 
     private func drain() throws(FFmpegError) -> [MediaFrame] {
-        try context.drain(into: packet) { packet in
+        try encoder.context.drain(into: encoder.packet) { packet in
             let p = packet.pointer.pointee
             let dts = MediaTime(value: p.dts, timescale: sampleRate)
             // The priming packet (negative pts) matches no generated frame; it is stamped when it comes out.

@@ -143,7 +143,7 @@ extension LLHLSStreamState {
         let before = p.rendition.lastCompleteMSN
         // A rung's tail of the previous timeline keeps that timeline's init section and dates.
         let onTimeline = p.finishingSession == nil ? timeline : previousTimeline ?? timeline
-        p.rendition.append(
+        let independent = p.rendition.append(
             part,
             initIndex: p.finishingSession ?? sessionIndex,
             programDateTime: onTimeline.programDateTime(at: start, fallback: now.wall, kind: p.kind),
@@ -163,7 +163,7 @@ extension LLHLSStreamState {
                     index: position.part,
                     start: start,
                     duration: MediaTime(value: part.duration, timescale: p.timescale),
-                    independent: part.independent,
+                    independent: independent,
                     frames: part.sampleCount,
                     bytes: part.bytes.count,
                     published: now.instant,

@@ -28,10 +28,10 @@ struct MuxedPart: Sendable {
     var startDTS: Int64
     /// Sum of sample durations, track ticks.
     var duration: Int64
-    /// Marked INDEPENDENT: its first sample is a sync sample (for audio beside video, only where it opens a segment).
-    var independent: Bool
-    /// Its first sample is a sync sample: a segment the rendition opens at it starts independent.
-    var startsWithSync = false
+    /// Its first sample is a sync sample (IDR, or any audio frame).
+    var startsWithSync: Bool
+    /// Audio beside video: INDEPENDENT only where a segment opens (`RenditionMuxer.independentOnlyAtSegmentStarts`).
+    var independentOnlyAtSegmentStarts = false
     /// moof + mdat bytes.
     var bytes: [UInt8]
     /// Ingest instants of the samples inside (for the package hop).
@@ -40,4 +40,13 @@ struct MuxedPart: Sendable {
     var captured: [WallTime] = []
     /// Samples inside.
     var sampleCount = 0
+
+    /// The one rule for EXT-X-PART INDEPENDENT: its first sample is a sync sample, and for audio beside video it
+    /// also opens a segment (where the muxer cut, or where the rendition opens one after a flush).
+    func isIndependent(opensSegment: Bool) -> Bool {
+        startsWithSync && (!independentOnlyAtSegmentStarts || opensSegment)
+    }
+
+    /// INDEPENDENT as the muxer cut it (a rendition that opens a segment here lists `isIndependent(opensSegment:)`).
+    var independent: Bool { isIndependent(opensSegment: startsSegment) }
 }

@@ -59,18 +59,19 @@ struct PublishedRendition: Sendable {
     /// Frames per second over the first two seconds or more, fixed then (FRAME-RATE must not wander between fetches).
     private(set) var measuredFrameRate: Double?
 
-    /// Appends a muxed part, opening a segment first when the part starts one.
+    /// Appends a muxed part, opening a segment first when the part starts one; true when it is listed INDEPENDENT.
+    @discardableResult
     mutating func append(
         _ part: MuxedPart,
         initIndex: Int,
         programDateTime: WallTime,
         now: ContinuousClock.Instant
-    ) {
-        var independent = part.independent
-        if part.startsSegment || pendingDiscontinuity || segments.last.map({ $0.complete }) ?? true {
+    ) -> Bool {
+        // A segment opened here (at the muxer's cut, or after a flush) starts independent when its sample does.
+        let opensSegment = part.startsSegment || pendingDiscontinuity || segments.last.map({ $0.complete }) ?? true
+        let independent = part.isIndependent(opensSegment: opensSegment)
+        if opensSegment {
             closeOpenSegment()
-            // A segment opened here (after a flush, not at the muxer's cut) starts independent when its sample does.
-            independent = independent || part.startsWithSync
             if !independent { everySegmentIndependent = false }
             segments.append(
                 PublishedSegment(
@@ -96,6 +97,7 @@ struct PublishedRendition: Sendable {
         samplesSeen += part.sampleCount
         ticksSeen += part.duration
         if part.endsSegment && !defersClose { closeOpenSegment() }
+        return independent
     }
 
     /// Marks the open segment complete and updates the bit-rate peak.

@@ -28,7 +28,7 @@ extension WHEPEgressService {
         let lower = phase == .onRung ? viewer.lowerRendition : nil
         let sent = (lower ?? feed).videoBitRate(now: now)
         let own = feed.videoBitRate(now: now)
-        let action = viewer.adaptation.withLock { a in
+        let action = viewer.adaptation { a in
             a.estimate(estimate, now: now, sent: sent, own: own, onLower: lower != nil, canStepDown: lower == nil)
         }
         // Built only for a move: REMBs come about once a second per viewer and most change nothing.
@@ -51,7 +51,7 @@ extension WHEPEgressService {
             feed.requestKeyframe(now: now)
         case .stepDown(let estimate):
             let rates = viewer.lowerRenditions.map { (rung: $0, bitRate: bitRate(of: $0, key: viewer.key, now: now)) }
-            guard let target = viewer.adaptation.withLock({ $0.target(among: rates, estimate: estimate) }),
+            guard let target = viewer.adaptation({ $0.target(among: rates, estimate: estimate) }),
                 let rung = try? self.feed(key: viewer.key, source: target)
             else { return }
             let stepping = viewer.stepDown(

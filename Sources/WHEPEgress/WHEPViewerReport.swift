@@ -62,7 +62,7 @@ extension WHEPEgressService {
                 retransmittedOnRTX: c.retransmittedOnRTX,
                 keyframeRequests: c.keyframeRequests,
                 framesFromRung: c.framesFromRung,
-                joinedOnJoinRung: viewer.join.withLock { $0?.joined == true },
+                joinedOnJoinRung: viewer.joinedOnJoinRung,
                 onJoinRung: viewer.onJoinRung,
                 stepsDown: c.stepsDown,
                 stepsUp: c.stepsUp

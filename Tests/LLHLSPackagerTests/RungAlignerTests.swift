@@ -15,7 +15,7 @@ import Testing
             startsSegment: false,
             startDTS: Int64(start) * 9_000,
             duration: 18_000,
-            independent: false,
+            startsWithSync: false,
             bytes: [],
             ingested: []
         )

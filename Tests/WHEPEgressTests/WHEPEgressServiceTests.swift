@@ -184,7 +184,7 @@ struct WHEPEgressServiceTests {
         let moved = try #require(f.service.viewerReports().first)
         #expect(moved.joinedOnJoinRung && !moved.onJoinRung)
         #expect(await Self.eventually { f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"] })
-        let first = try #require(viewer.join.withLock { $0?.timeline.firstSequence })
+        let first = try #require(viewer.state.withLock { $0.bridge?.timeline.firstSequence })
         let nacked = viewer.nacked([first, first &+ 3, first &+ 4]) { feed.history(.video, $0) }
         let packets = try nacked.map { try RTPPacket(parsing: $0) }
         // The IDR made four packets (SPS/PPS in a STAP-A, three FU-A): the fifth was never sent.
@@ -237,7 +237,7 @@ struct WHEPEgressServiceTests {
         #expect(resent.map(\.sequenceNumber) == [100, 101, 102])
         #expect(resent.map(\.timestamp) == [3_000, 3_000, 6_000] && resent.allSatisfy { $0.ssrc == ssrc })
         // The own keyframe's first packet is the viewer's 103 (the third held rung frame was thrown away).
-        #expect(viewer.join.withLock { $0?.timeline.origin(ofSent: 103) } == .own(501))
+        #expect(viewer.state.withLock { $0.bridge?.timeline.origin(ofSent: 103) } == .own(501))
     }
 
     /// Ending the session while still on the rung takes the viewer off it, and both feeds stop.

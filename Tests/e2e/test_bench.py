@@ -13,6 +13,12 @@ from procs import ARTIFACTS, SLUICE
 OUT = ARTIFACTS / "bench"
 HOPS = ("ingest", "package", "deliver")  # passthrough: no decode/encode
 SCENARIOS = ("rtmp-llhls", "rtmp-hls")
+# Model viewers, debug build, 2 shared cores, loaded (3 runs, 15:18 UTC 2026-11-28): glass p50 0.62-0.64 s (LL-HLS)
+# and 3.3-3.7 s (classic, 1 s segments); publish -> playable 1.04-1.08 s (the first segment); join -> first frame
+# under 15 ms (a model viewer fetches what is listed at once).
+P50_MS = {"rtmp-llhls": 2_000, "rtmp-hls": 6_000}
+PUBLISH_TO_PLAYABLE_MS = 3_000
+JOIN_TO_FIRST_FRAME_MS = 1_000
 
 
 @pytest.fixture(scope="module")
@@ -54,10 +60,11 @@ def test_json_has_every_hop_with_ordered_percentiles(bench):
             assert ordered(s["hops"][hop]), (s["id"], hop, s["hops"][hop])
         for figure in ("downloaded", "glass"):
             assert ordered(s[figure]), (s["id"], figure, s[figure])
-            # Glass-to-glass on loopback: above the gateway's own hops, below half a minute.
-            assert s[figure]["p50Ms"] < 30_000, (s["id"], figure, s[figure])
+            # On loopback: above the gateway's own hops, below a few parts (LL-HLS) or segments (classic).
+            assert s[figure]["p50Ms"] < P50_MS[s["id"]], (s["id"], figure, s[figure])
         assert s["glass"]["p50Ms"] >= s["downloaded"]["p50Ms"] * 0.9, s
-        assert 0 < s["publishToPlayableMs"] < 15_000 and 0 < s["joinToFirstFrameMs"] < 15_000, s
+        assert 0 < s["publishToPlayableMs"] < PUBLISH_TO_PLAYABLE_MS, s
+        assert 0 < s["joinToFirstFrameMs"] < JOIN_TO_FIRST_FRAME_MS, s
         assert s["player"] == "model" and s["viewers"] == 4, s
         assert s["frames"] >= 4 * 60, s
 

@@ -13,6 +13,11 @@ from procs import ARTIFACTS, SLUICE
 
 OUT = ARTIFACTS / "bench-players"
 SECONDS = 15
+# Debug build, 2 shared cores, loaded (3 runs, 15:15 UTC 2026-11-28): hls.js glass p99 0.96-1.23 s; Chromium's own
+# HLS drifts behind and showed p99 2.4-8.7 s (the bench reports it; here it only has to stay under its 10 s).
+GLASS_P99_MS = {"hlsjs": 2_500, "native": 10_000}
+# The same runs: join -> first frame 0.11-0.40 s (hls.js), 0.07-0.25 s (native).
+JOIN_TO_FIRST_FRAME_MS = 1_500
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +40,7 @@ def test_real_player_presents_frames_with_a_readable_pixel_clock(report, player)
     g = s["glass"]
     # Frames the browser presented, each with the capture clock read from its pixels, not from the gateway.
     assert g["count"] >= 60, s
-    assert 0 < g["p50Ms"] <= g["p90Ms"] <= g["p99Ms"] < 10_000, s
+    assert 0 < g["p50Ms"] <= g["p90Ms"] <= g["p99Ms"] < GLASS_P99_MS[player], s
     assert s["frames"] == g["count"]
     assert s["unreadableFrames"] <= 0.1 * (s["frames"] + s["unreadableFrames"]), s
     assert s["heights"] == [360], s  # passthrough: one rendition
@@ -44,8 +49,9 @@ def test_real_player_presents_frames_with_a_readable_pixel_clock(report, player)
 @pytest.mark.parametrize("player", ["hlsjs", "native"])
 def test_first_frames_are_measured_from_publish_and_from_join(report, player):
     s = rows(report, player)
-    assert 0 < s["publishToFirstFrameMs"] < SECONDS * 1000, s
-    assert 0 < s["joinToFirstFrameMs"] < 10_000, s
+    # Its upper bound is FIRST_FRAME_BUDGET_MS (test_players_opened_at_publish_start_play_from_it).
+    assert 0 < s["publishToFirstFrameMs"], s
+    assert 0 < s["joinToFirstFrameMs"] < JOIN_TO_FIRST_FRAME_MS, s
     # The first frame shown comes no earlier than the stream could be played at all.
     assert s["publishToFirstFrameMs"] >= s["publishToPlayableMs"] * 0.5, s
 

@@ -16,6 +16,9 @@ WHEP = ("rtmp-whep", "rtmp-whep-ladder", "whip-whep")
 SCENARIOS = ("rtmp-llhls",) + WHEP
 VIEWERS = 3
 DURATION = 12
+# Debug build, 2 shared cores (3 runs, 15:30 UTC 2026-11-28): glass p50 37-42 ms, join -> first frame p95 35-137 ms.
+GLASS_P50_MS = 250
+JOIN_TO_FIRST_FRAME_P95_MS = 1_000
 
 
 @pytest.fixture(scope="module")
@@ -55,11 +58,11 @@ def test_whep_rows_have_glass_join_and_loss(bench):
         assert w["viewers"] == VIEWERS and w["receivingViewers"] == VIEWERS, w
         g = w["glass"]
         assert 0 < g["p50Ms"] <= g["p95Ms"] <= g["p99Ms"], g
-        # Over WebRTC on loopback: well under the LL-HLS floor, above zero (publisher encode + gateway + network).
-        assert g["p50Ms"] < 1_000, (sid, g)
+        # Over WebRTC on loopback: publisher encode + gateway + network, a few frames at most.
+        assert g["p50Ms"] < GLASS_P50_MS, (sid, g)
         assert s["glass"]["p50Ms"] == g["p50Ms"], s
         j = w["joinToFirstFrame"]
-        assert j["count"] == VIEWERS and 0 < j["p50Ms"] <= j["p95Ms"] < 5_000, (sid, j)
+        assert j["count"] == VIEWERS and 0 < j["p50Ms"] <= j["p95Ms"] < JOIN_TO_FIRST_FRAME_P95_MS, (sid, j)
         assert w["joinToAnswer"]["p50Ms"] <= w["joinToConnected"]["p50Ms"] <= j["p50Ms"], w
         # Every viewer watched most of the run at ~30 fps, each frame carrying its capture clock.
         watched = DURATION / 2 - 2  # after the warm-up (half the run), minus the join spread

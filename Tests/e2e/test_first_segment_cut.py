@@ -28,7 +28,8 @@ def test_hlsjs_starts_on_a_first_segment_shorter_than_the_keyframe_interval(run)
     row, trace = run
     edge, first = benchplayers.hlsjs_first_playlist_edge(trace)
     assert edge < KEYFRAME_INTERVAL_S * 0.9, f"hls.js's first playlist already held {edge} s: {first}"
-    assert row["publishToFirstFrameMs"] is not None, row
+    # Debug build, loaded (3 runs, 15:22 UTC 2026-11-28): 0.77-0.97 s.
+    assert row["publishToFirstFrameMs"] is not None and row["publishToFirstFrameMs"] <= 2_500, row
 
 
 def test_hlsjs_plays_the_cut_stream_without_an_error_or_a_stall(run):
