@@ -35,14 +35,7 @@ extension LLHLSStreamState {
                 setPipeline(named: name, p)
                 continue
             }
-            p.finishingSession = nil
-            p.rendition.pendingDiscontinuity = true
-            p.expectedNextDTS = nil
-            p.muxer = makeMuxer(p.kind, timescale: p.timescale)
-            if rungs[name] != nil {
-                p.awaitingKeyframe = true
-                p.active = false
-            }
+            p.beginTimeline(muxer: makeMuxer(p.kind, timescale: p.timescale), isRung: rungs[name] != nil)
             setPipeline(named: name, p)
         }
         installInitSections()
@@ -55,12 +48,7 @@ extension LLHLSStreamState {
         guard rungs[name]?.finishingSession != nil else { return }
         flushMuxerBeforeDiscontinuity(name, now: now)
         guard var p = rungs[name] else { return }
-        p.finishingSession = nil
-        p.rendition.pendingDiscontinuity = true
-        p.expectedNextDTS = nil
-        p.muxer = makeMuxer(p.kind, timescale: p.timescale)
-        p.awaitingKeyframe = true
-        p.active = false
+        p.beginTimeline(muxer: makeMuxer(p.kind, timescale: p.timescale), isRung: true)
         p.installInit(session: sessionIndex)
         rungs[name] = p
         if rungs.values.allSatisfy({ $0.finishingSession == nil }) { previousTimeline = nil }

@@ -35,6 +35,18 @@ struct TrackPipeline: Sendable {
     /// True when it has something every player can start on: one complete segment (see `RenditionListing`).
     var hasFirstMedia: Bool { rendition.lastCompleteMSN != nil }
 
+    /// Starts a new timeline with `muxer`: its first segment opens with a DISCONTINUITY; a rung (`isRung`) waits
+    /// for its IDR at a source cut.
+    mutating func beginTimeline(muxer: RenditionMuxer, isRung: Bool) {
+        finishingSession = nil
+        rendition.pendingDiscontinuity = true
+        expectedNextDTS = nil
+        self.muxer = muxer
+        guard isRung else { return }
+        awaitingKeyframe = true
+        active = false
+    }
+
     /// Serializes this rendition's init section for session `index`.
     mutating func installInit(session index: Int) {
         rendition.initSections[index] = FMP4InitSegment.serialize(
