@@ -31,7 +31,7 @@ struct MovedStreamTests {
         #expect(try await Hub.eventually { packager.stream(for: Fixtures.key) != nil })
         let stream = try #require(packager.stream(for: Fixtures.key))
         for f in Fixtures.av(seconds: 3) { first.send(f) }
-        #expect(try await Hub.eventually { stream.state.withLock { $0.rendition(.video).lastCompleteMSN != nil } })
+        #expect(try await Hub.eventually { stream.state.withLock { $0.video?.rendition.lastCompleteMSN != nil } })
         #expect(stream.state.withLock { $0.rendition(.video).segments.first?.msn } == 43)
         let position = try #require(packager.position(of: Fixtures.key, node: "http://n2"))
         #expect(position.epoch == stream.epoch && position.node == "http://n2" && position.discontinuity == 4)
@@ -59,7 +59,7 @@ struct MovedStreamTests {
         #expect(try await Hub.eventually { packager.stream(for: Fixtures.key) != nil })
         let stream = try #require(packager.stream(for: Fixtures.key))
         for f in Fixtures.av(seconds: 3) { publication.send(f) }
-        #expect(try await Hub.eventually { stream.state.withLock { $0.rendition(.video).lastPart != nil } })
+        #expect(try await Hub.eventually { stream.state.withLock { $0.video?.rendition.lastPart != nil } })
         publication.end()
         #expect(try await Hub.eventually { stream.summary().state == "reconnecting" })
         // A viewer waits for the next part, which this node will never make: the stream moved.
