@@ -4,8 +4,9 @@ import MediaCore
 /// Start-up: the listing's index from one walk of the directory, and recordings a crash left growing finished.
 extension Recorder {
     /// Walks `{directory}/{key}/{id}/` once: every recording goes into the index; an EVENT playlist without ENDLIST
-    /// (the gateway died while writing it) becomes VOD with ENDLIST, so it plays as what was written.
-    func recover() {
+    /// (the gateway died while writing it) becomes VOD with ENDLIST, so it plays as what was written. Called before
+    /// the origin serves, so the first `/api/recordings` already lists what is on disk.
+    public func recover() {
         let fm = FileManager.default
         let root = URL(fileURLWithPath: configuration.directory)
         let keys = (try? fm.contentsOfDirectory(atPath: root.path)) ?? []

@@ -113,9 +113,8 @@ public final class Recorder: Sendable {
         control.withLock { c in c.streams.compactMapValues { $0.current?.id } }
     }
 
-    /// Finishes what a crash left open, then writes until `stop()`; open recordings are finished on the way out.
+    /// Writes until `stop()`; open recordings are finished on the way out (`recover()` ran before, at start).
     public func run() async {
-        recover()
         var writers: [String: RecordingWriter] = [:]
         for await item in stream {
             switch item {

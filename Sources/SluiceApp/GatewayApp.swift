@@ -55,6 +55,8 @@ public struct GatewayApp: Sendable {
         )
         // Always there: with record.enabled off, a stream is recorded only when the admin API starts it.
         let recorder = Recorder(configuration: c.record, logger: logger)
+        // Before anything serves: a listing asked for at start must already hold what a crash left on disk.
+        recorder.recover()
         let onSegment: PackagedSegmentSink = { recorder.accept($0) }
         let onEnd: PackagedStreamEnd = { recorder.ended(key: $0, epoch: $1) }
         let cluster = try Self.makeCluster(c, hub: hub, logger: logger)
