@@ -67,7 +67,7 @@ extension PublishedRendition {
             model.append(
                 MediaSegment(
                     mediaSequence: s.msn,
-                    duration: MediaTime(value: s.duration, timescale: s.timescale),
+                    duration: MediaTime(value: s.declaredDuration, timescale: s.timescale),
                     uri: s.complete ? segmentURI(ctx, msn: s.msn) : nil,
                     parts: parts,
                     discontinuity: s.discontinuity,

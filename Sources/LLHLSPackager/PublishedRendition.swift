@@ -71,7 +71,7 @@ struct PublishedRendition: Sendable {
         let opensSegment = part.startsSegment || pendingDiscontinuity || segments.last.map({ $0.complete }) ?? true
         let independent = part.isIndependent(opensSegment: opensSegment)
         if opensSegment {
-            closeOpenSegment()
+            closeOpenSegment(beforeNewInit: segments.last.map { $0.initIndex != initIndex } ?? false)
             if !independent { everySegmentIndependent = false }
             segments.append(
                 PublishedSegment(
@@ -100,10 +100,22 @@ struct PublishedRendition: Sendable {
         return independent
     }
 
-    /// Marks the open segment complete and updates the bit-rate peak.
-    mutating func closeOpenSegment() {
+    /// How much shorter than its media the segment before a new init section is declared: more than the microsecond
+    /// Chromium's buffered ranges round off, so the buffered end reaches the next segment's listed start.
+    static let shortDeclaredBeforeNewInit = MediaTime(value: 1, timescale: 1_000)
+
+    /// Marks the open segment complete and updates the bit-rate peak. `beforeNewInit`: the next segment has another
+    /// init section, and its EXTINF is declared `shortDeclaredBeforeNewInit` short of its parts. hls.js 1.6, loading
+    /// parts, looks for the segment at the buffered end; when that falls a microsecond short of the listed boundary it
+    /// finds the old segment, whose init section it has, and takes the next timeline's first part as its continuation
+    /// without loading the new init section ("Found no media in fragment", a stall of 1-2 s at every switch).
+    mutating func closeOpenSegment(beforeNewInit: Bool = false) {
         guard let last = segments.indices.last, !segments[last].complete, !segments[last].parts.isEmpty else { return }
         segments[last].complete = true
+        if beforeNewInit {
+            let ticks = Self.shortDeclaredBeforeNewInit.converted(to: segments[last].timescale).value
+            segments[last].declaredShortBy = min(ticks, segments[last].duration / 2)
+        }
         segments[last].joined = segments[last].buffer
         // Measured over the first segment (fast start serves the multivariant right after it).
         if measuredFrameRate == nil, ticksSeen * 10 >= 9 * Int64(timescale) {

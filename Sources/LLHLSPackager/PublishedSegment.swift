@@ -37,8 +37,15 @@ struct PublishedSegment: Sendable {
     /// A placeholder for media this rendition never got, so MSNs stay aligned with the others (EXT-X-GAP).
     var gapDuration: Int64?
 
+    /// Ticks the playlist's EXTINF leaves out of `duration`: set on a segment closed by the first part of a new init
+    /// section (`PublishedRendition.closeOpenSegment(beforeNewInit:)`), never changed after.
+    var declaredShortBy: Int64 = 0
+
     /// Sum of part durations (or the gap's length), track ticks.
     var duration: Int64 { gapDuration ?? parts.reduce(0) { $0 + $1.duration } }
+
+    /// The EXTINF duration, track ticks.
+    var declaredDuration: Int64 { duration - declaredShortBy }
 
     /// The concatenation of its parts, joined once when the segment completes.
     var joined: ByteBuffer?

@@ -1,3 +1,4 @@
+import HLSPlaylist
 import MediaCore
 import Testing
 
@@ -30,6 +31,37 @@ import Testing
             #expect(closed.complete)
             let next = try #require(segments.first { $0.msn == before.msn + 1 })
             #expect(next.discontinuity && next.initIndex == closed.initIndex + 1, "\(name)")
+        }
+    }
+
+    /// hls.js 1.6 loading parts looks for the segment at the buffered end, which Chromium rounds a microsecond short
+    /// of the listed boundary: it found the old segment and took the new timeline's first part without loading its
+    /// init section. The segment before a new init section is declared 1 ms short of its parts, from its first
+    /// listing on; every other segment declares exactly its parts.
+    @Test func theSegmentBeforeANewInitSectionIsDeclaredAMillisecondShortOfItsParts() throws {
+        let d = try Fixtures.description()
+        var s = Fixtures.state(d)
+        for f in Fixtures.av(seconds: 1.5, gop: 30) { s.apply(f, now: .now) }
+        s.apply(Self.spliced(d, 1), now: .now)
+        var firstListing: [String: MediaTime] = [:]
+        for f in Fixtures.av(seconds: 2.5, from: 1.5, gop: 30) {
+            s.apply(f, now: .now)
+            for name in ["video", "audio"] where firstListing[name] == nil {
+                let listed = try #require(s.mediaPlaylist(named: name)).segments
+                if let i = listed.firstIndex(where: \.discontinuity), i > 0 { firstListing[name] = listed[i - 1].duration }
+            }
+        }
+        for name in ["video", "audio"] {
+            let listed = try #require(s.mediaPlaylist(named: name)).segments.filter { $0.uri != nil }
+            let split = try #require(listed.firstIndex { $0.discontinuity }, "\(name)")
+            let published = try #require(s.pipeline(named: name)).rendition.segments
+            for (i, segment) in listed.enumerated() {
+                let media = try #require(published.first { $0.msn == segment.mediaSequence })
+                let parts = MediaTime(value: media.parts.reduce(0) { $0 + $1.duration }, timescale: media.timescale)
+                let short = (parts - segment.duration).converted(to: 1_000_000).value
+                #expect(short == (i == split - 1 ? 1_000 : 0), "\(name) MSN \(segment.mediaSequence): \(short) µs short")
+            }
+            #expect(firstListing[name] == listed[split - 1].duration, "\(name): the EXTINF changed after its listing")
         }
     }
 
