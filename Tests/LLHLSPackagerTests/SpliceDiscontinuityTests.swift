@@ -48,7 +48,9 @@ import Testing
             s.apply(f, now: .now)
             for name in ["video", "audio"] where firstListing[name] == nil {
                 let listed = try #require(s.mediaPlaylist(named: name)).segments
-                if let i = listed.firstIndex(where: \.discontinuity), i > 0 { firstListing[name] = listed[i - 1].duration }
+                if let i = listed.firstIndex(where: \.discontinuity), i > 0 {
+                    firstListing[name] = listed[i - 1].duration
+                }
             }
         }
         for name in ["video", "audio"] {
@@ -59,7 +61,10 @@ import Testing
                 let media = try #require(published.first { $0.msn == segment.mediaSequence })
                 let parts = MediaTime(value: media.parts.reduce(0) { $0 + $1.duration }, timescale: media.timescale)
                 let short = (parts - segment.duration).converted(to: 1_000_000).value
-                #expect(short == (i == split - 1 ? 1_000 : 0), "\(name) MSN \(segment.mediaSequence): \(short) µs short")
+                #expect(
+                    short == (i == split - 1 ? 1_000 : 0),
+                    "\(name) MSN \(segment.mediaSequence): \(short) µs short"
+                )
             }
             #expect(firstListing[name] == listed[split - 1].duration, "\(name): the EXTINF changed after its listing")
         }
