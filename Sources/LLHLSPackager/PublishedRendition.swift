@@ -135,16 +135,19 @@ struct PublishedRendition: Sendable {
         initIndex: Int,
         programDateTime: (MediaTime) -> WallTime
     ) {
-        if nextMSN < target { closeOpenSegment() }
+        if nextMSN < target {
+            closeOpenSegment(beforeNewInit: segments.last.map { $0.initIndex != initIndex } ?? false)
+        }
         while nextMSN < target {
             let start =
                 segments.last.map { MediaTime(value: $0.startDTS + $0.duration, timescale: $0.timescale) }
                 ?? .zero(timescale: timescale)
             let length = (lengths[nextMSN] ?? .zero(timescale: timescale)).converted(to: timescale).value
+            // A new timeline that starts with MSNs this rendition missed starts on the first of them, as on the others.
             var gap = PublishedSegment(
                 msn: nextMSN,
                 startDTS: start.converted(to: timescale).value,
-                discontinuity: false,
+                discontinuity: pendingDiscontinuity && nextMSN > PublishedRendition.firstMSN,
                 initIndex: initIndex,
                 programDateTime: programDateTime(start),
                 timescale: timescale
@@ -152,6 +155,7 @@ struct PublishedRendition: Sendable {
             gap.complete = true
             gap.gapDuration = max(1, length)
             segments.append(gap)
+            pendingDiscontinuity = false
             nextMSN += 1
         }
     }

@@ -1,0 +1,71 @@
+import MediaCore
+import Testing
+
+@testable import LLHLSPackager
+
+/// EXT-X-GAP segments for MSNs a rendition missed (a rung that reached a new timeline late): the timeline's
+/// DISCONTINUITY and init section start on the same MSN as on the other renditions (checklist M7, V4).
+@Suite struct GapFillTests {
+    static func part(startDTS: Int64, startsSegment: Bool) -> MuxedPart {
+        MuxedPart(
+            startsSegment: startsSegment,
+            startDTS: startDTS,
+            duration: 18_000,
+            startsWithSync: startsSegment,
+            bytes: [0],
+            ingested: []
+        )
+    }
+
+    /// A rendition holding its old timeline's segment open (`defersClose`), on a new timeline from MSN 3.
+    static func restarted() -> PublishedRendition {
+        var r = PublishedRendition(name: "360p", timescale: 90_000)
+        r.defersClose = true
+        for i in 0..<10 {
+            r.append(
+                part(startDTS: Int64(i) * 18_000, startsSegment: i % 5 == 0),
+                initIndex: 0,
+                programDateTime: WallTime(millisecondsSince1970: 0),
+                now: .now
+            )
+        }
+        r.pendingDiscontinuity = true
+        return r
+    }
+
+    @Test func theFirstMissedMSNOfANewTimelineCarriesItsDiscontinuity() {
+        var r = Self.restarted()
+        r.fillGaps(upTo: 5, lengths: [:], initIndex: 1) { _ in WallTime(millisecondsSince1970: 0) }
+        r.append(
+            Self.part(startDTS: 500_000, startsSegment: true),
+            initIndex: 1,
+            programDateTime: WallTime(millisecondsSince1970: 0),
+            now: .now
+        )
+        let byMSN = Dictionary(uniqueKeysWithValues: r.segments.map { ($0.msn, $0) })
+        #expect(byMSN[3]?.gapDuration != nil && byMSN[3]?.discontinuity == true)
+        #expect(byMSN[4]?.discontinuity == false && byMSN[5]?.discontinuity == false)
+        #expect(!r.pendingDiscontinuity)
+    }
+
+    @Test func theSegmentBeforeTheGapIsDeclaredShortWhenTheGapHasAnotherInitSection() {
+        var r = Self.restarted()
+        r.fillGaps(upTo: 4, lengths: [:], initIndex: 1) { _ in WallTime(millisecondsSince1970: 0) }
+        let closed = r.segments.first { $0.msn == 2 }
+        #expect(closed?.complete == true && closed?.declaredShortBy == 90)
+    }
+
+    @Test func gapsOnTheSameTimelineChangeNothingElse() {
+        var r = PublishedRendition(name: "360p", timescale: 90_000)
+        for i in 0..<10 {
+            r.append(
+                Self.part(startDTS: Int64(i) * 18_000, startsSegment: i % 5 == 0),
+                initIndex: 0,
+                programDateTime: WallTime(millisecondsSince1970: 0),
+                now: .now
+            )
+        }
+        r.fillGaps(upTo: 5, lengths: [:], initIndex: 0) { _ in WallTime(millisecondsSince1970: 0) }
+        #expect(r.segments.allSatisfy { !$0.discontinuity && $0.declaredShortBy == 0 })
+    }
+}
