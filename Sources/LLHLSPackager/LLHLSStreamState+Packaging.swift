@@ -145,7 +145,7 @@ extension LLHLSStreamState {
         let onTimeline = p.finishingSession == nil ? timeline : previousTimeline ?? timeline
         let independent = p.rendition.append(
             part,
-            initIndex: p.finishingSession ?? sessionIndex,
+            session: p.finishingSession ?? sessionIndex,
             programDateTime: onTimeline.programDateTime(at: start, fallback: now.wall, kind: p.kind),
             now: now.instant
         )

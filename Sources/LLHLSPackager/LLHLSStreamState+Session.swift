@@ -126,7 +126,7 @@ extension LLHLSStreamState {
     func fillGaps(_ p: inout TrackPipeline, upTo target: Int, lengths: [Int: MediaTime], now: ClockReading) {
         let timeline = self.timeline
         let kind = p.kind
-        p.rendition.fillGaps(upTo: target, lengths: lengths, initIndex: sessionIndex) { t in
+        p.rendition.fillGaps(upTo: target, lengths: lengths, session: sessionIndex) { t in
             timeline.programDateTime(at: t, fallback: now.wall, kind: kind)
         }
     }

@@ -8,8 +8,13 @@ struct PublishedRendition: Sendable {
     let name: String
     /// Timescale of segments appended from now on.
     var timescale: Int32
-    /// Init sections by session index.
+    /// Init sections by id (`init-ID.mp4`); the bytes under an id never change.
     var initSections: [Int: [UInt8]] = [:]
+    /// The init section id each session's segments list: a session whose init section is byte for byte the newest
+    /// one keeps its id, so a player goes on with the init section it holds (hls.js, taking a new timeline's first part
+    /// as the continuation of the old, skipped loading a new one); other bytes always get a new id.
+    private var sessionInits: [Int: Int] = [:]
+    private var newestInit: Int?
     /// Retained segments, oldest first.
     var segments: [PublishedSegment] = []
     /// The first segment's MSN: Chromium's native HLS treats MSN 0 as "unset" and skips that segment.
@@ -59,14 +64,32 @@ struct PublishedRendition: Sendable {
     /// Frames per second over the first two seconds or more, fixed then (FRAME-RATE must not wander between fetches).
     private(set) var measuredFrameRate: Double?
 
-    /// Appends a muxed part, opening a segment first when the part starts one; true when it is listed INDEPENDENT.
+    /// Installs session `session`'s init section.
+    mutating func installInit(_ bytes: [UInt8], session: Int) {
+        if let id = sessionInits[session], initSections[id] == bytes { return }
+        if let id = newestInit, initSections[id] == bytes {
+            sessionInits[session] = id
+            return
+        }
+        let id = max(session, (initSections.keys.max() ?? -1) + 1)
+        initSections[id] = bytes
+        sessionInits[session] = id
+        newestInit = id
+    }
+
+    /// The init section id session `session`'s segments list.
+    func initID(session: Int) -> Int { sessionInits[session] ?? session }
+
+    /// Appends a muxed part of session `session`, opening a segment first when the part starts one; true when it is
+    /// listed INDEPENDENT.
     @discardableResult
     mutating func append(
         _ part: MuxedPart,
-        initIndex: Int,
+        session: Int,
         programDateTime: WallTime,
         now: ContinuousClock.Instant
     ) -> Bool {
+        let initIndex = initID(session: session)
         // A segment opened here (at the muxer's cut, or after a flush) starts independent when its sample does.
         let opensSegment = part.startsSegment || pendingDiscontinuity || segments.last.map({ $0.complete }) ?? true
         let independent = part.isIndependent(opensSegment: opensSegment)
@@ -132,9 +155,10 @@ struct PublishedRendition: Sendable {
     mutating func fillGaps(
         upTo target: Int,
         lengths: [Int: MediaTime],
-        initIndex: Int,
+        session: Int,
         programDateTime: (MediaTime) -> WallTime
     ) {
+        let initIndex = initID(session: session)
         if nextMSN < target {
             closeOpenSegment(beforeNewInit: segments.last.map { $0.initIndex != initIndex } ?? false)
         }

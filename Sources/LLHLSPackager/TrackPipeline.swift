@@ -49,8 +49,9 @@ struct TrackPipeline: Sendable {
 
     /// Serializes this rendition's init section for session `index`.
     mutating func installInit(session index: Int) {
-        rendition.initSections[index] = FMP4InitSegment.serialize(
-            track: FMP4Track(trackID: 1, timescale: UInt32(timescale), media: parameters)
+        rendition.installInit(
+            FMP4InitSegment.serialize(track: FMP4Track(trackID: 1, timescale: UInt32(timescale), media: parameters)),
+            session: index
         )
     }
 

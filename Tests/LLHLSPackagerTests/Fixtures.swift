@@ -13,17 +13,30 @@ enum Fixtures {
     /// The matching PPS.
     static let pps: [UInt8] = [0x68, 0xEB, 0xE3, 0xCB, 0x22, 0xC0]
 
-    /// 640x360 H.264 parameters at `frameRate`, built from the real avcC.
-    static func video(frameRate: Double = 30) throws -> VideoParameters {
-        let avcC = AVCDecoderConfigurationRecord(sps: sps, pps: pps).serialize()
+    /// Another encoder's PPS (its last byte differs): another init section.
+    static let otherPPS: [UInt8] = [0x68, 0xEB, 0xE3, 0xCB, 0x22, 0xC8]
+
+    /// 640x360 H.264 parameters at `frameRate`, built from the real avcC (`otherEncoder`: with `otherPPS`).
+    static func video(frameRate: Double = 30, otherEncoder: Bool = false) throws -> VideoParameters {
+        let avcC = AVCDecoderConfigurationRecord(sps: sps, pps: otherEncoder ? otherPPS : pps).serialize()
         return try VideoParameters(avcDecoderConfiguration: avcC, frameRate: frameRate)
     }
 
-    /// AAC-LC 48 kHz stereo from AudioSpecificConfig 0x11 0x90.
-    static func audio() throws -> AudioParameters { try AudioParameters(audioSpecificConfig: [0x11, 0x90]) }
+    /// AAC-LC 48 kHz from AudioSpecificConfig 0x11 0x90 (stereo), or 0x11 0x88 (mono) for `otherEncoder`.
+    static func audio(otherEncoder: Bool = false) throws -> AudioParameters {
+        try AudioParameters(audioSpecificConfig: [0x11, otherEncoder ? 0x88 : 0x90])
+    }
 
-    static func description(frameRate: Double = 30, audio withAudio: Bool = true) throws -> StreamDescription {
-        StreamDescription(video: try video(frameRate: frameRate), audio: withAudio ? try audio() : nil)
+    /// The tracks of a stream; `otherEncoder`: the same shape from another encoder (new init sections).
+    static func description(
+        frameRate: Double = 30,
+        audio withAudio: Bool = true,
+        otherEncoder: Bool = false
+    ) throws -> StreamDescription {
+        StreamDescription(
+            video: try video(frameRate: frameRate, otherEncoder: otherEncoder),
+            audio: withAudio ? try audio(otherEncoder: otherEncoder) : nil
+        )
     }
 
     /// 2025-11-22T00:00:00Z, the ingest wall clock of a session's first frame.

@@ -20,11 +20,13 @@ import Testing
     /// A rendition holding its old timeline's segment open (`defersClose`), on a new timeline from MSN 3.
     static func restarted() -> PublishedRendition {
         var r = PublishedRendition(name: "360p", timescale: 90_000)
+        r.installInit([0, 1], session: 0)
+        r.installInit([0, 2], session: 1)
         r.defersClose = true
         for i in 0..<10 {
             r.append(
                 part(startDTS: Int64(i) * 18_000, startsSegment: i % 5 == 0),
-                initIndex: 0,
+                session: 0,
                 programDateTime: WallTime(millisecondsSince1970: 0),
                 now: .now
             )
@@ -35,10 +37,10 @@ import Testing
 
     @Test func theFirstMissedMSNOfANewTimelineCarriesItsDiscontinuity() {
         var r = Self.restarted()
-        r.fillGaps(upTo: 5, lengths: [:], initIndex: 1) { _ in WallTime(millisecondsSince1970: 0) }
+        r.fillGaps(upTo: 5, lengths: [:], session: 1) { _ in WallTime(millisecondsSince1970: 0) }
         r.append(
             Self.part(startDTS: 500_000, startsSegment: true),
-            initIndex: 1,
+            session: 1,
             programDateTime: WallTime(millisecondsSince1970: 0),
             now: .now
         )
@@ -50,7 +52,7 @@ import Testing
 
     @Test func theSegmentBeforeTheGapIsDeclaredShortWhenTheGapHasAnotherInitSection() {
         var r = Self.restarted()
-        r.fillGaps(upTo: 4, lengths: [:], initIndex: 1) { _ in WallTime(millisecondsSince1970: 0) }
+        r.fillGaps(upTo: 4, lengths: [:], session: 1) { _ in WallTime(millisecondsSince1970: 0) }
         let closed = r.segments.first { $0.msn == 2 }
         #expect(closed?.complete == true && closed?.declaredShortBy == 90)
     }
@@ -60,12 +62,25 @@ import Testing
         for i in 0..<10 {
             r.append(
                 Self.part(startDTS: Int64(i) * 18_000, startsSegment: i % 5 == 0),
-                initIndex: 0,
+                session: 0,
                 programDateTime: WallTime(millisecondsSince1970: 0),
                 now: .now
             )
         }
-        r.fillGaps(upTo: 5, lengths: [:], initIndex: 0) { _ in WallTime(millisecondsSince1970: 0) }
+        r.fillGaps(upTo: 5, lengths: [:], session: 0) { _ in WallTime(millisecondsSince1970: 0) }
         #expect(r.segments.allSatisfy { !$0.discontinuity && $0.declaredShortBy == 0 })
+    }
+
+    /// A session whose init section is byte for byte the newest keeps its id: players keep the one they hold. Other
+    /// bytes, even re-installed for the same session, get a new id (the bytes under an id never change).
+    @Test func identicalInitSectionsKeepTheirIDAndChangedBytesGetANewOne() {
+        var r = PublishedRendition(name: "video", timescale: 90_000)
+        r.installInit([1], session: 0)
+        r.installInit([1], session: 1)
+        r.installInit([2], session: 2)
+        r.installInit([3], session: 2)
+        r.installInit([3], session: 3)
+        #expect([0, 1, 2, 3].map { r.initID(session: $0) } == [0, 0, 3, 3])
+        #expect(r.initSections == [0: [1], 2: [2], 3: [3]])
     }
 }

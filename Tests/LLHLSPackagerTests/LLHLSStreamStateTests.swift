@@ -80,7 +80,7 @@ struct LLHLSStreamStateTests {
         #expect(nextMSN == Self.m0 + 3)
         #expect(s.rendition(.audio).nextMSN == nextMSN)
         s.beginSession(now: .now)
-        s.apply(try Fixtures.description(), now: .now)
+        s.apply(try Fixtures.description(otherEncoder: true), now: .now)
         // The new publisher's clock starts somewhere else entirely, and so does its wall clock.
         s.feed(Fixtures.av(seconds: 5, from: 1_000, wall: Fixtures.wall0.advanced(by: .seconds(60))))
         for kind in [MediaKind.video, .audio] {
@@ -108,7 +108,8 @@ struct LLHLSStreamStateTests {
         var s = Fixtures.state(try Fixtures.description())
         s.feed(Fixtures.av(seconds: 3))
         var d = try Fixtures.description()
-        d.video = try Fixtures.video(frameRate: 25)
+        d.video = try Fixtures.video(frameRate: 25, otherEncoder: true)
+        d.audio = try Fixtures.audio(otherEncoder: true)
         s.apply(d, now: .now)
         s.feed(Fixtures.av(seconds: 3, from: 3))
         for kind in [MediaKind.video, .audio] {
@@ -175,8 +176,8 @@ struct LLHLSStreamStateTests {
         #expect(p.mediaSequence > Self.m0 + 3)
         #expect(p.discontinuitySequence == 1)
         #expect(p.segments.allSatisfy { !$0.discontinuity })
-        // The first listed segment always carries the MAP (M9).
-        #expect(p.segments[0].mapURI == "ep/video/init-1.mp4")
+        // The first listed segment always carries the MAP (M9); the reconnect's init section is byte for byte the first.
+        #expect(p.segments[0].mapURI == "ep/video/init-0.mp4")
         // Segments behind the window stay downloadable for a while (P5), older ones are gone.
         #expect(s.rendition(.video).segments.filter(\.complete).count == 4)
     }

@@ -9,15 +9,17 @@ import Testing
 /// open until the new timeline's first part, so no playlist lists a finished segment with nothing after it (hls.js
 /// appended the next timeline's media with the old init section when it saw one).
 @Suite struct SpliceDiscontinuityTests {
-    static func spliced(_ d: StreamDescription, _ sequence: Int) -> StreamDescription {
-        StreamDescription(video: d.video, audio: d.audio, encodingSequence: sequence)
+    /// `d` from the encoding sequence `sequence`; a new sequence comes from another encoder (new init sections).
+    static func spliced(_ d: StreamDescription, _ sequence: Int) throws -> StreamDescription {
+        let other = try Fixtures.description(audio: d.audio != nil, otherEncoder: sequence != 0)
+        return StreamDescription(video: other.video, audio: other.audio, encodingSequence: sequence)
     }
 
     @Test func aNewEncodingSequenceKeepsTheSegmentOpenUntilTheNextTimelinesFirstPart() throws {
         let d = try Fixtures.description()
         var s = Fixtures.state(d)
         for f in Fixtures.av(seconds: 1.5, gop: 30) { s.apply(f, now: .now) }
-        s.apply(Self.spliced(d, 1), now: .now)
+        s.apply(try Self.spliced(d, 1), now: .now)
         for name in ["video", "audio"] {
             let last = try #require(s.pipeline(named: name)?.rendition.segments.last)
             #expect(!last.complete, "\(name): the segment before the splice was listed as finished")
@@ -42,7 +44,7 @@ import Testing
         let d = try Fixtures.description()
         var s = Fixtures.state(d)
         for f in Fixtures.av(seconds: 1.5, gop: 30) { s.apply(f, now: .now) }
-        s.apply(Self.spliced(d, 1), now: .now)
+        s.apply(try Self.spliced(d, 1), now: .now)
         var firstListing: [String: MediaTime] = [:]
         for f in Fixtures.av(seconds: 2.5, from: 1.5, gop: 30) {
             s.apply(f, now: .now)
@@ -70,12 +72,28 @@ import Testing
         }
     }
 
+    /// An encoder whose init section is byte for byte the one before (the same encoder and settings reconnecting, a
+    /// ladder rung's next encoder) keeps it: a DISCONTINUITY, no new MAP, and no segment declared short.
+    @Test func aSpliceWithTheSameInitSectionsKeepsThem() throws {
+        let d = try Fixtures.description()
+        var s = Fixtures.state(d)
+        for f in Fixtures.av(seconds: 1.5, gop: 30) { s.apply(f, now: .now) }
+        s.apply(StreamDescription(video: d.video, audio: d.audio, encodingSequence: 1), now: .now)
+        for f in Fixtures.av(seconds: 1.5, from: 1.5, gop: 30) { s.apply(f, now: .now) }
+        for name in ["video", "audio"] {
+            let segments = try #require(s.pipeline(named: name)?.rendition.segments)
+            #expect(segments.contains { $0.discontinuity }, "\(name)")
+            #expect(segments.allSatisfy { $0.initIndex == 0 && $0.declaredShortBy == 0 }, "\(name)")
+            #expect(try #require(s.mediaPlaylist(named: name)).segments.compactMap(\.mapURI).count == 1, "\(name)")
+        }
+    }
+
     @Test func theSameEncodingSequenceAgainChangesNothing() throws {
         let d = try Fixtures.description()
         var s = Fixtures.state(d)
         for f in Fixtures.av(seconds: 1.5, gop: 30) { s.apply(f, now: .now) }
         let segments = s.video?.rendition.segments.count
-        s.apply(Self.spliced(d, 0), now: .now)
+        s.apply(try Self.spliced(d, 0), now: .now)
         #expect(s.video?.rendition.pendingDiscontinuity == false)
         #expect(s.video?.rendition.segments.count == segments)
     }
@@ -95,7 +113,7 @@ import Testing
         let rungFrames = before + after
         var fed = 0
         for (i, frame) in rungFrames.enumerated() {
-            if i == before.count { s.apply(SpliceDiscontinuityTests.spliced(d, 1), now: .now) }
+            if i == before.count { s.apply(try SpliceDiscontinuityTests.spliced(d, 1), now: .now) }
             s.apply(frame, now: .now)
             if i >= lag {
                 s.applyRung("360p", frame: rungFrames[fed], now: .now)
@@ -119,6 +137,7 @@ import Testing
         let lastOldSource = try #require(source.last { $0.msn == splitSource.msn - 1 })
         let lastOldRung = try #require(rung.last { $0.msn == splitSource.msn - 1 })
         #expect(lastOldRung.startDTS == lastOldSource.startDTS && lastOldRung.duration == lastOldSource.duration)
-        #expect(lastOldRung.initIndex == lastOldSource.initIndex && splitRung.initIndex == splitSource.initIndex)
+        // The rung's encoder did not change: its init section, byte for byte the same, keeps its id across the splice.
+        #expect(splitRung.initIndex == lastOldRung.initIndex && splitSource.initIndex != lastOldSource.initIndex)
     }
 }
