@@ -31,6 +31,9 @@ public struct ScenarioResult: Sendable, Codable, Equatable {
     /// Viewer join on a running stream → its first frame shown: a second real player opened on the running
     /// stream; for the model, the median over its viewers of the modelled first display.
     public var joinToFirstFrameMs: Double?
+    /// Real players: the joining viewer's glass to glass (capture → shown), over the frames it presented after its
+    /// first, clock read from the pixels; absent for the model.
+    public var joinGlass: LatencyPercentiles?
     /// Frames with a capture time: received by the model viewers, or presented by the real player.
     public var frames = 0
     /// Real player: frames presented whose pixel clock could not be read, and frames presented without a callback.

@@ -6,7 +6,7 @@ public enum BenchTable {
     static let headings =
         GatewayHops.order + [
             "capture->downloaded", "glass capture->shown", "publish->playable", "publish->1st frame", "join->1st frame",
-            "frames", "stalls (ms)", "switches", "errors",
+            "join glass p50/p95", "frames", "stalls (ms)", "switches", "errors",
         ]
 
     /// What each column measures, printed under the table.
@@ -20,6 +20,7 @@ public enum BenchTable {
         "publish->playable: publish start -> first part (classic: segment) listed; publish->1st frame: publish start "
             + "-> first frame a real player presented",
         "join->1st frame: viewer opened on the running stream -> its first frame (model: median over its viewers)",
+        "join glass p50/p95: that joining viewer's glass over the frames it showed after its first (real players)",
         "errors: all (before the publisher stopped: level load errors, fatal errors, errors before the first frame; "
             + "then errors after it stopped); stalls: waiting events after the first frame (their summed ms)",
     ]
@@ -39,7 +40,8 @@ public enum BenchTable {
         return GatewayHops.order.map { cell(r.hops[$0]) } + [
             cell(r.downloaded), cell(r.glass), r.publishToPlayableMs.map(ms) ?? "-",
             r.publishToFirstFrameMs.map(ms) ?? "-",
-            r.joinToFirstFrameMs.map(ms) ?? "-", "\(r.frames)", stalls,
+            r.joinToFirstFrameMs.map(ms) ?? "-",
+            r.joinGlass.map { "\(ms($0.p50Ms))/\($0.p95Ms.map(ms) ?? "-")" } ?? "-", "\(r.frames)", stalls,
             r.player == .model ? "-" : "\(r.renditionSwitches)",
             errors,
         ]

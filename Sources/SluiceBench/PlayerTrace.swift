@@ -64,6 +64,8 @@ struct PlayerFigures: Sendable, Equatable {
     var publishToFirstFrameMs: Double?
     /// Viewer 2 start (a running stream) → its first presented frame.
     var joinToFirstFrameMs: Double?
+    /// Picture made → presented for viewer 2's frames after its first whose clock was read: the joining viewer's glass.
+    var joinGlass: LatencyPercentiles?
     /// `waiting` events of viewer 1 after its first frame, and their summed length (until `playing` or the next frame).
     var stalls = 0
     var stalledMs = 0.0
@@ -96,10 +98,17 @@ struct PlayerFigures: Sendable, Equatable {
         missed = zip(main, main.dropFirst()).reduce(0) { $0 + max(0, $1.1.presented - $1.0.presented - 1) }
         let firstShown = main.map(\.shown).min()
         publishToFirstFrameMs = firstShown.map { $0 - publishStart }
-        if let joined = trace.events.first(where: { $0.viewer == 2 && $0.type == "start" }),
-            let first = trace.frames.filter({ $0.viewer == 2 }).map(\.shown).min()
-        {
-            joinToFirstFrameMs = first - joined.at
+        let joiner = trace.frames.filter { $0.viewer == 2 }
+        if let first = joiner.map(\.shown).min() {
+            if let joined = trace.events.first(where: { $0.viewer == 2 && $0.type == "start" }) {
+                joinToFirstFrameMs = first - joined.at
+            }
+            // The first frame is the join figure's (shown as playback starts); glass is what it shows while playing.
+            joinGlass = LatencyPercentiles(
+                samples: joiner.filter { $0.shown > first }.compactMap { f in
+                    f.capture.map { Duration.milliseconds(f.shown - $0) }
+                }
+            )
         }
         for (a, b) in zip(main, main.dropFirst()) where a.height != b.height { renditionSwitches += 1 }
         for f in main where !heights.contains(f.height) { heights.append(f.height) }

@@ -26,6 +26,7 @@ extension ScenarioResult {
         missedFrames = f.missed
         publishToFirstFrameMs = f.publishToFirstFrameMs
         joinToFirstFrameMs = f.joinToFirstFrameMs
+        joinGlass = f.joinGlass
         stalls = f.stalls
         stalledMs = f.stalledMs
         renditionSwitches = f.renditionSwitches

@@ -85,6 +85,7 @@ struct BenchOutputTests {
         hlsjs.glass = LatencyPercentiles(count: 800, p50Ms: 960, p90Ms: 1_100, p99Ms: 1_300)
         hlsjs.publishToFirstFrameMs = 980
         hlsjs.joinToFirstFrameMs = 640
+        hlsjs.joinGlass = LatencyPercentiles(count: 120, p50Ms: 712, p90Ms: 760, p99Ms: 900, p95Ms: 781)
         hlsjs.stalls = 2
         hlsjs.stalledMs = 350
         hlsjs.renditionSwitches = 1
@@ -115,10 +116,14 @@ struct BenchOutputTests {
             rows[2].contains("980") && rows[2].contains("640") && rows[2].contains("2 (350)")
                 && rows[2].contains("5 (1, 3, 3, 0)")
         )
+        // The joining viewer's glass sits next to its join figure, p50/p95; the model has none.
+        #expect(rows[0].contains("join->1st frame  join glass p50/p95"))
+        #expect(rows[2].contains("640") && rows[2].contains(" 712/781 "))
+        #expect(text.contains("join glass p50/p95: that joining viewer's glass"))
         #expect(rows[3].contains("skipped: WHIP <not yet> & later"))
         #expect(
             BenchTable.markdown(Self.report()).contains(
-                "| `rtmp-llhls` | model | 0.5/1.0/2.0 | - | - | 150/190/200 | - | 300/350/400 | 820/900/990 | 6100 | - | 420 |"
+                "| `rtmp-llhls` | model | 0.5/1.0/2.0 | - | - | 150/190/200 | - | 300/350/400 | 820/900/990 | 6100 | - | 420 | - | 0 |"
             )
         )
         // The legend says what each column measures, and no longer that the download figure holds encode time.

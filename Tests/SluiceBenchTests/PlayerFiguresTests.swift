@@ -53,6 +53,27 @@ import Testing
         #expect(f.publishToFirstFrameMs == 900)
         #expect(f.joinToFirstFrameMs == 600)
         #expect(f.stalls == 0 && f.renditionSwitches == 0 && f.errors == 0 && f.heights == [360])
+        // Viewer 2's own glass, over its 49 frames after the first.
+        #expect(f.joinGlass?.count == 49 && f.joinGlass?.p50Ms == 5_000 && f.joinGlass?.p95Ms == 5_000)
+    }
+
+    @Test func joinGlassIsTheJoiningViewersFramesAfterItsFirstWithP95() throws {
+        // Its first frame sits 3 s behind (left out); then 100 frames 601..700 ms behind, one of them unreadable.
+        var joiner = Self.frames(viewer: 2, from: Self.publishStart + 9_000, count: 101, behind: 0)
+        joiner[0].capture = joiner[0].shown - 3_000
+        for i in 1...100 { joiner[i].capture = joiner[i].shown - Double(600 + i) }
+        joiner[50].capture = nil
+        let t = Self.trace(
+            frames: Self.frames(viewer: 1, from: Self.publishStart + 900, count: 100, behind: 800) + joiner,
+            events: [Event(viewer: 2, at: Self.publishStart + 8_800, type: "start")]
+        )
+        let f = PlayerFigures(t, publishStart: Self.publishStart)
+        let join = try #require(f.joinGlass)
+        // 99 samples (601..700 without 650): nearest rank 50 is 651, rank 95 is 696.
+        #expect(join.count == 99 && join.p50Ms == 651 && join.p95Ms == 696 && join.p99Ms == 700)
+        #expect(f.joinToFirstFrameMs == 200)
+        // Viewer 1's glass is its own.
+        #expect(f.glass?.p50Ms == 800 && f.glass?.count == 100)
     }
 
     @Test func unreadableAndMissedFramesAreCountedNotMeasured() throws {
@@ -142,7 +163,7 @@ import Testing
             Self.trace(frames: [], events: [Event(viewer: 1, at: Self.publishStart + 10, type: "fatal", detail: "x")]),
             publishStart: Self.publishStart
         )
-        #expect(f.glass == nil && f.publishToFirstFrameMs == nil && f.joinToFirstFrameMs == nil)
+        #expect(f.glass == nil && f.publishToFirstFrameMs == nil && f.joinToFirstFrameMs == nil && f.joinGlass == nil)
         #expect(f.fatalErrors == 1 && f.startupErrors == 1)
     }
 
