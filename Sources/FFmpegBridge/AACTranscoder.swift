@@ -17,17 +17,13 @@ public final class AACTranscoder {
         if input.codec == .h264 || input.codec == .hevc || input.codec == .av1 {
             throw FFmpegError(message: "not an audio codec", context: "AACTranscoder(\(input.codec))")
         }
-        let encoder = try CodecContext(encoderNamed: "aac")
-        let c = encoder.pointer
-        c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        c.pointee.sample_rate = Self.outputSampleRate
-        c.pointee.bit_rate = Int64(bitRate)
-        c.pointee.time_base = AVRational(num: 1, den: Self.outputSampleRate)
-        c.pointee.profile = FF_PROFILE_AAC_LOW
-        av_channel_layout_default(&c.pointee.ch_layout, 2)
-        c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        try encoder.open()
-        primingSamples = Int(c.pointee.initial_padding)
+        let encoder = try AACFrameEncoder.openContext(
+            sampleRate: Int(Self.outputSampleRate),
+            channels: 2,
+            bitRate: bitRate,
+            profile: FF_PROFILE_AAC_LOW
+        )
+        primingSamples = Int(encoder.pointer.pointee.initial_padding)
         do {
             outputParameters = try AudioParameters(audioSpecificConfig: encoder.extradata)
         } catch {
