@@ -22,7 +22,17 @@ extension LLHLSPackager {
                 )
             case .longGOPDetected(let finding):
                 // Once per session: the streamer's setting, its cost, and what the viewers get instead.
-                logger.warning("\(finding.logLine)", metadata: meta)
+                var m = meta
+                m["evidence"] = "\(finding.evidence)"
+                m["segment_target_s"] = "\(finding.gridSeconds)"
+                logger.warning(
+                    """
+                    source keyframe interval exceeds the segment target: segments are cut on the target's grid; ladder \
+                    rungs get IDRs there, the passthrough's segments start without a keyframe (set the encoder's \
+                    keyframe interval to 1-2 s to avoid this)
+                    """,
+                    metadata: m
+                )
             case .rungFellBehind(let rung):
                 logger.warning(
                     "rung fell behind the source (its encoder cannot keep up): the source and the other rungs no longer wait for it",

@@ -12,25 +12,18 @@ struct LongGOPFinding: Sendable, Equatable, CustomStringConvertible {
     /// The evidence, as notes and logs quote it.
     var description: String { evidence.description }
 
-    /// The grid spacing in seconds with one decimal.
-    private var target: String { KeyframeCadence.Evidence.format(gridTarget.secondsDouble) }
+    /// The grid spacing in seconds with one decimal (the log line's `segment_target_s`).
+    var gridSeconds: String { KeyframeCadence.Evidence.format(gridTarget.secondsDouble) }
 
     /// Why segments do not follow the source's keyframes, for `/api/streams` and `sluice stats`; `replacedBy` is the
     /// rung transcoded at the source's size, when it replaces the passthrough.
     func note(replacedBy rung: String?) -> String {
         let top =
             if let rung {
-                "rendition \(rung) (transcoded at the source size, IDRs every \(target) s) replaces the passthrough"
+                "rendition \(rung) (transcoded at the source size, IDRs every \(gridSeconds) s) replaces the passthrough"
             } else {
-                "passthrough segments are cut every \(target) s without a keyframe (no EXT-X-INDEPENDENT-SEGMENTS)"
+                "passthrough segments are cut every \(gridSeconds) s without a keyframe (no EXT-X-INDEPENDENT-SEGMENTS)"
             }
-        return "source keyframe interval exceeds the \(target) s segment target (\(evidence)): \(top)"
-    }
-
-    /// The log line when a session's long GOP is found (the ladder logs its own choice of top rendition).
-    var logLine: String {
-        "source keyframe interval exceeds the \(target) s segment target (\(evidence)): cutting segments every "
-            + "\(target) s; ladder rungs get IDRs there, the passthrough's segments start without a keyframe "
-            + "(set the encoder's keyframe interval to 1-2 s to avoid this)"
+        return "source keyframe interval exceeds the \(gridSeconds) s segment target (\(evidence)): \(top)"
     }
 }

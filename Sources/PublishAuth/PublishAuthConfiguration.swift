@@ -33,18 +33,26 @@ public struct PublishAuthConfiguration: Sendable, Equatable {
     /// The anonymous rule in force.
     public var effectiveAnonymous: Anonymous { anonymous ?? (hasCredentialMethod ? .none : .loopback) }
 
-    /// One line for the start-up log, so an open ingest never goes unnoticed.
-    public var summary: String {
+    /// The credential methods configured, in words for the start-up log line (`none` when there is none).
+    public var methodsSummary: String {
         var methods: [String] = []
         if !keys.isEmpty { methods.append("\(keys.count) configured key(s)") }
         if hmacSecret != nil { methods.append("HMAC-signed keys") }
         if let webhookURL { methods.append("webhook \(webhookURL)") }
-        let anonymous: String
+        return methods.isEmpty ? "none" : methods.joined(separator: ", ")
+    }
+
+    /// Who may publish without credentials, in words for the same log line, so an open ingest never goes unnoticed.
+    public var anonymousSummary: String {
         switch effectiveAnonymous {
-        case .none: anonymous = "no anonymous publishing"
-        case .loopback: anonymous = "ANY stream key accepted from loopback peers (127.0.0.0/8, ::1)"
-        case .any: anonymous = "ANY stream key accepted from ANY peer"
+        case .none: "no anonymous publishing"
+        case .loopback: "ANY stream key accepted from loopback peers (127.0.0.0/8, ::1)"
+        case .any: "ANY stream key accepted from ANY peer"
         }
-        return methods.isEmpty ? anonymous : "\(methods.joined(separator: ", ")); \(anonymous)"
+    }
+
+    /// Both in one line (the SRT listener's `auth` metadata): the methods, if any, then the anonymous rule.
+    public var summary: String {
+        hasCredentialMethod ? "\(methodsSummary); \(anonymousSummary)" : anonymousSummary
     }
 }

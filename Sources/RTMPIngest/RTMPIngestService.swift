@@ -79,7 +79,13 @@ public struct RTMPIngestService: Service {
             limiter: ConnectionLimiter(limit: configuration.maxSessionsPerIP)
         )
         initializer.telemetry = telemetry
-        logger.info("RTMP publish auth: \(authorizer.configuration.summary)")
+        logger.info(
+            "RTMP publish auth",
+            metadata: [
+                "methods": "\(authorizer.configuration.methodsSummary)",
+                "anonymous": "\(authorizer.configuration.anonymousSummary)",
+            ]
+        )
         let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

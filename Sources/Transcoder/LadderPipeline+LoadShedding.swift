@@ -98,13 +98,21 @@ extension LadderPipeline {
             rungs[i].queue.offer(.preset(preset), force: true)
             let normal = configuration.preset
             let faster = preset != normal
-            warn(
-                faster
-                    ? "ladder sheds load: rung \(name) switches to x264 \(preset) (from \(normal)) at its next IDR"
-                    : "ladder load fell: rung \(name) returns to x264 \(preset) at its next IDR",
-                rung: name,
-                reason: reason
-            )
+            if faster {
+                warn(
+                    "ladder sheds load: a rung switches to a faster x264 preset at its next IDR",
+                    rung: name,
+                    reason: reason,
+                    ["preset": "\(preset)", "from_preset": "\(normal)"]
+                )
+            } else {
+                warn(
+                    "ladder load fell: a rung returns to its x264 preset at its next IDR",
+                    rung: name,
+                    reason: reason,
+                    ["preset": "\(preset)"]
+                )
+            }
             report(
                 name,
                 faster ? .fasterPreset(preset) : .normalPreset(preset),
@@ -118,8 +126,8 @@ extension LadderPipeline {
             fanOut.setEnabled(false, rung: i)
             warn(
                 """
-                ladder sheds load: rung \(name) is no longer encoded and leaves the multivariant; players on it \
-                switch to another rendition (its media playlist answers 404)
+                ladder sheds load: a rung is no longer encoded and leaves the multivariant; players on it switch to \
+                another rendition (its media playlist answers 404)
                 """,
                 rung: name,
                 reason: reason
@@ -135,7 +143,7 @@ extension LadderPipeline {
             guard let i = index(name) else { return }
             fanOut.setEnabled(true, rung: i)
             warn(
-                "ladder load fell: rung \(name) is encoded again from the next IDR and rejoins the multivariant",
+                "ladder load fell: a rung is encoded again from the next IDR and rejoins the multivariant",
                 rung: name,
                 reason: reason
             )
@@ -156,8 +164,8 @@ extension LadderPipeline {
         }
     }
 
-    private func warn(_ message: String, rung: String, reason: String) {
-        logger.warning("\(message)", metadata: ["rung": "\(rung)", "reason": "\(reason)"])
+    private func warn(_ message: Logger.Message, rung: String, reason: String, _ extra: Logger.Metadata = [:]) {
+        logger.warning(message, metadata: extra.merging(["rung": "\(rung)", "reason": "\(reason)"]) { $1 })
     }
 
     private func report(_ rung: String, _ step: LadderShedEvent.Step, level: Int, note: String?, reason: String) {

@@ -299,13 +299,13 @@ public final class LadderTranscoder: Sendable {
         )
         logger.warning(
             """
-            source keyframe interval exceeds the \(target) s segment target: the top rendition is transcoded at the \
-            source size with an IDR every \(target) s instead of passing the source through \
-            (transcode.source_rendition: auto; a 1-2 s keyframe interval in the encoder avoids this cost)
+            source keyframe interval exceeds the segment target: the top rendition is transcoded at the source size \
+            with an IDR at every segment target instead of passing the source through (transcode.source_rendition: \
+            auto; a 1-2 s keyframe interval in the encoder avoids this cost)
             """,
             metadata: [
                 "evidence": "\(evidence)", "rung": "\(top.name)=\(top.width)x\(top.height)",
-                "video_kbps": "\(top.videoBitRate.bitsPerSecond / 1000)",
+                "video_kbps": "\(top.videoBitRate.bitsPerSecond / 1000)", "segment_target_s": "\(target)",
             ]
         )
     }

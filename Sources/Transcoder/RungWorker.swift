@@ -193,8 +193,10 @@ final class RungWorker: Sendable {
             let next = try LadderVideoEncoder(settings)
             guard next.videoParameters == current.videoParameters else {
                 logger.warning(
-                    "rung keeps its x264 preset: \(preset) would change its SPS/PPS (transcode.shed.preset)",
-                    metadata: ["rung": "\(rung.name)", "preset": "\(current.settings.preset)"]
+                    "rung keeps its x264 preset: the shed preset would change its SPS/PPS (transcode.shed.preset)",
+                    metadata: [
+                        "rung": "\(rung.name)", "preset": "\(current.settings.preset)", "shed_preset": "\(preset)",
+                    ]
                 )
                 return nil
             }

@@ -80,9 +80,9 @@ import Testing
         #expect(mv.variants.map(\.uri) == ["video.m3u8"])
         #expect(!mv.independentSegments)
         #expect(s.longGOPNote?.contains("no EXT-X-INDEPENDENT-SEGMENTS") == true)
-        // The event carries what the log line says.
+        // The event carries what the log line's metadata says.
         let found = events.compactMap { e -> LongGOPFinding? in if case .longGOPDetected(let f) = e { f } else { nil } }
-        #expect(found.count == 1 && found[0].logLine.contains("no keyframe for 2.2 s"))
+        #expect(found.count == 1 && "\(found[0].evidence)" == "no keyframe for 2.2 s" && found[0].gridSeconds == "2.0")
     }
 
     @Test func aMultivariantServedBeforeTheFirstKeyframelessCutAlreadyClaimsNoIndependence() throws {

@@ -113,10 +113,15 @@ struct PublishAuthorizerTests {
     }
 
     @Test func summarySaysWhenAnyKeyIsAcceptedFromLoopback() {
-        #expect(PublishAuthConfiguration().summary.contains("ANY stream key accepted from loopback"))
+        #expect(PublishAuthConfiguration().anonymousSummary.contains("ANY stream key accepted from loopback"))
+        #expect(PublishAuthConfiguration().methodsSummary == "none")
         var c = PublishAuthConfiguration()
         c.keys = ["a"]
-        #expect(c.summary == "1 configured key(s); no anonymous publishing")
+        c.hmacSecret = "k"
+        #expect(c.methodsSummary == "1 configured key(s), HMAC-signed keys")
+        #expect(c.anonymousSummary == "no anonymous publishing")
+        #expect(c.summary == "1 configured key(s), HMAC-signed keys; no anonymous publishing")
+        #expect(PublishAuthConfiguration().summary.contains("ANY stream key accepted from loopback"))
     }
 
     // MARK: Webhook, against a real HTTP server on loopback.
