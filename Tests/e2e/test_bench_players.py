@@ -22,7 +22,7 @@ GLASS_P99_MS = {"hlsjs": 2_500, "native": 10_000}
 JOIN_TO_FIRST_FRAME_MS = 1_500
 # The joining viewer's own glass over the ~4 s it watches after its first frame (3 runs, 18:19-18:21 UTC 2026-11-28,
 # load 6.7-9 with two other worktrees building): hls.js p50 0.79-0.83 s, p95 0.96-0.99 s; Chromium's own HLS joins
-# HOLD-BACK (3 s) behind the edge: p50 3.40-3.50 s, p95 3.40-3.52 s.
+# about three target durations behind: p50 3.40-3.50 s, p95 3.40-3.52 s.
 JOIN_GLASS_P95_MS = {"hlsjs": 2_000, "native": 6_000}
 
 
