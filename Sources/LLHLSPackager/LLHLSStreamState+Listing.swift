@@ -48,7 +48,9 @@ extension LLHLSStreamState {
 
     /// The rung that bridged the source's first keyframe interval (fast start) and carries its frames after it: it
     /// is the source's rendition, so players know it as `video` (the ladder's contract: the source is `video.m3u8`).
-    var bridgedRung: String? { grid.bridgedFirstKeyframeInterval ? sourceResolutionRung : nil }
+    var bridgedRung: String? {
+        grid.bridgedFirstKeyframeInterval ? keptBridgedRung ?? sourceResolutionRung : nil
+    }
 
     /// The name players know rendition `name` by: `video` for the bridged rung, else its own.
     func servedName(_ name: String) -> String { name == bridgedRung ? "video" : name }

@@ -68,6 +68,7 @@ extension LLHLSStreamState {
         // A codec change mid-session is a new timeline for players: flush what the old parameters cut,
         // then DISCONTINUITY and a new init section.
         if hadMedia { restartTimeline(now: now, rungsFinish: true) }
+        if keptBridgedRung == nil { keptBridgedRung = bridgedRung }
         description = d
         if let v = d.video {
             if video == nil {

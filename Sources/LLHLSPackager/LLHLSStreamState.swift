@@ -39,6 +39,9 @@ struct LLHLSStreamState: Sendable {
     /// The source's segment starts, long-GOP grid and TARGETDURATION.
     var grid: SegmentGrid
     var description: StreamDescription?
+    /// The bridged rung players know as `video`, kept when the source's size changes (a backup of another size): the
+    /// multivariant players hold names it for the stream's life.
+    var keptBridgedRung: String?
     var timeline = StreamTimeline()
     /// The timeline before the last splice, while a rung still packages its tail (`TrackPipeline.finishingSession`).
     var previousTimeline: StreamTimeline?

@@ -122,6 +122,26 @@ import Testing
         #expect(!stream.hasRendition("360p") && stream.hasRendition("video"))
     }
 
+    /// A backup of another size takes the air: the bridged rung stays what players know as `video` (the multivariant
+    /// they hold names it), though a rung at the new source's size now exists.
+    @Test func theBridgedRungStaysVideoWhenTheSourceChangesSize() throws {
+        var c = LLHLSConfiguration()
+        c.firstSegment = EarlyFirstSegment(length: .milliseconds(400), bridgesShortGOPs: true)
+        let d = try Fixtures.description()
+        var s = Fixtures.state(d, config: c)
+        s.applyRung("360p", description: d, now: .now)
+        Self.feed(&s, Self.source(seconds: 3, gop: 30, keyint: 30), rungIDRs: { $0 % 30 == 0 || $0 == 12 })
+        #expect(s.bridgedRung == "360p")
+        var big = try #require(try Fixtures.description(otherEncoder: true).video)
+        big.width = 1280
+        big.height = 720
+        let backup = StreamDescription(video: big, audio: d.audio, encodingSequence: 1)
+        s.apply(backup, now: .now)
+        s.applyRung("720p", description: backup, now: .now)
+        #expect(s.sourceResolutionRung == "720p")
+        #expect(s.bridgedRung == "360p" && s.pipelineName(served: "video") == "360p")
+    }
+
     /// A recording of a fast-started stream is laid out as players see it live: the bridged rung's segments are kept as
     /// `video` (the multivariant's name for it), the unlisted passthrough's are not handed over, and the multivariant
     /// handed with them names only kept renditions, so the recording gets its `index.m3u8`.
