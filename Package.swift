@@ -333,7 +333,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ], swiftSettings: strictSettings),
-        .testTarget(name: "StreamHubTests", dependencies: ["StreamHub"], swiftSettings: strictSettings),
+        .testTarget(name: "StreamHubTests", dependencies: ["StreamHub", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "MPEGTSTests", dependencies: ["MPEGTS", "CodecFormats", "MediaCore", "TestSupport"],
             swiftSettings: strictSettings),

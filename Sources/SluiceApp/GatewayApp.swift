@@ -296,6 +296,15 @@ extension GatewayApp {
                     "hold_ms": "\(hold.milliseconds)",
                 ]
             )
+        case .rebased(let role, let track, let from, let to, let offset):
+            logger.warning(
+                "publisher timestamps jumped: timeline rebased",
+                metadata: [
+                    "stream": "\(event.key)", "role": "\(role.rawValue)", "track": "\(track.rawValue)",
+                    "from": "\(from.secondsText)", "to": "\(to.secondsText)",
+                    "offset": "\(offset.secondsText)",
+                ]
+            )
         }
     }
 }
@@ -306,6 +315,16 @@ extension GatewayTelemetry {
         switch event.kind {
         case .switched(_, _, let reason): countIngestSwitch(stream: event.key, reason: reason)
         case .heldOff: countIngestSwitch(stream: event.key, reason: "flapping")
+        case .rebased: break
         }
+    }
+}
+
+extension MediaTime {
+    /// Seconds to the millisecond with their unit, for log metadata ("-19.967s").
+    fileprivate var secondsText: String {
+        let ms = converted(to: 1_000).value
+        let fraction = String(abs(ms) % 1_000)
+        return "\(ms < 0 ? "-" : "")\(abs(ms) / 1_000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
     }
 }

@@ -11,6 +11,8 @@ final class OnAirChannel: Sendable {
         var description: StreamDescription?
         /// Its first frame on air (its own time) since its last splice: audio from before it is not aired.
         var start: MediaTime?
+        /// Its timestamps made monotonic across jumps, before anything below looks at them.
+        var timeline = MonotonicTimeline()
     }
 
     private struct State {
@@ -122,7 +124,12 @@ final class OnAirChannel: Sendable {
                 guard s.onAir.onAir == .seat(role) || first else { return }
                 warm = d
                 describe(d, &s)
-            case .frame(let frame):
+            case .frame(let sent):
+                // Rebased, not a DISCONTINUITY: same publisher and codec, so every output just goes on (no player
+                // timeline switch, hls.js's first-fragment defect).
+                let (frame, rebase) = seat.timeline.place(sent)
+                s.seats[role] = seat
+                if let rebase { events.append(rebased(role, rebase, &s)) }
                 let splicePoint = frame.kind == .video ? frame.isKeyframe : seat.description?.video == nil
                 switch s.onAir.media(role, isSplicePoint: splicePoint, now: now) {
                 case .drop:
@@ -214,6 +221,14 @@ final class OnAirChannel: Sendable {
     private func describe(_ d: StreamDescription, _ s: inout State) {
         s.programDescription = d
         air.update(description: StreamDescription(d, sequence: s.sequence))
+    }
+
+    private func rebased(_ role: OnAirRole, _ r: MonotonicTimeline.Rebase, _ s: inout State) -> OnAirSwitchEvent {
+        OnAirSwitchEvent(
+            key: key,
+            kind: .rebased(role: role, track: r.track, from: r.from, to: r.to, offset: r.offset),
+            switches: s.onAir.switches
+        )
     }
 
     private func switched(_ change: OnAirSwitch.Change, _ s: inout State) -> OnAirSwitchEvent {

@@ -9,6 +9,9 @@ public struct OnAirSwitchEvent: Sendable, Equatable {
         case switched(from: String?, to: String?, reason: String)
         /// A flapping publisher (`drops` within the window) waits `hold` before it may go back on air.
         case heldOff(role: OnAirRole, hold: Duration, drops: Int)
+        /// A `role` publisher's `track` jumped from `from` to `to` (its own times): from there every track of it is
+        /// moved by `offset`, so the air's timeline goes on without going back.
+        case rebased(role: OnAirRole, track: MediaKind, from: MediaTime, to: MediaTime, offset: MediaTime)
     }
 
     /// The stream.

@@ -98,6 +98,15 @@ def _one_track_late(late: str, by: float):
     return cmd
 
 
+def _timestamps_jump(mode: str, back: float):
+    """RTMP from a live FFmpeg encode whose timestamps jump `back` s back 10 s in (`rtmp_jump_relay.py`): "restart" is a
+    second encoder taking over the same connection on both tracks, "audio" the audio track alone."""
+    def cmd(gw: Gateway, key: str, seconds: float) -> list[str]:
+        return [sys.executable, str(HERE / "rtmp_jump_relay.py"), gw.rtmp_url(key), "--seconds", str(seconds),
+                "--mode", mode, "--at", "10", "--back", str(back)]
+    return cmd
+
+
 def _whip(gw: Gateway, key: str, seconds: float) -> list[str]:
     return [_ffmpeg9(), "-hide_banner", "-loglevel", "warning", *_lavfi(seconds, 550),
             "-c:v", "libx264", "-profile:v", "baseline", "-preset", "ultrafast", "-tune", "zerolatency",
@@ -143,6 +152,9 @@ INPUTS: dict[str, Input] = {
     # Bad input: video only after 10 s of audio, in real time; audio 3 s after the video.
     "rtmp-video-after-10s": Input(_process(_one_track_late("video", 10)), late=10, players_from="listed"),
     "rtmp-audio-after-3s": Input(_process(_one_track_late("audio", 3))),
+    # Bad input: timestamps jump back mid-stream (an encoder restarted on the same connection; one track alone).
+    "rtmp-timestamps-jump-back": Input(_process(_timestamps_jump("restart", 20))),
+    "rtmp-audio-jumps-back": Input(_process(_timestamps_jump("audio", 1))),
     "srt": Input(_process(lambda gw, k, s: srt_ffmpeg_cmd(gw.srt_url(f"#!::r=live/{k},m=publish", latency="120000"),
                                                           s, size=SIZE))),
     "whip-ffmpeg9": Input(_process(_whip), unavailable=NO_FFMPEG9),
