@@ -2,7 +2,7 @@ import MediaCore
 
 /// One publisher's timestamps kept monotonic across jumps (an encoder restarted on the same connection, a restreamer
 /// switching sources), as SRS's `time_jitter` and nginx-rtmp do: a track going back in time, or forward past the
-/// session's end by more than `forwardLimit`, is rebased so it goes on where the session ends, and the other track
+/// session's end by more than `forwardLimit`, is rebased so it goes on one frame after its last, and the other track
 /// making the same jump is moved by as much, so A/V sync is kept.
 struct MonotonicTimeline: Sendable {
     /// One rebase, for the log line: the track that jumped, its timestamps either side (the source's) and the offset
@@ -20,6 +20,10 @@ struct MonotonicTimeline: Sendable {
     /// The other track jumping by this close to a rebase's jump is the same jump (an encoder restart moves both
     /// tracks together; their last and first frames are interleaved a little apart).
     static let sameJump: Duration = .seconds(1)
+    /// The other track, moved by as much, landing this close to where its next frame is due goes on there instead:
+    /// the source's own interleaving leaves a hole or overlap of a frame or two (hls.js stalls on 42 ms of missing
+    /// audio), and lip sync tolerates it.
+    static let snap: Duration = .milliseconds(100)
     /// How much of the other track's media may pass before it no longer counts as following a rebase (a jump of one
     /// track alone).
     static let followWindow: Duration = .seconds(2)
@@ -70,14 +74,20 @@ struct MonotonicTimeline: Sendable {
         if !jumped, let p = pending, p.track != kind, out > p.deadline { pending = nil }
         if jumped {
             let jump = frame.dts - track.lastIn
+            // Where the track's next frame is due: a rebased track goes on there, with no hole (players stall on one).
+            let due = (track.lastOut + track.step).converted(to: 90_000)
             if let p = pending, p.track != kind, abs((jump - p.jump).converted(to: 90_000).value)
                 <= Self.ticks(Self.sameJump).value
             {
                 track.offset = track.offset + p.shift
                 pending = nil
+                let landing = (frame.dts + track.offset).converted(to: 90_000)
+                if abs((landing - due).value) <= Self.ticks(Self.snap).value || landing < track.lastOut {
+                    track.offset = due - frame.dts.converted(to: 90_000)
+                }
             } else {
                 let before = track.offset
-                track.offset = end - frame.dts.converted(to: 90_000)
+                track.offset = due - frame.dts.converted(to: 90_000)
                 offset = track.offset
                 rebases += 1
                 pending = Pending(
@@ -89,11 +99,6 @@ struct MonotonicTimeline: Sendable {
                 rebase = Rebase(track: kind, from: track.lastIn, to: frame.dts, offset: track.offset)
             }
             out = frame.dts + track.offset
-            if out < track.lastOut {
-                // The follower's first frame came a little before its own end: it goes on one frame after that.
-                track.offset = track.lastOut + track.step - frame.dts
-                out = frame.dts + track.offset
-            }
         }
         if out > track.lastOut { track.step = out - track.lastOut }
         track.lastIn = frame.dts

@@ -23,25 +23,26 @@ struct MonotonicTimelineTests {
 
         static let all: [JumpCase] = [
             JumpCase(name: "steady", frames: start + [(.video, 30_100)], out: startOut + [30_100]),
-            // An encoder restarted 20 s back: video goes on one frame after the end, audio takes the same offset.
+            // An encoder restarted 20 s back: video goes on one frame after its last, audio moved as much lands 1 ms
+            // after its due time and goes on there.
             JumpCase(
                 name: "both tracks 20 s back",
                 frames: start + [(.video, 10_100), (.audio, 10_065), (.video, 10_133), (.audio, 10_086)],
-                out: startOut + [30_101, 30_066, 30_134, 30_087],
+                out: startOut + [30_101, 30_065, 30_134, 30_086],
                 rebases: [(.video, 30_067, 10_100, 20_001)]
             ),
             JumpCase(
                 name: "both tracks 60 s forward, audio first",
                 frames: start + [(.audio, 90_065), (.video, 90_100), (.audio, 90_086)],
-                out: startOut + [30_101, 30_136, 30_122],
-                rebases: [(.audio, 30_043, 90_065, -59_964)]
+                out: startOut + [30_065, 30_101, 30_086],
+                rebases: [(.audio, 30_043, 90_065, -60_000)]
             ),
-            // One track 1 s back: it goes on at the session's end; video is untouched.
+            // One track 1 s back: it goes on one frame after its last; video is untouched.
             JumpCase(
                 name: "audio alone 1 s back",
                 frames: start + [(.audio, 29_064), (.video, 30_100), (.audio, 29_086), (.video, 30_133)],
-                out: startOut + [30_101, 30_100, 30_123, 30_133],
-                rebases: [(.audio, 30_043, 29_064, 1_037)]
+                out: startOut + [30_065, 30_100, 30_087, 30_133],
+                rebases: [(.audio, 30_043, 29_064, 1_001)]
             ),
             JumpCase(
                 name: "video alone 5 s forward",
@@ -64,11 +65,18 @@ struct MonotonicTimelineTests {
                 out: [30_000, 30_033, 30_066, 30_069],
                 rebases: [(.video, 30_033, 10_067, 19_999)]
             ),
-            // The follower's first new frame lands before its own end: it goes on one frame after it.
+            // The follower's first new frame lands before its own last: it goes on where it is due instead.
             JumpCase(
-                name: "follower clamped",
-                frames: start + [(.video, 10_100), (.audio, 10_000)],
+                name: "follower never goes back",
+                frames: start + [(.video, 10_100), (.audio, 9_900)],
                 out: startOut + [30_101, 30_065],
+                rebases: [(.video, 30_067, 10_100, 20_001)]
+            ),
+            // The new encoder's audio starts 0.2 s after its video: the shift keeps them in sync, leaving that hole.
+            JumpCase(
+                name: "follower keeps sync past the snap",
+                frames: start + [(.video, 10_100), (.audio, 10_300)],
+                out: startOut + [30_101, 30_301],
                 rebases: [(.video, 30_067, 10_100, 20_001)]
             ),
         ]

@@ -70,7 +70,8 @@ def amf_read(data: bytes) -> list:
             while data[i:i + 3] != b"\x00\x00\x09":
                 n = struct.unpack(">H", data[i:i + 2])[0]
                 i += 2 + n
-                obj[data[i - n:i].decode(errors="replace")] = one()
+                name = data[i - n:i].decode(errors="replace")
+                obj[name] = one()
             i += 3
             return obj
         if t in (0x05, 0x06):
@@ -95,6 +96,7 @@ class Connection:
         self.streams: dict[int, dict] = {}
         self.buf = b""
         self.stream_id = 0
+        self.last_send = 0.0
 
     def _recv(self, n: int) -> bytes:
         while len(self.buf) < n:
@@ -191,6 +193,11 @@ class Connection:
             pass
 
     def media(self, type_id: int, timestamp: int, body: bytes) -> None:
+        now = time.monotonic()
+        if self.last_send and now - self.last_send > 0.3:
+            # Said so the log tells an encoder's own stall (the gateway then splices) from the gateway's.
+            print(f"nothing to send for {now - self.last_send:.2f} s before the tag at {timestamp} ms", flush=True)
+        self.last_send = now
         if type_id == 18:
             body = amf("@setDataFrame") + body
         self.send({8: 4, 9: 6, 18: 5}[type_id], type_id, timestamp, body, self.stream_id)
