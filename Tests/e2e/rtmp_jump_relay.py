@@ -97,6 +97,9 @@ class Connection:
         self.buf = b""
         self.stream_id = 0
         self.last_send = 0.0
+        # SLUICE_RELAY_TRACE=path: every media tag sent, "kind ms" a line (to replay a run's timestamps).
+        trace = os.environ.get("SLUICE_RELAY_TRACE")
+        self.trace = open(trace, "w") if trace else None
 
     def _recv(self, n: int) -> bytes:
         while len(self.buf) < n:
@@ -198,6 +201,8 @@ class Connection:
             # Said so the log tells an encoder's own stall (the gateway then splices) from the gateway's.
             print(f"nothing to send for {now - self.last_send:.2f} s before the tag at {timestamp} ms", flush=True)
         self.last_send = now
+        if self.trace is not None and type_id in (8, 9) and len(body) > 1 and body[1] != 0:
+            self.trace.write(f"{'video' if type_id == 9 else 'audio'} {timestamp}\n")
         if type_id == 18:
             body = amf("@setDataFrame") + body
         self.send({8: 4, 9: 6, 18: 5}[type_id], type_id, timestamp, body, self.stream_id)
@@ -206,17 +211,18 @@ class Connection:
 # --- FFmpeg as a live encoder ---
 
 class Encoder:
-    """`ffmpeg -re` writing FLV to a pipe; a thread turns it into (type, timestamp ms, body) tags on a queue."""
+    """`ffmpeg -re` writing FLV to a pipe; a thread turns it into (type, timestamp ms, body, arrival) tags on a
+    queue."""
 
     def __init__(self, seconds: float, tone: int):
         cmd = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "warning", "-re",
                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30",
                "-f", "lavfi", "-i", f"sine=frequency={tone}:sample_rate=48000", "-t", str(seconds),
                "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-g", "30", "-pix_fmt", "yuv420p",
-               "-c:a", "aac", "-b:a", "128k", "-f", "flv", "pipe:1"]
+               "-c:a", "aac", "-b:a", "128k", "-flush_packets", "1", "-f", "flv", "pipe:1"]
         print("$ " + " ".join(cmd), flush=True)
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL)
-        self.tags: "queue.Queue[Optional[tuple[int, int, bytes]]]" = queue.Queue()
+        self.tags: "queue.Queue[Optional[tuple[int, int, bytes, float]]]" = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
@@ -231,7 +237,7 @@ class Encoder:
                 ts = int.from_bytes(head[4:7], "big") | head[7] << 24
                 body = f.read(size)
                 f.read(4)
-                self.tags.put((head[0], ts, body))
+                self.tags.put((head[0], ts, body, time.monotonic()))
         finally:
             self.tags.put(None)
 
@@ -256,11 +262,8 @@ def restart(conn: Connection, seconds: float, at: float, back: float) -> None:
     second: Optional[Encoder] = None
     last = 0
     sent = 0
-    while True:
-        tag = first.tags.get()
-        if tag is None:
-            break
-        type_id, ts, body = tag
+    while (tag := first.tags.get()) is not None:
+        type_id, ts, body, _ = tag
         last = ts + FIRST_OFFSET_MS
         conn.media(type_id, last, body)
         sent += 1
@@ -269,37 +272,36 @@ def restart(conn: Connection, seconds: float, at: float, back: float) -> None:
             second = Encoder(seconds - at + 2, 660)
         if second is not None and ts >= at * 1000:
             break
-    headers: list[tuple[int, int, bytes]] = []
-    while second is not None:
-        tag = second.tags.get()
-        if tag is None:
-            break
-        type_id, ts, body = tag
+    switch_from = time.monotonic()
+    headers: list[tuple[int, int, bytes, float]] = []
+    while second is not None and (tag := second.tags.get()) is not None:
+        type_id, ts, body, arrived = tag
         if is_header(type_id, body):
             headers.append(tag)
-        elif is_keyframe(type_id, body):
+        elif is_keyframe(type_id, body) and arrived >= switch_from:
+            # A keyframe encoded now, not one of the backlog: the second encoder goes on air live, without a burst.
             first.stop()
             offset = last + 33 - int(back * 1000) - ts
             print(f"switching to the second encoder at {last} ms: its keyframe {ts} ms goes out at "
                   f"{ts + offset} ms ({back} s back)", flush=True)
-            for h_type, _, h_body in headers:
+            for h_type, _, h_body, _ in headers:
                 conn.media(h_type, ts + offset, h_body)
             conn.media(type_id, ts + offset, body)
             while (tag := second.tags.get()) is not None:
                 conn.media(tag[0], tag[1] + offset, tag[2])
                 sent += 1
             break
-        else:
-            # The first encoder is still on the air: keep its tags flowing until the second one has a keyframe.
-            while True:
-                try:
-                    a = first.tags.get_nowait()
-                except queue.Empty:
-                    break
-                if a is None:
-                    break
-                last = a[1] + FIRST_OFFSET_MS
-                conn.media(a[0], last, a[2])
+        # The first encoder is still on the air: its tags keep flowing until the second one has a live keyframe.
+        while True:
+            try:
+                a = first.tags.get_nowait()
+            except queue.Empty:
+                break
+            if a is None:
+                break
+            last = a[1] + FIRST_OFFSET_MS
+            conn.media(a[0], last, a[2])
+            sent += 1
     print(f"sent {sent} tags", flush=True)
     first.stop()
     if second is not None:
@@ -310,7 +312,7 @@ def audio_only(conn: Connection, seconds: float, at: float, back: float) -> None
     enc = Encoder(seconds, 440)
     shifted = False
     while (tag := enc.tags.get()) is not None:
-        type_id, ts, body = tag
+        type_id, ts, body, _ = tag
         ts += FIRST_OFFSET_MS
         if type_id == 8 and not is_header(type_id, body) and ts - FIRST_OFFSET_MS >= at * 1000:
             if not shifted:
