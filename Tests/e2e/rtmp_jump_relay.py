@@ -1,9 +1,10 @@
 """A publisher whose timestamps jump mid-stream, over one real RTMP connection: FFmpeg encodes live FLV to a pipe and
 this relay sends its tags as RTMP messages (RTMP 1.0 §5.3 chunks, type 0 headers carrying each absolute timestamp).
 
-`--mode restart` is an encoder restarted on the same connection (a restreamer switching sources): a second FFmpeg is
-started before the jump and the relay switches to it at its first keyframe after `--at` seconds, its timestamps
-`--back` seconds behind where the first one stopped, on both tracks. `--mode audio` shifts only the audio track back
+`--mode restart` is an encoder restarted on the same connection (a restreamer switching sources): at the first
+encoder's first keyframe from `--at` seconds on, the relay switches to a second FFmpeg (started 2 s before, so its
+first keyframe is ready, and sent paced from there), its timestamps `--back` seconds behind where the first one
+stopped, on both tracks. `--mode audio` shifts only the audio track back
 `--back` seconds from `--at` on (one encoder). The FFmpeg CLI's own FLV muxer refuses decreasing DTS, hence the relay.
 
 Usage: python3 rtmp_jump_relay.py rtmp://127.0.0.1:PORT/live/KEY --seconds 17 [--mode restart] [--at 10] [--back 20]
@@ -264,48 +265,37 @@ def restart(conn: Connection, seconds: float, at: float, back: float) -> None:
     sent = 0
     while (tag := first.tags.get()) is not None:
         type_id, ts, body, _ = tag
+        if second is not None and ts >= at * 1000 and is_keyframe(type_id, body):
+            # The switch is at the first encoder's keyframe: its last GOP is whole, as when an encoder restarts.
+            break
         last = ts + FIRST_OFFSET_MS
         conn.media(type_id, last, body)
         sent += 1
-        if second is None and time.monotonic() - started > at - 1.5:
-            # Started ahead so the switch waits for no encoder start-up: the air keeps its real-time pace.
-            second = Encoder(seconds - at + 2, 660)
-        if second is not None and ts >= at * 1000:
-            break
-    switch_from = time.monotonic()
-    headers: list[tuple[int, int, bytes, float]] = []
-    while second is not None and (tag := second.tags.get()) is not None:
-        type_id, ts, body, arrived = tag
-        if is_header(type_id, body):
-            headers.append(tag)
-        elif is_keyframe(type_id, body) and arrived >= switch_from:
-            # A keyframe encoded now, not one of the backlog: the second encoder goes on air live, without a burst.
-            first.stop()
-            offset = last + 33 - int(back * 1000) - ts
-            print(f"switching to the second encoder at {last} ms: its keyframe {ts} ms goes out at "
-                  f"{ts + offset} ms ({back} s back)", flush=True)
-            for h_type, _, h_body, _ in headers:
-                conn.media(h_type, ts + offset, h_body)
-            conn.media(type_id, ts + offset, body)
-            while (tag := second.tags.get()) is not None:
-                conn.media(tag[0], tag[1] + offset, tag[2])
-                sent += 1
-            break
-        # The first encoder is still on the air: its tags keep flowing until the second one has a live keyframe.
-        while True:
-            try:
-                a = first.tags.get_nowait()
-            except queue.Empty:
-                break
-            if a is None:
-                break
-            last = a[1] + FIRST_OFFSET_MS
-            conn.media(a[0], last, a[2])
-            sent += 1
-    print(f"sent {sent} tags", flush=True)
+        if second is None and time.monotonic() - started > at - 2:
+            # Started ahead so the switch waits for no encoder start-up: its first keyframe is ready by then.
+            second = Encoder(seconds - at + 3, 660)
     first.stop()
-    if second is not None:
-        second.stop()
+    if second is None:
+        return
+    switch = time.monotonic()
+    offset: Optional[int] = None
+    while (tag := second.tags.get()) is not None:
+        type_id, ts, body, _ = tag
+        if offset is None:
+            if is_header(type_id, body):
+                conn.media(type_id, last, body)
+                continue
+            if not is_keyframe(type_id, body):
+                continue
+            offset = last + 33 - int(back * 1000) - ts
+            print(f"switching to the second encoder after {last} ms: its first keyframe {ts} ms goes out at "
+                  f"{ts + offset} ms ({back} s back)", flush=True)
+        # Paced from its first keyframe on: its backlog goes out in real time, as it was encoded, not in a burst.
+        time.sleep(max(0.0, switch + (ts + offset - last - 33) / 1000 - time.monotonic()))
+        conn.media(type_id, ts + offset, body)
+        sent += 1
+    print(f"sent {sent} tags", flush=True)
+    second.stop()
 
 
 def audio_only(conn: Connection, seconds: float, at: float, back: float) -> None:
