@@ -76,13 +76,11 @@ struct MonotonicTimeline: Sendable {
             let jump = frame.dts - track.lastIn
             // Where the track's next frame is due: a rebased track goes on there, with no hole (players stall on one).
             let due = (track.lastOut + track.step).converted(to: 90_000)
-            if let p = pending, p.track != kind, abs((jump - p.jump).converted(to: 90_000).value)
-                <= Self.ticks(Self.sameJump).value
-            {
+            if let p = pending, p.track != kind, Self.isClose(jump, p.jump, within: Self.sameJump) {
                 track.offset = track.offset + p.shift
                 pending = nil
                 let landing = (frame.dts + track.offset).converted(to: 90_000)
-                if abs((landing - due).value) <= Self.ticks(Self.snap).value || landing < track.lastOut {
+                if Self.isClose(landing, due, within: Self.snap) || landing < track.lastOut {
                     track.offset = due - frame.dts.converted(to: 90_000)
                 }
             } else {
@@ -115,6 +113,10 @@ struct MonotonicTimeline: Sendable {
 
     private static func defaultStep(_ kind: MediaKind) -> MediaTime {
         kind == .video ? MediaTime(value: 3_000, timescale: 90_000) : MediaTime(value: 1_024, timescale: 48_000)
+    }
+
+    private static func isClose(_ a: MediaTime, _ b: MediaTime, within d: Duration) -> Bool {
+        abs((a - b).converted(to: 90_000).value) <= ticks(d).value
     }
 
     private static func ticks(_ d: Duration) -> MediaTime {

@@ -140,7 +140,8 @@ struct MonotonicTimelineTests {
         for _ in 0..<Int.random(in: 0...4, using: &rng) {
             at += Int64.random(in: 500...5_000, using: &rng)
             let back = Bool.random(using: &rng)
-            let magnitude = back ? Int64.random(in: 1...60_000, using: &rng) : Int64.random(in: 3_500...60_000, using: &rng)
+            let magnitude =
+                back ? Int64.random(in: 1...60_000, using: &rng) : Int64.random(in: 3_500...60_000, using: &rng)
             let only: MediaKind? = Bool.random(using: &rng) ? nil : (Bool.random(using: &rng) ? .video : .audio)
             shifts.append(Shift(at: at, by: back ? -magnitude : magnitude, only: only))
         }
@@ -154,9 +155,16 @@ struct MonotonicTimelineTests {
             var i = 0.0
             while Int64(i * step) < length {
                 let ms = Int64(i * step)
-                let moved = shifts.filter { $0.at <= ms && ($0.only == nil || $0.only == kind) }.reduce(0) { $0 + $1.by }
+                let moved = shifts.filter { $0.at <= ms && ($0.only == nil || $0.only == kind) }.reduce(0) {
+                    $0 + $1.by
+                }
                 let ticks = (start + ms + moved) * Int64(scale) / 1_000
-                let frame = MediaFrame(kind: kind, dts: MediaTime(value: ticks, timescale: scale), isKeyframe: true, data: [])
+                let frame = MediaFrame(
+                    kind: kind,
+                    dts: MediaTime(value: ticks, timescale: scale),
+                    isKeyframe: true,
+                    data: []
+                )
                 frames.append((ms + jitter, frame))
                 i += 1
             }
