@@ -125,8 +125,7 @@ final class OnAirChannel: Sendable {
                 warm = d
                 describe(d, &s)
             case .frame(let sent):
-                // Rebased, not a DISCONTINUITY: same publisher and codec, so every output just goes on (no player
-                // timeline switch, hls.js's first-fragment defect).
+                // Rebased, not a DISCONTINUITY: same publisher and codecs, so no player has to switch timelines.
                 let (frame, rebase) = seat.timeline.place(sent)
                 s.seats[role] = seat
                 if let rebase { events.append(rebased(role, rebase, &s)) }
