@@ -203,7 +203,7 @@ class Connection:
             print(f"nothing to send for {now - self.last_send:.2f} s before the tag at {timestamp} ms", flush=True)
         self.last_send = now
         if self.trace is not None and type_id in (8, 9) and len(body) > 1 and body[1] != 0:
-            self.trace.write(f"{'video' if type_id == 9 else 'audio'} {timestamp}\n")
+            self.trace.write(f"{'video' if type_id == 9 else 'audio'} {timestamp} {now:.3f}\n")
         if type_id == 18:
             body = amf("@setDataFrame") + body
         self.send({8: 4, 9: 6, 18: 5}[type_id], type_id, timestamp, body, self.stream_id)
@@ -273,12 +273,13 @@ def restart(conn: Connection, seconds: float, at: float, back: float) -> None:
         sent += 1
         if second is None and time.monotonic() - started > at - 2:
             # Started ahead so the switch waits for no encoder start-up: its first keyframe is ready by then.
-            second = Encoder(seconds - at + 3, 660)
+            second = Encoder(seconds - at, 660)
     first.stop()
     if second is None:
         return
     switch = time.monotonic()
     offset: Optional[int] = None
+    first_key = 0
     while (tag := second.tags.get()) is not None:
         type_id, ts, body, _ = tag
         if offset is None:
@@ -288,10 +289,11 @@ def restart(conn: Connection, seconds: float, at: float, back: float) -> None:
             if not is_keyframe(type_id, body):
                 continue
             offset = last + 33 - int(back * 1000) - ts
+            first_key = ts
             print(f"switching to the second encoder after {last} ms: its first keyframe {ts} ms goes out at "
                   f"{ts + offset} ms ({back} s back)", flush=True)
         # Paced from its first keyframe on: its backlog goes out in real time, as it was encoded, not in a burst.
-        time.sleep(max(0.0, switch + (ts + offset - last - 33) / 1000 - time.monotonic()))
+        time.sleep(max(0.0, switch + (ts - first_key) / 1000 - time.monotonic()))
         conn.media(type_id, ts + offset, body)
         sent += 1
     print(f"sent {sent} tags", flush=True)
