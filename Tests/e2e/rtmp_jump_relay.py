@@ -4,8 +4,9 @@ this relay sends its tags as RTMP messages (RTMP 1.0 §5.3 chunks, type 0 header
 `--mode restart` is an encoder restarted on the same connection (a restreamer switching sources): at the first
 encoder's first keyframe from `--at` seconds on, the relay switches to a second FFmpeg (started 2 s before, so its
 first keyframe is ready, and sent paced from there), its timestamps `--back` seconds behind where the first one
-stopped, on both tracks. `--mode audio` shifts only the audio track back
-`--back` seconds from `--at` on (one encoder). The FFmpeg CLI's own FLV muxer refuses decreasing DTS, hence the relay.
+stopped, on both tracks. `--mode audio` shifts only the audio track back `--back` seconds from `--at` on (one
+encoder). The FFmpeg CLI's own FLV muxer refuses decreasing DTS, hence the relay. SLUICE_RELAY_TRACE=path writes each
+media tag sent ("kind ms send-time").
 
 Usage: python3 rtmp_jump_relay.py rtmp://127.0.0.1:PORT/live/KEY --seconds 17 [--mode restart] [--at 10] [--back 20]
 """
