@@ -81,4 +81,25 @@ struct OnAirChannelTests {
         #expect(hub.publication(for: key) == nil)
         #expect(try hub.publish(key: key, origin: "again").key == key)
     }
+
+    @Test func aPublisherWhoseTimestampsJumpBackStaysOnOneTimelineAndIsLoggedOnce() async throws {
+        let switches = Mutex<[OnAirSwitchEvent.Kind]>([])
+        let hub = StreamHub(onSwitch: { e in switches.withLock { $0.append(e.kind) } })
+        let key = try #require(StreamKey("restart"))
+        let p = try hub.publish(key: key, origin: "a")
+        let reader = try #require(hub.subscribe(key: key, name: "t"))
+        p.update(description: StreamDescription(video: Self.video))
+        // An encoder restarted 100 frames back, on the same connection.
+        for i in [300, 301, 302, 200, 201] { p.send(Self.frame(i, key: i == 300 || i == 200)) }
+        let events = await Self.read(reader, frames: 5)
+        let times = events.compactMap { e -> Int64? in if case .frame(let f) = e { f.dts.value } else { nil } }
+        #expect(times == [900_000, 903_000, 906_000, 909_000, 912_000])
+        let offset = MediaTime(value: 309_000, timescale: 90_000)
+        let from = MediaTime(value: 906_000, timescale: 90_000)
+        let to = MediaTime(value: 600_000, timescale: 90_000)
+        #expect(
+            switches.withLock { $0 } == [.rebased(role: .primary, track: .video, from: from, to: to, offset: offset)]
+        )
+        p.end()
+    }
 }
