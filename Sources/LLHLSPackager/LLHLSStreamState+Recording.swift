@@ -17,7 +17,7 @@ extension LLHLSStreamState {
             epoch: epoch,
             msn: segment.msn,
             duration: MediaTime(value: segment.duration, timescale: segment.timescale),
-            discontinuity: segment.discontinuity || Self.gapsBefore(segment, in: r).contains(where: \.discontinuity),
+            discontinuity: segment.discontinuity,
             independent: segment.parts.first?.independent ?? false,
             initIndex: segment.initIndex,
             initSection: initSection,
@@ -27,11 +27,5 @@ extension LLHLSStreamState {
         )
         packaged.sourceRendition = listedSourceName
         return packaged
-    }
-
-    /// The EXT-X-GAP segments right before `segment`: a recording leaves them out, but not a DISCONTINUITY they carry.
-    static func gapsBefore(_ segment: PublishedSegment, in r: PublishedRendition) -> [PublishedSegment] {
-        guard let i = r.segments.firstIndex(where: { $0.msn == segment.msn }) else { return [] }
-        return Array(r.segments[..<i].reversed().prefix { $0.gapDuration != nil })
     }
 }

@@ -50,22 +50,6 @@ import Testing
         #expect(!r.pendingDiscontinuity)
     }
 
-    /// A recording leaves GAP segments out; the DISCONTINUITY the first of them carries goes to the next real one.
-    @Test func aRecordingKeepsTheDiscontinuityOfTheGapsItLeavesOut() throws {
-        var r = Self.restarted()
-        r.fillGaps(upTo: 5, lengths: [:], session: 1) { _ in WallTime(millisecondsSince1970: 0) }
-        r.append(
-            Self.part(startDTS: 500_000, startsSegment: true),
-            session: 1,
-            programDateTime: WallTime(millisecondsSince1970: 0),
-            now: .now
-        )
-        let real = try #require(r.segments.first { $0.msn == 5 })
-        #expect(!real.discontinuity)
-        #expect(LLHLSStreamState.gapsBefore(real, in: r).map(\.msn) == [4, 3])
-        #expect(LLHLSStreamState.gapsBefore(real, in: r).contains { $0.discontinuity })
-    }
-
     @Test func theSegmentBeforeTheGapIsDeclaredShortWhenTheGapHasAnotherInitSection() {
         var r = Self.restarted()
         r.fillGaps(upTo: 4, lengths: [:], session: 1) { _ in WallTime(millisecondsSince1970: 0) }
