@@ -167,11 +167,12 @@ struct PublishedRendition: Sendable {
                 segments.last.map { MediaTime(value: $0.startDTS + $0.duration, timescale: $0.timescale) }
                 ?? .zero(timescale: timescale)
             let length = (lengths[nextMSN] ?? .zero(timescale: timescale)).converted(to: timescale).value
-            // A new timeline that starts with MSNs this rendition missed starts on the first of them, as on the others.
+            // A new timeline's DISCONTINUITY waits for its first real segment: hls.js 1.6 counted a GAP's DISCONTINUITY
+            // and the next one as one, and decoded the next timeline with the old init section.
             var gap = PublishedSegment(
                 msn: nextMSN,
                 startDTS: start.converted(to: timescale).value,
-                discontinuity: pendingDiscontinuity && nextMSN > PublishedRendition.firstMSN,
+                discontinuity: false,
                 initIndex: initIndex,
                 programDateTime: programDateTime(start),
                 timescale: timescale
@@ -179,7 +180,6 @@ struct PublishedRendition: Sendable {
             gap.complete = true
             gap.gapDuration = max(1, length)
             segments.append(gap)
-            pendingDiscontinuity = false
             nextMSN += 1
         }
     }

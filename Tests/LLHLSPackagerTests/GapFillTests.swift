@@ -35,7 +35,9 @@ import Testing
         return r
     }
 
-    @Test func theFirstMissedMSNOfANewTimelineCarriesItsDiscontinuity() {
+    /// The new timeline's DISCONTINUITY goes to its first real segment, not to the GAPs before it: hls.js 1.6 took a
+    /// GAP's DISCONTINUITY and the next one for one and decoded the next timeline with the old init section.
+    @Test func aNewTimelinesDiscontinuityWaitsForItsFirstRealSegment() {
         var r = Self.restarted()
         r.fillGaps(upTo: 5, lengths: [:], session: 1) { _ in WallTime(millisecondsSince1970: 0) }
         r.append(
@@ -45,8 +47,8 @@ import Testing
             now: .now
         )
         let byMSN = Dictionary(uniqueKeysWithValues: r.segments.map { ($0.msn, $0) })
-        #expect(byMSN[3]?.gapDuration != nil && byMSN[3]?.discontinuity == true)
-        #expect(byMSN[4]?.discontinuity == false && byMSN[5]?.discontinuity == false)
+        #expect(byMSN[3]?.gapDuration != nil && byMSN[3]?.discontinuity == false && byMSN[4]?.discontinuity == false)
+        #expect(byMSN[5]?.discontinuity == true)
         #expect(!r.pendingDiscontinuity)
     }
 
