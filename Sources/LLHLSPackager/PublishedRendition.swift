@@ -94,7 +94,7 @@ struct PublishedRendition: Sendable {
         let opensSegment = part.startsSegment || pendingDiscontinuity || segments.last.map({ $0.complete }) ?? true
         let independent = part.isIndependent(opensSegment: opensSegment)
         if opensSegment {
-            closeOpenSegment(beforeNewInit: segments.last.map { $0.initIndex != initIndex } ?? false)
+            closeOpenSegment(nextInit: initIndex)
             if !independent { everySegmentIndependent = false }
             segments.append(
                 PublishedSegment(
@@ -127,15 +127,15 @@ struct PublishedRendition: Sendable {
     /// Chromium's buffered ranges round off, so the buffered end reaches the next segment's listed start.
     static let shortDeclaredBeforeNewInit = MediaTime(value: 1, timescale: 1_000)
 
-    /// Marks the open segment complete and updates the bit-rate peak. `beforeNewInit`: the next segment has another
-    /// init section, and its EXTINF is declared `shortDeclaredBeforeNewInit` short of its parts. hls.js 1.6, loading
+    /// Marks the open segment complete and updates the bit-rate peak. When `nextInit`, the next segment's init section,
+    /// is another, its EXTINF is declared `shortDeclaredBeforeNewInit` short of its parts. hls.js 1.6, loading
     /// parts, looks for the segment at the buffered end; when that falls a microsecond short of the listed boundary it
     /// finds the old segment, whose init section it has, and takes the next timeline's first part as its continuation
     /// without loading the new init section ("Found no media in fragment", a stall of 1-2 s at every switch).
-    mutating func closeOpenSegment(beforeNewInit: Bool = false) {
+    mutating func closeOpenSegment(nextInit: Int? = nil) {
         guard let last = segments.indices.last, !segments[last].complete, !segments[last].parts.isEmpty else { return }
         segments[last].complete = true
-        if beforeNewInit {
+        if let nextInit, nextInit != segments[last].initIndex {
             let ticks = Self.shortDeclaredBeforeNewInit.converted(to: segments[last].timescale).value
             segments[last].declaredShortBy = min(ticks, segments[last].duration / 2)
         }
@@ -160,7 +160,7 @@ struct PublishedRendition: Sendable {
     ) {
         let initIndex = initID(session: session)
         if nextMSN < target {
-            closeOpenSegment(beforeNewInit: segments.last.map { $0.initIndex != initIndex } ?? false)
+            closeOpenSegment(nextInit: initIndex)
         }
         while nextMSN < target {
             let start =

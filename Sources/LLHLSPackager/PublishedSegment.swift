@@ -38,7 +38,7 @@ struct PublishedSegment: Sendable {
     var gapDuration: Int64?
 
     /// Ticks the playlist's EXTINF leaves out of `duration`: set on a segment closed by the first part of a new init
-    /// section (`PublishedRendition.closeOpenSegment(beforeNewInit:)`), never changed after.
+    /// section (`PublishedRendition.closeOpenSegment(nextInit:)`), never changed after.
     var declaredShortBy: Int64 = 0
 
     /// Sum of part durations (or the gap's length), track ticks.
