@@ -43,21 +43,34 @@ public final class LLHLSStream: Sendable {
     /// Runs one entry point of the state and performs the events it returns.
     @discardableResult
     func mutate(_ body: (inout LLHLSStreamState) -> [PackagerEvent]) -> [PackagerEvent] {
-        let events = state.withLock { body(&$0) }
+        let events = state.withLock { s in
+            let events = body(&s)
+            handOver(events)
+            return events
+        }
         perform(events)
         return events
     }
 
-    /// Records the published parts' hops, hands completed segments to the sink, and wakes blocked requests when
-    /// playlists changed.
+    /// Hands completed segments and the stream's end to the recorder while the state is still locked: two tasks'
+    /// events then reach it in the order the state made them (a rung's last segment never lands after the end).
+    private func handOver(_ events: [PackagerEvent]) {
+        for event in events {
+            switch event {
+            case .segmentClosed(_, _, _, let recorded?): onSegment?(recorded)
+            case .ended: onEnd?(key, epoch)
+            default: break
+            }
+        }
+    }
+
+    /// Records the published parts' hops and wakes blocked requests when playlists changed.
     private func perform(_ events: [PackagerEvent]) {
         var changed = false
         for event in events {
             changed = changed || event.changesPlaylists
             switch event {
             case .partPublished(let part): record(part)
-            case .segmentClosed(_, _, _, let recorded?): onSegment?(recorded)
-            case .ended: onEnd?(key, epoch)
             default: break
             }
         }

@@ -60,7 +60,7 @@ public struct PackagedSegment: Sendable, Equatable {
     }
 }
 
-/// Where completed segments go (a recorder); called on the packager's task, so it must only hand them off.
+/// Where completed segments go (a recorder); called with the stream's state locked, so it must only hand them off.
 public typealias PackagedSegmentSink = @Sendable (PackagedSegment) -> Void
 
 /// The packager's own notice that a stream life ended (ENDLIST written), for the same sink owner.

@@ -51,6 +51,14 @@ public final class Recorder: Sendable {
                 rendition: segment.rendition,
                 msn: segment.msn
             ) { RecordingWriter.id(started: segment.programDateTime, epoch: segment.epoch) }
+            if d.afterEnd {
+                logger.error(
+                    "segment arrived after its stream ended: not recorded",
+                    metadata: [
+                        "stream": "\(segment.key)", "rendition": "\(segment.rendition)", "msn": "\(segment.msn)",
+                    ]
+                )
+            }
             if let id = d.recording, case .dropped = continuation.yield(.segment(segment, recording: id)) {
                 dropped.add(1, ordering: .relaxed)
                 logger.error(

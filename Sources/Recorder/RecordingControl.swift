@@ -13,6 +13,8 @@ struct RecordingControl: Sendable {
         var recording: String?
         /// Recordings to finish (as VOD) after it.
         var finish: [String] = []
+        /// Its stream life had ended already: it would reopen a finished life, so it is not recorded.
+        var afterEnd = false
     }
 
     /// A recording taking segments of a stream.
@@ -43,6 +45,8 @@ struct RecordingControl: Sendable {
     /// `record.enabled`: every stream life is recorded unless the API stopped it.
     let automatic: Bool
     private(set) var streams: [String: Live] = [:]
+    /// The last stream life that ended per key.
+    private var endedEpochs: [String: String] = [:]
 
     init(automatic: Bool) { self.automatic = automatic }
 
@@ -51,6 +55,7 @@ struct RecordingControl: Sendable {
 
     /// The recording `segment` belongs to; `id` names a recording `record.enabled` opens at a life's first segment.
     mutating func segment(key: String, epoch: String, rendition: String, msn: Int, id: () -> String) -> Decision {
+        if endedEpochs[key] == epoch { return Decision(afterEnd: true) }
         var out = Decision()
         if let old = streams[key], let seen = old.epoch, seen != epoch {
             out.finish = ended(key: key)  // A new life without the old one's end notice: close the old one.
@@ -113,6 +118,7 @@ struct RecordingControl: Sendable {
     /// afresh under `record.enabled`.
     mutating func ended(key: String) -> [String] {
         guard let live = streams.removeValue(forKey: key) else { return [] }
+        endedEpochs[key] = live.epoch
         return (live.current.map { [$0.id] } ?? []) + live.closing.map(\.id)
     }
 

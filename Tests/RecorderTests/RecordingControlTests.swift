@@ -26,6 +26,17 @@ import Testing
         #expect(Self.feed(&c, 0, epoch: "e2").map(\.recording) == ["auto-e2", "auto-e2"])
     }
 
+    @Test func aSegmentOfALifeThatEndedOpensNoNewRecording() {
+        var c = RecordingControl(automatic: true)
+        _ = Self.feed(&c, 0)
+        #expect(c.ended(key: "cam") == ["auto-e1"])
+        // A rung's last segment handed over after the end: before, it opened a second recording no end would finish.
+        let late = c.segment(key: "cam", epoch: "e1", rendition: "360p", msn: 1) { "stray" }
+        #expect(late == .init(recording: nil, afterEnd: true))
+        #expect(c.current("cam") == nil)
+        #expect(Self.feed(&c, 0, epoch: "e2").map(\.recording) == ["auto-e2", "auto-e2"])
+    }
+
     @Test func disabledRecordsNothingUntilTheAPIStartsAndThenFromTheNextMSNForEveryRendition() throws {
         var c = RecordingControl(automatic: false)
         #expect(Self.feed(&c, 0).map(\.recording) == [nil, nil])

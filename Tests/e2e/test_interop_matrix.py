@@ -239,7 +239,8 @@ def _recording(case: Case, base: str, key: str) -> None:
     rows = eventually(lambda: requests.get(f"{base}/api/recordings", params={"key": key}, timeout=10).json(), 30,
                       until=lambda rows: rows and all(r.get("finished") for r in rows), period=0.5)
     case.recording = {"rows": rows}
-    if not rows:
+    # An unfinished recording's playlists have no ENDLIST: FFmpeg would follow them as live until its timeout.
+    if not rows or not all(r.get("finished") for r in rows):
         return
     url = base + rows[-1]["url"]
     index = requests.get(url, timeout=10)
@@ -388,6 +389,8 @@ def out_native_5s(case: Case) -> None:
 def out_recording(case: Case) -> None:
     r = case.recording
     assert r.get("rows"), f"no recording listed: {r}\n{case.context()}"
+    # One publish is one recording, finished once the stream ended (a stray second one was once left open).
+    assert len(r["rows"]) == 1 and r["rows"][0].get("finished"), f"want one finished recording: {r}\n{case.context()}"
     assert r.get("index") == 200, f"/vod/.../index.m3u8 answered {r.get('index')}: {r['rows']}\n{case.context()}"
     frames = sum(int(s.get("nb_read_frames") or 0) for s in r.get("ffprobe", []))
     # Everything published is kept: at least 70 % of the frames sent (30 fps) decode from the VOD.
