@@ -42,7 +42,10 @@ extension LLHLSStreamState {
         }
         // B2: part N of M, or anything later (a completed M with fewer parts reads as M+1.0).
         if last.msn > m || (last.msn == m && last.part >= n) { return .ready }
-        let hold = 3 * pt + Double(max(0, ahead - 1)) * pt
+        // B6: held past hls.js's own abort (max(3 × PT, 0.8 × TD)), which it retries at once without directives; a
+        // 503 before it costs hls.js a 1 s retry delay (seen as a 1.9 s stall when a stalled publisher met the slate).
+        let hlsjsAbort = max(3 * pt, 0.8 * Double(targetDuration))
+        let hold = hlsjsAbort + pt / 2 + Double(max(0, ahead - 1)) * pt
         return .wait(until: .seconds(min(hold, 3 * Double(targetDuration))))
     }
 }

@@ -75,6 +75,9 @@ final class RTMPSessionHandler: ChannelInboundHandler {
         } catch {
             fail(context: context, error)
         }
+        if let publication, publication.isEnded {
+            close(context: context, reason: OnAirRole.replacedReason)
+        }
         context.flush()
     }
 

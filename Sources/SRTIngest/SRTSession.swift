@@ -120,6 +120,9 @@ struct SRTSession: Sendable {
         // TSBPD delivers a message this long after the sender sent it (plus the first packet's one-way delay).
         let window = Duration.milliseconds(max(0, negotiatedLatency))
         while !registry.isClosed {
+            if publication.isEnded {
+                return .connectionEnded(OnAirRole.replacedReason)
+            }
             let now = ContinuousClock.now
             if now >= nextStats {
                 if let stats = socket.stats() { telemetry?.recordSRT(stream: publication.key, stats) }

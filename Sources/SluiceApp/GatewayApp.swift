@@ -288,6 +288,14 @@ extension GatewayApp {
                     "stream": "\(event.key)", "reason": "\(reason)", "switches": "\(event.switches)",
                 ]
             )
+        case .replaced(let role, let silent, let session):
+            logger.warning(
+                "publisher replaced: a new connection took the seat of one that had gone silent without closing",
+                metadata: [
+                    "stream": "\(event.key)", "role": "\(role.rawValue)", "replaced_session": "\(session)",
+                    "silent_ms": "\(silent.milliseconds)",
+                ]
+            )
         case .heldOff(let role, let hold, let drops):
             logger.warning(
                 "publisher flapping: held off air before it returns",
@@ -315,7 +323,7 @@ extension GatewayTelemetry {
         switch event.kind {
         case .switched(_, _, let reason): countIngestSwitch(stream: event.key, reason: reason)
         case .heldOff: countIngestSwitch(stream: event.key, reason: "flapping")
-        case .rebased: break
+        case .rebased, .replaced: break
         }
     }
 }

@@ -85,7 +85,8 @@ final class OnAirChannel: Sendable {
         }
     }
 
-    /// Seats a publisher in `role`; nil when the seat is taken or the air ended.
+    /// Seats a publisher in `role`, in place of one that went silent there (whose publication ends); nil when the
+    /// seat's publisher sends or the air ended.
     func seat(
         _ role: OnAirRole,
         sessionID: String,
@@ -97,25 +98,47 @@ final class OnAirChannel: Sendable {
             sessionID: sessionID,
             origin: origin,
             onFrame: onFrame,
-            relay: { [weak self] _, event in self?.relay(role, event) },
+            relay: { [weak self] from, event in self?.relay(role, from: from, event) },
             onEnd: { _ in }
         )
-        let seated = state.withLock { s -> Bool in
-            guard !s.ended, s.onAir.arrived(role, now: .now) else { return false }
+        let now = ContinuousClock.now
+        var events: [OnAirSwitchEvent] = []
+        let (seated, replaced) = state.withLock { s -> (Bool, Publication?) in
+            guard !s.ended else { return (false, nil) }
+            var replaced: Publication?
+            switch s.onAir.arrived(role, now: now) {
+            case .refused:
+                return (false, nil)
+            case .seated:
+                break
+            case .replaced(let silent, let actions):
+                replaced = s.seats[role]?.publication
+                _ = perform(actions, now: now, &s, &events)
+                events.append(
+                    OnAirSwitchEvent(
+                        key: key,
+                        kind: .replaced(role: role, silent: silent, session: replaced?.sessionID ?? "-"),
+                        switches: s.onAir.switches
+                    )
+                )
+            }
             s.seats[role] = SeatFeed(publication: publication)
-            return true
+            return (true, replaced)
         }
+        finish(ends: false, events: events, warm: nil)
+        // Its `.ended` reaches `relay` from a publication no longer seated, and is ignored there.
+        replaced?.end()
         return seated ? publication : nil
     }
 
-    /// What a seat's publisher sent.
-    private func relay(_ role: OnAirRole, _ event: StreamEvent) {
+    /// What a seat's publisher sent (ignored from a publication a newcomer replaced).
+    private func relay(_ role: OnAirRole, from publication: Publication, _ event: StreamEvent) {
         let now = ContinuousClock.now
         var ends = false
         var events: [OnAirSwitchEvent] = []
         var warm: StreamDescription?
         state.withLock { s in
-            guard !s.ended, var seat = s.seats[role] else { return }
+            guard !s.ended, var seat = s.seats[role], seat.publication === publication else { return }
             switch event {
             case .description(let d):
                 seat.description = d

@@ -3,6 +3,9 @@ public enum OnAirRole: String, Sendable, Equatable, CaseIterable {
     case primary
     case backup
 
+    /// Why an ingest session closes when its publication ended under it (`OnAirSwitch.Arrival.replaced`).
+    public static let replacedReason = "replaced: a newer publish of this key took the seat after this one went silent"
+
     /// The role a publish name's query asks for (`role=backup` among its `&`-separated items) and the query without
     /// it, which is the credential: `s3cret&role=backup` → (.backup, "s3cret"), `role=backup` → (.backup, nil).
     public static func parse(query: String?) -> (role: OnAirRole, rest: String?) {

@@ -59,7 +59,20 @@ struct OnAirSwitch: Sendable {
         case holdOff(OnAirRole, hold: Duration, drops: Int)
     }
 
+    /// How a publisher asking for a seat is answered.
+    enum Arrival: Sendable, Equatable {
+        case seated
+        /// Seated in place of a publisher that sent nothing for `silent`: a connection the network never closed (an
+        /// uplink that dropped without a FIN) whose encoder is reconnecting. The channel ends the old publication and
+        /// carries out `actions` (the air leaves a stalled publisher no slate or backup had replaced).
+        case replaced(silent: Duration, actions: [Action])
+        /// The seat's publisher sends: the newcomer is refused.
+        case refused
+    }
+
     private struct Seat {
+        /// When it took the seat.
+        var since: ContinuousClock.Instant
         var lastMedia: ContinuousClock.Instant?
         /// Since when it has sent without a drop (nil while stalled or before its first frame).
         var healthySince: ContinuousClock.Instant?
@@ -95,15 +108,32 @@ struct OnAirSwitch: Sendable {
     /// True while nobody publishes on the key.
     var isEmpty: Bool { seats.isEmpty }
 
-    /// A publisher asks for `role`; false when the seat is taken (it is refused).
-    mutating func arrived(_ role: OnAirRole, now: ContinuousClock.Instant) -> Bool {
-        guard seats[role] == nil else { return false }
-        var seat = Seat()
+    /// A publisher that never sent media is silent only after this long (an encoder may take seconds to start).
+    static let silentBeforeMediaLimit: Duration = .seconds(5)
+
+    /// A publisher asks for `role`: seated, seated in place of a silent one, or refused while the seat's one sends.
+    mutating func arrived(_ role: OnAirRole, now: ContinuousClock.Instant) -> Arrival {
+        var arrival = Arrival.seated
+        if var old = seats[role] {
+            let silent = now - (old.lastMedia ?? old.since)
+            let limit =
+                old.lastMedia == nil
+                ? max(configuration.failoverAfter, Self.silentBeforeMediaLimit) : configuration.failoverAfter
+            guard silent >= limit else { return .refused }
+            var actions: [Action] = []
+            if onAir == .seat(role) {
+                actions += recordDrop(role, &old, now: now)
+                actions.append(goOffAir(from: .seat(role), reason: .stalled, now: now))
+            }
+            pastDrops[role] = old.drops
+            arrival = .replaced(silent: silent, actions: actions)
+        }
+        var seat = Seat(since: now)
         seat.drops = pastDrops[role] ?? []
         seat.heldUntil = holdEnd(after: seat.drops, now: now)
         seats[role] = seat
         emptySince = nil
-        return true
+        return arrival
     }
 
     /// The publisher in `role` left; the air goes to the slate (or dark) until someone sends a keyframe.

@@ -7,6 +7,9 @@ public struct OnAirSwitchEvent: Sendable, Equatable {
         /// The air went from one source to another (`primary`, `backup`, `slate`; nil: nothing) because of `reason`
         /// (`left`, `stalled`, `takeover`, `returned`, `failback`).
         case switched(from: String?, to: String?, reason: String)
+        /// A new `role` publisher took the seat of session `session`, which had sent nothing for `silent` (its
+        /// connection never closed: an uplink that dropped without a word, its encoder reconnecting).
+        case replaced(role: OnAirRole, silent: Duration, session: String)
         /// A flapping publisher (`drops` within the window) waits `hold` before it may go back on air.
         case heldOff(role: OnAirRole, hold: Duration, drops: Int)
         /// A `role` publisher's `track` jumped from `from` to `to` (its own times): from there every track of it is

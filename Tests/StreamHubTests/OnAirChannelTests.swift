@@ -68,6 +68,40 @@ struct OnAirChannelTests {
         backup.end()
     }
 
+    @Test func aReconnectReplacesAPublicationThatWentSilentAndTheOldOneCannotSendAnyMore() async throws {
+        var config = OnAirConfiguration()
+        config.slate = false
+        config.grace = .seconds(5)
+        config.failoverAfter = .milliseconds(50)
+        let switches = Mutex<[OnAirSwitchEvent.Kind]>([])
+        let hub = StreamHub(onAir: config, onSwitch: { e in switches.withLock { $0.append(e.kind) } })
+        let key = try #require(StreamKey("cam"))
+        let old = try hub.publish(key: key, origin: "a")
+        let reader = try #require(hub.subscribe(key: key, name: "t"))
+        old.update(description: StreamDescription(video: Self.video))
+        old.send(Self.frame(0, key: true))
+        try await Task.sleep(for: .milliseconds(150))
+        let new = try hub.publish(key: key, origin: "b")
+        #expect(old.isEnded && !new.isEnded)
+        new.update(description: StreamDescription(video: Self.video))
+        // The old connection wakes up: nothing of it reaches the air, and its end does not unseat the new one.
+        old.send(Self.frame(1, key: true))
+        new.send(Self.frame(500, key: true))
+        new.send(Self.frame(501))
+        let events = await Self.read(reader, frames: 3)
+        let times = events.compactMap { e -> Int64? in if case .frame(let f) = e { f.dts.value } else { nil } }
+        #expect(times.count == 3 && times == times.sorted())
+        #expect(hub.onAirStatus(for: key)?.onAir == "primary" && hub.onAirStatus(for: key)?.primary == true)
+        let kinds = switches.withLock { $0 }
+        #expect(
+            kinds.contains { k in
+                if case .replaced(.primary, let silent, _) = k { silent >= .milliseconds(50) } else { false }
+            }
+        )
+        #expect(kinds.contains(.switched(from: "primary", to: nil, reason: "stalled")))
+        new.end()
+    }
+
     @Test func withoutAGraceTheAirEndsWithItsOnlyPublisherAsBefore() async throws {
         let hub = StreamHub()
         let key = try #require(StreamKey("solo"))

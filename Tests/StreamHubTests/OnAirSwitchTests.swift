@@ -21,9 +21,55 @@ struct OnAirSwitchTests {
         var s = Self.machine()
         let first = s.arrived(.primary, now: Self.at(0))
         let second = s.arrived(.primary, now: Self.at(1))
-        #expect(first && !second)
+        #expect(first == .seated && second == .refused)
         #expect(s.media(.primary, isSplicePoint: false, now: Self.at(2)) == .forward)
         #expect(s.onAir == .seat(.primary) && s.switches == 0)
+    }
+
+    @Test func aReconnectTakesTheSeatOfAPublisherThatWentSilentWithoutClosing() {
+        var s = Self.machine()
+        _ = s.arrived(.primary, now: Self.at(0))
+        _ = s.media(.primary, isSplicePoint: true, now: Self.at(0))
+        // Sending: a second connection is refused (two encoders on one key do not take turns).
+        _ = s.media(.primary, isSplicePoint: false, now: Self.at(400))
+        #expect(s.arrived(.primary, now: Self.at(899)) == .refused)
+        // Silent past the failover time (its uplink dropped without a FIN); the slate took the air at the stall.
+        #expect(s.tick(now: Self.at(900)) == [.startSlate(.init(from: .seat(.primary), to: .slate, reason: .stalled))])
+        #expect(s.arrived(.primary, now: Self.at(3_400)) == .replaced(silent: .seconds(3), actions: []))
+        #expect(
+            s.media(.primary, isSplicePoint: true, now: Self.at(3_500))
+                == .splice(.init(from: .slate, to: .seat(.primary), reason: .returned))
+        )
+    }
+
+    @Test func aReplacedPublisherStillOnAirGoesOffAirAsStalled() {
+        var c = OnAirConfiguration()
+        c.slate = false
+        c.grace = .seconds(10)
+        var s = OnAirSwitch(configuration: c)
+        _ = s.arrived(.primary, now: Self.at(0))
+        _ = s.media(.primary, isSplicePoint: true, now: Self.at(0))
+        // No slate and no backup: the stall left it on air; its reconnect takes it off, and goes on air at a keyframe.
+        #expect(s.tick(now: Self.at(700)).isEmpty)
+        #expect(
+            s.arrived(.primary, now: Self.at(1_000))
+                == .replaced(
+                    silent: .seconds(1),
+                    actions: [.goDark(.init(from: .seat(.primary), to: nil, reason: .stalled))]
+                )
+        )
+        #expect(s.media(.primary, isSplicePoint: false, now: Self.at(1_100)) == .drop)
+        #expect(
+            s.media(.primary, isSplicePoint: true, now: Self.at(1_200))
+                == .splice(.init(from: nil, to: .seat(.primary), reason: .returned))
+        )
+    }
+
+    @Test func aPublisherThatNeverSentIsSilentOnlyAfterFiveSeconds() {
+        var s = Self.machine()
+        _ = s.arrived(.primary, now: Self.at(0))
+        #expect(s.arrived(.primary, now: Self.at(4_999)) == .refused)
+        #expect(s.arrived(.primary, now: Self.at(5_000)) == .replaced(silent: .seconds(5), actions: []))
     }
 
     @Test func aStandbyWaitsThenTakesOverAtItsKeyframeWhenThePrimaryLeaves() {

@@ -400,6 +400,8 @@ class CuttableProxy:
             except OSError:
                 client.close()
                 continue
+            # The timeout was for connecting only: the gateway may send nothing for seconds, which is no cut.
+            upstream.settimeout(None)
             with self.lock:
                 self.pairs.append((client, upstream))
                 self.accepted += 1
@@ -474,6 +476,8 @@ def test_obs_reconnect_continues_the_same_playlists(workdir):
         assert uris() == listed
         log = gw.log()
         assert "on air: primary → slate" in log and "on air: slate → primary" in log, log[-3000:]
+        # Only the cut dropped OBS (the relay once timed its connections out every 5 s idle from the gateway's side).
+        assert log.count("on air: primary → slate") == 1, log[-3000:]
         print(f"OBS back on air {back - cut:.1f} s after the cut (4 s cut, OBS retry delay 2 s)")
     finally:
         if w is not None:

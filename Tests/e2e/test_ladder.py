@@ -59,7 +59,10 @@ def ladder() -> LadderRun:
     run = live_run(WORKDIR, KEY, lambda gw: lc.publisher_cmd(gw.rtmp_url(KEY), SECONDS, sei_text="sluice-e2e-ladder",
                                                             source_copy=source),
                    follow_seconds=SECONDS - 1, gateway_args=SEGMENTS, stop_gateway=False, min_variants=want,
-                   during=lambda gw, _: seen.update(lc.watch_multivariant(gw.hls_url(KEY), want, 15)))
+                   during=lambda gw, _: seen.update(lc.watch_multivariant(gw.hls_url(KEY), want, 15)),
+                   # Slate off: the playlists are compared as the publisher left them; with the slate they go on, and
+                   # a rung still encoding the source's last frames is read mid-segment (seen under load).
+                   gateway_env={"SLUICE_INGEST_SLATE": "false"})
     final, after_end = None, {}
     try:
         # live_run returned after the publisher exited; the gateway holds the playlists for a reconnect.
