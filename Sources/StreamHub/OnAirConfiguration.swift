@@ -22,6 +22,9 @@ public struct OnAirConfiguration: Sendable, Equatable {
     public var flapWindow: Duration = .seconds(20)
     /// The first hold of a flapping publisher; each further drop doubles it, up to eight times.
     public var flapHold: Duration = .seconds(1)
+    /// The slate, once on air, stays at least this long: a slate segment shorter than hls.js's fragment look-up
+    /// tolerance (0.25 s) was skipped as a hole, and its audio stopped there (a backup's keyframe right after a kill).
+    public var minimumSlate: Duration = .milliseconds(500)
 
     /// The defaults: a backup takes over after 500 ms without media, failback is automatic, the slate is on but the
     /// air ends with its last publisher until a grace is set.

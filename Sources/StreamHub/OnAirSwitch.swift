@@ -93,6 +93,8 @@ struct OnAirSwitch: Sendable {
     private(set) var switches = 0
     /// True once any publisher has been on air.
     private(set) var everOnAir = false
+    /// When the slate last went on air (a publisher replaces it only after `minimumSlate`).
+    private var slateSince: ContinuousClock.Instant?
 
     init(configuration: OnAirConfiguration) {
         self.configuration = configuration
@@ -166,6 +168,7 @@ struct OnAirSwitch: Sendable {
             return .forward
         }
         guard isSplicePoint, wanted(now: now) == .seat(role) else { return .drop }
+        if onAir == .slate, let since = slateSince, now - since < configuration.minimumSlate { return .drop }
         let reason: Reason =
             switch (role, onAir) {
             case (.primary, .seat(.backup)): .failback
@@ -220,6 +223,7 @@ struct OnAirSwitch: Sendable {
         switches += 1
         if slates {
             onAir = .slate
+            slateSince = now
             return .startSlate(Change(from: from, to: .slate, reason: reason))
         }
         onAir = nil

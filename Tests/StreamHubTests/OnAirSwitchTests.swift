@@ -9,11 +9,17 @@ struct OnAirSwitchTests {
 
     static func at(_ ms: Int) -> ContinuousClock.Instant { t0 + .milliseconds(ms) }
 
-    static func machine(slate: Bool = true, failback: OnAirConfiguration.Failback = .auto) -> OnAirSwitch {
+    /// A machine with a grace; the slate's minimum time on air is zero unless given (most tests are about who).
+    static func machine(
+        slate: Bool = true,
+        failback: OnAirConfiguration.Failback = .auto,
+        minimumSlate: Duration = .zero
+    ) -> OnAirSwitch {
         var c = OnAirConfiguration()
         c.slate = slate
         c.failback = failback
         c.grace = .seconds(10)
+        c.minimumSlate = minimumSlate
         return OnAirSwitch(configuration: c)
     }
 
@@ -70,6 +76,23 @@ struct OnAirSwitchTests {
         _ = s.arrived(.primary, now: Self.at(0))
         #expect(s.arrived(.primary, now: Self.at(4_999)) == .refused)
         #expect(s.arrived(.primary, now: Self.at(5_000)) == .replaced(silent: .seconds(5), actions: []))
+    }
+
+    @Test func theSlateStaysOnAirHalfASecondBeforeABackupKeyframeReplacesIt() {
+        #expect(OnAirConfiguration().minimumSlate == .milliseconds(500))
+        var s = Self.machine(minimumSlate: OnAirConfiguration().minimumSlate)
+        _ = s.arrived(.primary, now: Self.at(0))
+        _ = s.media(.primary, isSplicePoint: true, now: Self.at(0))
+        _ = s.arrived(.backup, now: Self.at(0))
+        _ = s.media(.backup, isSplicePoint: true, now: Self.at(0))
+        _ = s.left(.primary, now: Self.at(1_000))
+        // A keyframe 30 ms after the kill would have left a slate segment hls.js skips as a hole.
+        #expect(s.media(.backup, isSplicePoint: true, now: Self.at(1_030)) == .drop)
+        #expect(s.media(.backup, isSplicePoint: true, now: Self.at(1_499)) == .drop)
+        #expect(
+            s.media(.backup, isSplicePoint: true, now: Self.at(1_500))
+                == .splice(.init(from: .slate, to: .seat(.backup), reason: .takeover))
+        )
     }
 
     @Test func aStandbyWaitsThenTakesOverAtItsKeyframeWhenThePrimaryLeaves() {
