@@ -80,10 +80,12 @@ extension LLHLSStreamState {
 
     /// Flushes a rendition before a new timeline: its parts are listed, but its segment stays open until the new
     /// timeline's first part (`PublishedRendition.defersClose`).
-    mutating func flushMuxerBeforeDiscontinuity(_ name: String, now: ClockReading) {
-        guard pipeline(named: name) != nil else { return }
+    mutating func flushMuxerBeforeDiscontinuity(_ name: String, now: ClockReading, endingAt end: MediaTime?) {
+        guard let p = pipeline(named: name) else { return }
         setDefersClose(true, name)
-        flushMuxer(name, now: now)
+        // Rounded up to this track's ticks: a tick over leaves no hole, a tick short would.
+        let ticks = end.map { $0.converted(to: 90_000).value }.map { ($0 * Int64(p.timescale) + 89_999) / 90_000 }
+        flushMuxer(name, now: now, endingAt: ticks)
         setDefersClose(false, name)
     }
 
@@ -94,9 +96,9 @@ extension LLHLSStreamState {
     }
 
     /// Closes a rendition's open part and segment, listing everything it muxed (source or rung).
-    mutating func flushMuxer(_ name: String, now: ClockReading) {
+    mutating func flushMuxer(_ name: String, now: ClockReading, endingAt end: Int64? = nil) {
         guard var p = pipeline(named: name) else { return }
-        let parts = p.muxer.flush()
+        let parts = p.muxer.flush(endingAt: end)
         setPipeline(named: name, p)
         publish(parts, name: name, now: now)
         // Everything muxed must be listed before the segment closes.
