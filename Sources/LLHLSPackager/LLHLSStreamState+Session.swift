@@ -14,8 +14,7 @@ extension LLHLSStreamState {
         let finishing = rungsFinish ? Set(rungs.filter { $0.value.active }.keys) : []
         if finishing.isEmpty { releaseHeldRungFrames(all: true, now: now) }
         let flushing = pipelineNames.filter { !finishing.contains($0) }
-        // The source's tracks set it; a rung (behind by its encoder's delay) meets it only if it can.
-        let end90k = commonEnd(of: flushing.filter { rungs[$0] == nil })
+        let end90k = commonEnd(of: flushing)
         for name in flushing { flushMuxerBeforeDiscontinuity(name, now: now, endingAt: end90k) }
         alignSegmentNumbers(now: now, except: finishing)
         var end = MediaTime.zero(timescale: 90_000)
@@ -59,8 +58,13 @@ extension LLHLSStreamState {
         for name in names {
             guard let p = pipeline(named: name) else { continue }
             let ts = Int64(p.timescale)
-            // A track with nothing held ends where it ended, whatever the others do.
-            guard let ends = p.muxer.flushableEnds, let end = p.muxer.endDTS else { continue }
+            guard let ends = p.muxer.flushableEnds, let end = p.muxer.endDTS else {
+                // A track with nothing held ends where it ended.
+                guard let e = p.publishedEnd?.converted(to: 90_000).value else { continue }
+                (lowest, highest) = (max(lowest, e), min(highest, e))
+                natural = max(natural ?? e, e)
+                continue
+            }
             // Rounded inwards: any 90 kHz time in the range is reachable in this track's ticks.
             lowest = max(lowest, (ends.lowerBound * 90_000 + ts - 1) / ts)
             highest = min(highest, ends.upperBound * 90_000 / ts)
