@@ -48,30 +48,14 @@ extension LLHLSStreamState {
         emit(.timelineRestarted(session: sessionIndex))
     }
 
-    /// Where `names`' held last samples all end before a new timeline (90 kHz), so no track leaves a hole where the
-    /// next timeline starts: the latest natural end when every track can reach it, else the earliest end one of them
-    /// can reach (the others' last samples shortened to it); nil when they cannot meet (each then keeps its own).
+    /// The latest end of what `names` have muxed (held last samples included): where their last samples are
+    /// stretched to before a new timeline, so no track leaves a hole the next timeline's start would open.
     func commonEnd(of names: [String]) -> MediaTime? {
-        var natural: Int64?
-        var lowest = Int64.min
-        var highest = Int64.max
-        for name in names {
-            guard let p = pipeline(named: name) else { continue }
-            let ts = Int64(p.timescale)
-            guard let ends = p.muxer.flushableEnds, let end = p.muxer.endDTS else {
-                // A track with nothing held ends where it ended.
-                guard let e = p.publishedEnd?.converted(to: 90_000).value else { continue }
-                (lowest, highest) = (max(lowest, e), min(highest, e))
-                natural = max(natural ?? e, e)
-                continue
-            }
-            // Rounded inwards: any 90 kHz time in the range is reachable in this track's ticks.
-            lowest = max(lowest, (ends.lowerBound * 90_000 + ts - 1) / ts)
-            highest = min(highest, ends.upperBound * 90_000 / ts)
-            natural = max(natural ?? 0, (end * 90_000 + ts - 1) / ts)
-        }
-        guard let natural, lowest <= highest else { return nil }
-        return MediaTime(value: min(max(natural, lowest), highest), timescale: 90_000)
+        names.compactMap { name -> MediaTime? in
+            guard let p = pipeline(named: name) else { return nil }
+            let end = p.muxer.endDTS.map { MediaTime(value: $0, timescale: p.timescale) } ?? p.publishedEnd
+            return end?.converted(to: 90_000)
+        }.max()
     }
 
     /// A rung reached the new timeline (or stops): lists the old timeline's tail, then waits for its IDR on the new

@@ -143,34 +143,15 @@ struct RenditionMuxer: Sendable {
         }
     }
 
-    /// The ends the held last sample may be given at a flush (track ticks): from a tick after its start to as long
-    /// as its part and segment can take it (a part over PART-TARGET, or one closed early below 85 % of it, breaks
-    /// the spec's rules); nil when no sample is held.
-    var flushableEnds: ClosedRange<Int64>? {
-        guard let p = pending else { return nil }
-        let natural = naturalLastDuration
-        var longest = partTarget
-        // `place` closes the open part before a sample that opens a segment or does not fit: it then has a part of
-        // its own; else it must fit the open part and segment.
-        if !pendingOpensSegment && partDuration + natural <= partTarget {
-            longest = partTarget - partDuration
-            if let start = segmentStart { longest = min(longest, segmentLimit - (p.dts - start)) }
-        }
-        guard longest >= 1 else { return nil }
-        return (p.dts + 1)...(p.dts + longest)
-    }
-
-    private var naturalLastDuration: Int64 { lastDuration > 0 ? lastDuration : partTarget / 6 }
-
     /// Closes everything with the last known frame duration (publisher gone or timeline restarting). Before a new
-    /// timeline, `endingAt` (this track's ticks, within `flushableEnds`) sets the last sample's length so that every
-    /// track ends where the next timeline starts: a hole of even a few milliseconds between them stalled players at
-    /// a switch (MSE's buffered ranges break there, and hls.js waited up to 2 s before it jumped one).
+    /// timeline, `endingAt` (this track's ticks) stretches the last sample by up to a part so every track ends where
+    /// the next timeline starts: a hole of even a frame between them stalled players at a switch (MSE's buffered
+    /// ranges break there, and hls.js waited up to 2 s before it jumped one).
     mutating func flush(endingAt end: Int64? = nil) -> [MuxedPart] {
         var out: [MuxedPart] = []
         if let p = pending {
-            var duration = naturalLastDuration
-            if let end, let ends = flushableEnds, ends.contains(end) { duration = end - p.dts }
+            var duration = lastDuration > 0 ? lastDuration : partTarget / 6
+            if let end, end > p.dts + duration, end - p.dts - duration <= partTarget { duration = end - p.dts }
             out += place(p, duration: duration, opensSegment: pendingOpensSegment)
             pending = nil
             pendingOpensSegment = false
