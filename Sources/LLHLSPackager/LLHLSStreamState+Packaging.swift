@@ -80,12 +80,10 @@ extension LLHLSStreamState {
 
     /// Flushes a rendition before a new timeline: its parts are listed, but its segment stays open until the new
     /// timeline's first part (`PublishedRendition.defersClose`).
-    mutating func flushMuxerBeforeDiscontinuity(_ name: String, now: ClockReading, endingAt end: MediaTime?) {
-        guard let p = pipeline(named: name) else { return }
+    mutating func flushMuxerBeforeDiscontinuity(_ name: String, now: ClockReading) {
+        guard pipeline(named: name) != nil else { return }
         setDefersClose(true, name)
-        // Rounded up to this track's ticks: a tick over leaves no hole, a tick short would.
-        let ticks = end.map { $0.converted(to: 90_000).value }.map { ($0 * Int64(p.timescale) + 89_999) / 90_000 }
-        flushMuxer(name, now: now, endingAt: ticks)
+        flushMuxer(name, now: now)
         setDefersClose(false, name)
     }
 
@@ -96,9 +94,9 @@ extension LLHLSStreamState {
     }
 
     /// Closes a rendition's open part and segment, listing everything it muxed (source or rung).
-    mutating func flushMuxer(_ name: String, now: ClockReading, endingAt end: Int64? = nil) {
+    mutating func flushMuxer(_ name: String, now: ClockReading) {
         guard var p = pipeline(named: name) else { return }
-        let parts = p.muxer.flush(endingAt: end)
+        let parts = p.muxer.flush()
         setPipeline(named: name, p)
         publish(parts, name: name, now: now)
         // Everything muxed must be listed before the segment closes.

@@ -31,7 +31,7 @@ extension LLHLSStreamState {
                     s.finishPreviousTimeline(name, now: now)
                 }
                 // List what the old encoder cut before its successor's frames arrive.
-                s.flushMuxerBeforeDiscontinuity(name, now: now, endingAt: nil)
+                s.flushMuxerBeforeDiscontinuity(name, now: now)
                 s.rungs[name]?.rendition.pendingDiscontinuity = true
                 s.rungs[name]?.parameters = .video(v)
                 let muxer = s.makeRungMuxer()

@@ -13,9 +13,7 @@ extension LLHLSStreamState {
         releaseHeldAudio(all: true, now: now)
         let finishing = rungsFinish ? Set(rungs.filter { $0.value.active }.keys) : []
         if finishing.isEmpty { releaseHeldRungFrames(all: true, now: now) }
-        let flushing = pipelineNames.filter { !finishing.contains($0) }
-        let end90k = commonEnd(of: flushing)
-        for name in flushing { flushMuxerBeforeDiscontinuity(name, now: now, endingAt: end90k) }
+        for name in pipelineNames where !finishing.contains(name) { flushMuxerBeforeDiscontinuity(name, now: now) }
         alignSegmentNumbers(now: now, except: finishing)
         var end = MediaTime.zero(timescale: 90_000)
         for name in pipelineNames where !finishing.contains(name) {
@@ -37,32 +35,18 @@ extension LLHLSStreamState {
                 setPipeline(named: name, p)
                 continue
             }
-            p.beginTimeline(
-                muxer: makeMuxer(p.kind, timescale: p.timescale),
-                isRung: rungs[name] != nil,
-                startingAt: timeline.base.converted(to: p.timescale).value
-            )
+            p.beginTimeline(muxer: makeMuxer(p.kind, timescale: p.timescale), isRung: rungs[name] != nil)
             setPipeline(named: name, p)
         }
         installInitSections()
         emit(.timelineRestarted(session: sessionIndex))
     }
 
-    /// The latest end of what `names` have muxed (held last samples included): where their last samples are
-    /// stretched to before a new timeline, so no track leaves a hole the next timeline's start would open.
-    func commonEnd(of names: [String]) -> MediaTime? {
-        names.compactMap { name -> MediaTime? in
-            guard let p = pipeline(named: name) else { return nil }
-            let end = p.muxer.endDTS.map { MediaTime(value: $0, timescale: p.timescale) } ?? p.publishedEnd
-            return end?.converted(to: 90_000)
-        }.max()
-    }
-
     /// A rung reached the new timeline (or stops): lists the old timeline's tail, then waits for its IDR on the new
     /// one, where `startOrPushRung` gives it the source's MSN (GAPs only for segments it really missed).
     mutating func finishPreviousTimeline(_ name: String, now: ClockReading) {
         guard rungs[name]?.finishingSession != nil else { return }
-        flushMuxerBeforeDiscontinuity(name, now: now, endingAt: timeline.base)
+        flushMuxerBeforeDiscontinuity(name, now: now)
         guard var p = rungs[name] else { return }
         p.beginTimeline(muxer: makeMuxer(p.kind, timescale: p.timescale), isRung: true)
         p.installInit(session: sessionIndex)
@@ -112,7 +96,6 @@ extension LLHLSStreamState {
                     parameters: .audio(a)
                 )
                 fresh.heldFrames = audio?.heldFrames ?? []
-                if hadMedia { fresh.timelineStart = timeline.base.converted(to: ts).value }
                 audio = fresh
             }
             audio?.parameters = .audio(a)

@@ -143,16 +143,15 @@ struct RenditionMuxer: Sendable {
         }
     }
 
-    /// Closes everything with the last known frame duration (publisher gone or timeline restarting). Before a new
-    /// timeline, `endingAt` (this track's ticks) stretches the last sample by up to a part so every track ends where
-    /// the next timeline starts: a hole of even a frame between them stalled players at a switch (MSE's buffered
-    /// ranges break there, and hls.js waited up to 2 s before it jumped one).
-    mutating func flush(endingAt end: Int64? = nil) -> [MuxedPart] {
+    /// Closes everything with the last known frame duration (publisher gone or timeline restarting).
+    mutating func flush() -> [MuxedPart] {
         var out: [MuxedPart] = []
         if let p = pending {
-            var duration = lastDuration > 0 ? lastDuration : partTarget / 6
-            if let end, end > p.dts + duration, end - p.dts - duration <= partTarget { duration = end - p.dts }
-            out += place(p, duration: duration, opensSegment: pendingOpensSegment)
+            out += place(
+                p,
+                duration: lastDuration > 0 ? lastDuration : partTarget / 6,
+                opensSegment: pendingOpensSegment
+            )
             pending = nil
             pendingOpensSegment = false
         }

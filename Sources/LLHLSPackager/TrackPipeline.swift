@@ -16,10 +16,6 @@ struct TrackPipeline: Sendable {
     var parameters: FMP4Track.Media
     /// Audio: where the next frame should start, to absorb RTMP's millisecond rounding.
     var expectedNextDTS: Int64?
-    /// Audio: where a restarted timeline starts (its first frame, less than a frame after it, is moved onto it).
-    var timelineStart: Int64?
-    /// Audio: how far this session's frames are moved earlier, so they stay contiguous after the first one's move.
-    var sessionShift: Int64 = 0
     /// Frames waiting for the source video to pass their time (audio, and rung frames), so cuts align.
     var heldFrames: [MediaFrame] = []
     /// Rungs: must start on an IDR at a source cut (new, after a restart, a hole or dropped frames).
@@ -41,12 +37,10 @@ struct TrackPipeline: Sendable {
 
     /// Starts a new timeline with `muxer`: its first segment opens with a DISCONTINUITY; a rung (`isRung`) waits
     /// for its IDR at a source cut.
-    mutating func beginTimeline(muxer: RenditionMuxer, isRung: Bool, startingAt start: Int64? = nil) {
+    mutating func beginTimeline(muxer: RenditionMuxer, isRung: Bool) {
         finishingSession = nil
         rendition.pendingDiscontinuity = true
         expectedNextDTS = nil
-        timelineStart = start
-        sessionShift = 0
         self.muxer = muxer
         guard isRung else { return }
         awaitingKeyframe = true
@@ -75,18 +69,10 @@ struct TrackPipeline: Sendable {
     }
 
     /// An audio frame's decode time: AAC frames are exactly samplesPerFrame long, so RTMP's millisecond rounding is
-    /// absorbed and time never runs backwards. A restarted timeline's audio starts with its video: the session's first
-    /// frame (the first at or after the video's) is moved back onto the timeline's start, and the rest with it.
+    /// absorbed and time never runs backwards.
     mutating func smoothedDTS(_ dts: Int64) -> Int64 {
         guard case .audio(let a) = parameters else { return dts }
-        var out = dts - sessionShift
-        if let start = timelineStart {
-            timelineStart = nil
-            if out > start, out - start < Int64(a.samplesPerFrame) {
-                sessionShift = out - start
-                out = start
-            }
-        }
+        var out = dts
         if let expected = expectedNextDTS, abs(expected - out) <= Int64(a.samplesPerFrame / 2) { out = expected }
         if let expected = expectedNextDTS, out < expected { out = expected }
         expectedNextDTS = out + Int64(a.samplesPerFrame)
