@@ -142,6 +142,9 @@ class Watch:
             self.driver.quit()
             self.pages.close()
         self._whep.join(90)
+        # What each viewer saw, kept beside the gateway's log: a CI log keeps only the assertion.
+        (workdir / "whep.json").write_text(json.dumps(self.whep))
+        (workdir / "looks.json").write_text(json.dumps(self.looks))
 
 
 def whep_gap(v: dict, gw: Gateway) -> str:

@@ -72,7 +72,8 @@ async def watch(args, quiet: bool) -> dict:
                                if c.mimeType in ("video/H264", "video/rtx")])
     pc.addTransceiver("audio", direction="recvonly")
     counts = {"video": 0, "audio": 0, "width": 0, "height": 0, "firstVideo": None, "firstAudio": None,
-              "firstVideoAfterPost": None, "lastVideo": None, "maxGap": 0.0}
+              "firstVideoAfterPost": None, "lastVideo": None, "maxGap": 0.0,
+              "maxGapEnd": None}
     timeline = []
     connected, failed = asyncio.Event(), asyncio.Event()
     t0 = time.monotonic()
@@ -96,7 +97,8 @@ async def watch(args, quiet: bool) -> dict:
                 counts["width"], counts["height"] = frame.width, frame.height
                 now = time.monotonic()
                 if counts["lastVideo"] is not None:
-                    counts["maxGap"] = max(counts["maxGap"], round(now - counts["lastVideo"], 3))
+                    if now - counts["lastVideo"] > counts["maxGap"]:
+                        counts["maxGap"], counts["maxGapEnd"] = round(now - counts["lastVideo"], 3), round(now - t0, 3)
                 counts["lastVideo"] = now
                 if args.timeline and counts["video"] % args.timeline_every == 0:
                     rgb = frame.to_ndarray(format="rgb24")[frame.height // 2, frame.width // 2]
@@ -166,7 +168,8 @@ async def watch(args, quiet: bool) -> dict:
           "height": counts["height"], "firstVideoSeconds": counts["firstVideo"],
           "firstAudioSeconds": counts["firstAudio"],
           "firstVideoAfterPostSeconds": counts["firstVideoAfterPost"], "stats": stats,
-          "source": headers.get("X-Sluice-Video-Source"), "maxGapSeconds": counts["maxGap"], "t0Wall": t0_wall,
+          "source": headers.get("X-Sluice-Video-Source"), "maxGapSeconds": counts["maxGap"],
+          "maxGapEndSeconds": counts["maxGapEnd"], "t0Wall": t0_wall,
           **({"timeline": timeline} if args.timeline else {})}
 
 
