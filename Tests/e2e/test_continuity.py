@@ -156,7 +156,7 @@ def whep_gap(v: dict, gw: Gateway) -> str:
     stamp = lambda t: time.strftime("%H:%M:%S", time.gmtime(t)) + f".{int(t % 1 * 1000):03d}"
     near = [(stamp(v["t0Wall"] + x[0]), who(x[1:])) for x in v.get("timeline", [])
             if abs(x[0] - v["maxGapEndSeconds"]) < 2]
-    lines = [l for l in gw.log().splitlines() if "on air:" in l or "[WHEPEgress]" in l and "session" not in l]
+    lines = [l for l in gw.log().splitlines() if "on air:" in l or ("[WHEPEgress]" in l and "session" not in l)]
     return (f"WHEP frames stopped for {v['maxGapSeconds']} s, until {stamp(end)} UTC; pictures around it: {near}\n"
             f"gateway: " + "\n".join(lines[-30:]) + f"\n{ {k: x for k, x in v.items() if k != 'timeline'} }")
 

@@ -72,8 +72,7 @@ async def watch(args, quiet: bool) -> dict:
                                if c.mimeType in ("video/H264", "video/rtx")])
     pc.addTransceiver("audio", direction="recvonly")
     counts = {"video": 0, "audio": 0, "width": 0, "height": 0, "firstVideo": None, "firstAudio": None,
-              "firstVideoAfterPost": None, "lastVideo": None, "maxGap": 0.0,
-              "maxGapEnd": None}
+              "firstVideoAfterPost": None, "lastVideo": None, "maxGap": 0.0, "maxGapEnd": None}
     timeline = []
     connected, failed = asyncio.Event(), asyncio.Event()
     t0 = time.monotonic()
