@@ -13,6 +13,15 @@ final class OnAirChannel: Sendable {
         var start: MediaTime?
         /// Its timestamps made monotonic across jumps, before anything below looks at them.
         var timeline = MonotonicTimeline()
+        /// Its newest audio while off air: an encoder sends audio a little ahead of the keyframe it splices at, and
+        /// what belongs after that keyframe goes on air with it (dropped, it left a hole MSE players stall on).
+        var offAirAudio: [MediaFrame] = []
+
+        /// Keeps `frame` among the newest off-air audio (a few frames, more than any encoder's interleaving).
+        mutating func keepOffAir(_ frame: MediaFrame) {
+            offAirAudio.append(frame)
+            if offAirAudio.count > 16 { offAirAudio.removeFirst(offAirAudio.count - 16) }
+        }
     }
 
     private struct State {
@@ -153,8 +162,13 @@ final class OnAirChannel: Sendable {
                 s.seats[role] = seat
                 if let rebase { events.append(rebased(role, rebase, &s)) }
                 let splicePoint = frame.kind == .video ? frame.isKeyframe : seat.description?.video == nil
+                var early: [MediaFrame] = []
                 switch s.onAir.media(role, isSplicePoint: splicePoint, now: now) {
                 case .drop:
+                    if frame.kind == .audio {
+                        seat.keepOffAir(frame)
+                        s.seats[role] = seat
+                    }
                     return
                 case .forward:
                     if let start = seat.start, frame.dts < start { return }
@@ -163,6 +177,12 @@ final class OnAirChannel: Sendable {
                         describe(d, &s)
                     }
                 case .splice(let change):
+                    if var slate = s.slate {
+                        let length = slate.clip.audioFrameDuration
+                        for frame in slate.audioToVideoEnd(now: now) {
+                            air.send(s.timeline.place(frame, audioDuration: length, now: now))
+                        }
+                    }
                     s.slate = nil
                     s.sequence += 1
                     if let d = seat.description {
@@ -171,12 +191,14 @@ final class OnAirChannel: Sendable {
                     }
                     s.timeline.splice(sourceStart: frame.dts)
                     seat.start = frame.dts
+                    early = seat.offAirAudio.filter { $0.dts >= frame.dts }
+                    seat.offAirAudio = []
                     s.seats[role] = seat
                     events.append(switched(change, &s))
                 }
                 let audio = seat.description?.audio
                 let length = audio.map { MediaTime(value: Int64($0.samplesPerFrame), timescale: Int32($0.sampleRate)) }
-                air.send(s.timeline.place(frame, audioDuration: length, now: now))
+                for f in [frame] + early { air.send(s.timeline.place(f, audioDuration: length, now: now)) }
             case .ended:
                 s.seats[role] = nil
                 ends = perform(s.onAir.left(role, now: now), now: now, &s, &events)

@@ -68,6 +68,54 @@ struct OnAirChannelTests {
         backup.end()
     }
 
+    /// An encoder sends audio a little ahead of the keyframe a takeover splices at: the audio after that keyframe goes
+    /// on air with it (dropped, it left a hole at the switch that stock hls.js stalled on), the audio before it not.
+    @Test func aTakeoverAirsTheBackupsAudioThatCameAheadOfItsKeyframe() async throws {
+        var config = OnAirConfiguration()
+        config.slate = false
+        config.grace = .seconds(5)
+        let hub = StreamHub(onAir: config)
+        let key = try #require(StreamKey("cam"))
+        let primary = try hub.publish(key: key, origin: "a")
+        let reader = try #require(hub.subscribe(key: key, name: "t"))
+        let backup = try hub.publish(key: key, origin: "b", seat: .backup)
+        let audio = AudioParameters(
+            codec: .aac,
+            decoderConfiguration: [0x11, 0x90],
+            sampleRate: 48_000,
+            channels: 2,
+            samplesPerFrame: 1_024,
+            codecString: "mp4a.40.2"
+        )
+        primary.update(description: StreamDescription(video: Self.video))
+        backup.update(description: StreamDescription(video: Self.video, audio: audio))
+        primary.send(Self.frame(0, key: true))
+        primary.end()
+        // The backup's keyframe at 30 s (1_440_000 at 48 kHz) comes after audio of 29.957, 29.979, 30.000 and 30.021 s.
+        let sound = (-2..<2).map { n in
+            MediaFrame(
+                kind: .audio,
+                dts: MediaTime(value: 1_440_000 + Int64(n) * 1_024, timescale: 48_000),
+                isKeyframe: true,
+                data: [2]
+            )
+        }
+        for f in sound { backup.send(f) }
+        backup.send(Self.frame(900, key: true))
+        backup.send(
+            MediaFrame(kind: .audio, dts: MediaTime(value: 1_442_048, timescale: 48_000), isKeyframe: true, data: [2])
+        )
+        backup.send(Self.frame(901))
+        backup.send(Self.frame(902))
+        let events = await Self.read(reader, frames: 5)
+        let aired = events.compactMap { e -> MediaFrame? in if case .frame(let f) = e { f } else { nil } }
+        #expect(aired.map(\.kind) == [.video, .video, .audio, .audio, .audio])
+        // On the air's timeline the keyframe follows the primary's frame, and the audio keeps its place beside it.
+        let keyframe = try #require(aired.dropFirst().first).dts
+        #expect(aired.dropFirst(2).map { ($0.dts - keyframe).converted(to: 48_000).value } == [0, 1_024, 2_048])
+        backup.end()
+    }
+
     @Test func aReconnectReplacesAPublicationThatWentSilentAndTheOldOneCannotSendAnyMore() async throws {
         var config = OnAirConfiguration()
         config.slate = false
