@@ -221,6 +221,11 @@ public final class WHIPIngestService: Sendable {
                 let actions: [WHIPMediaPipeline.Action]
                 switch input {
                 case .tick:
+                    // The hub gave the seat to a newer publish of the key: this publisher's media goes nowhere now.
+                    if publication.isEnded {
+                        reason = OnAirRole.replacedReason
+                        break loop
+                    }
                     let now = ContinuousClock.now
                     actions = pipeline.tick(now: now, wall: .now())
                     if reported == nil || lastReport.duration(to: now) >= metricsInterval {
