@@ -3,18 +3,30 @@ import CodecFormats
 import MediaCore
 
 /// The slate's media, encoded once per stream shape: the still picture (drawn, or `ingest.slate_image`) as one GOP of H.264 (an IDR, then pictures
-/// that repeat it, which cost a few bytes each) and one frame of AAC silence that loops.
+/// that repeat it, which cost a few bytes each; HEVC or AV1 for such sources) and one frame of AAC silence that loops.
 public enum SlateEncoding {
-    /// One GOP of `frames` pictures of the slate at `width`×`height` (even), `frameRate` per second: the decoder
-    /// configuration and the frames (AVCC, 90 kHz). Without SEI: x264's banner would tell a reader the slate is a
+    /// One GOP of `frames` pictures of the slate at `width`×`height` (even), `frameRate` per second, in `codec`: the
+    /// decoder configuration and the frames (AVCC, 90 kHz). Without SEI: x264's banner would tell a reader the slate is a
     /// stream of its own settings.
     public static func video(
+        codec: Codec = .h264,
         width: Int,
         height: Int,
         frameRate: Double,
         frames: Int,
         image: SlateImage? = nil
     ) throws(FFmpegError) -> (VideoParameters, [MediaFrame]) {
+        let zero = MediaTime.zero(timescale: 90_000)
+        // Drawn (or decoded and scaled) once; every picture of the GOP references the same pixels.
+        let still: DecodedPicture
+        if let image {
+            still = try image.picture(width: width, height: height, pts: zero)
+        } else {
+            still = try painted(width: width, height: height, pts: zero)
+        }
+        guard codec == .h264 else {
+            return try enhancedVideo(codec, still: still, frameRate: frameRate, frames: frames)
+        }
         let encoder = try LadderVideoEncoder(
             LadderVideoEncoder.Settings(
                 width: width,
@@ -26,14 +38,6 @@ public enum SlateEncoding {
             )
         )
         let step = 90_000 / max(frameRate, 1)
-        let zero = MediaTime.zero(timescale: 90_000)
-        // Drawn (or decoded and scaled) once; every picture of the GOP references the same pixels.
-        let still: DecodedPicture
-        if let image {
-            still = try image.picture(width: width, height: height, pts: zero)
-        } else {
-            still = try painted(width: width, height: height, pts: zero)
-        }
         var out: [MediaFrame] = []
         for index in 0..<max(frames, 1) {
             let pts = MediaTime(value: Int64((Double(index) * step).rounded()), timescale: 90_000)

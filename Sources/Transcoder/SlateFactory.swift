@@ -5,10 +5,12 @@ import StreamHub
 import Synchronization
 
 /// Makes the hub's slate with libx264 and FFmpeg's AAC encoder: once per stream shape (picture size, frame rate,
-/// sample rate, channels), kept for every later drop. H.264 sources with AAC (or no) audio get a slate; others none.
+/// sample rate, channels), kept for every later drop. H.264, HEVC and AV1 sources with AAC (or no) audio get a slate
+/// in their codec (libx265, SVT-AV1 for the latter two); others none.
 public final class SlateFactory: SlateMaker {
     /// What a slate is made for: the tracks' shapes, not their encoders' exact parameters.
     private struct Shape: Hashable {
+        var codec: Codec
         var width: Int
         var height: Int
         var frameRate: Double
@@ -33,9 +35,10 @@ public final class SlateFactory: SlateMaker {
     }
 
     public func clip(matching description: StreamDescription) -> SlateClip? {
-        guard let video = description.video, video.codec == .h264 else { return nil }
+        guard let video = description.video, [.h264, .hevc, .av1].contains(video.codec) else { return nil }
         if let audio = description.audio, audio.codec != .aac { return nil }
         let shape = Shape(
+            codec: video.codec,
             width: video.width,
             height: video.height,
             frameRate: video.frameRate ?? 30,
@@ -55,6 +58,7 @@ public final class SlateFactory: SlateMaker {
         do {
             let frames = max(1, Int((shape.frameRate * gop.secondsDouble).rounded()))
             let (video, pictures) = try SlateEncoding.video(
+                codec: shape.codec,
                 width: shape.width,
                 height: shape.height,
                 frameRate: shape.frameRate,
@@ -73,7 +77,7 @@ public final class SlateFactory: SlateMaker {
             logger.info(
                 "slate made",
                 metadata: [
-                    "size": "\(shape.width)x\(shape.height)", "frames": "\(pictures.count)",
+                    "codec": "\(shape.codec)", "size": "\(shape.width)x\(shape.height)", "frames": "\(pictures.count)",
                     "bytes": "\(pictures.reduce(0) { $0 + $1.data.count })",
                     "ms": "\((ContinuousClock.now - started).milliseconds)",
                 ]

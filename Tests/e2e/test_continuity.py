@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urljoin
 
 import pytest
 import requests
@@ -544,3 +545,67 @@ def test_a_backup_of_another_size_and_sample_rate_takes_over(workdir, publishers
     v = w.whep
     assert v.get("connected") and v["maxGapSeconds"] <= 1.0, whep_gap(v, gw)
     assert "green" in [who(x[1:]) for x in v["timeline"] if x[0] + v["t0Wall"] >= killed]
+
+
+ENHANCED = {
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast",
+             "-x265-params", "keyint=30:min-keyint=30:scenecut=0:open-gop=0:bframes=0:log-level=error"],
+    "av1": ["-c:v", "libsvtav1", "-preset", "12", "-g", "30", "-svtav1-params", "scd=0:pred-struct=1"],
+}
+
+
+def _fetch(url: str) -> bytes:
+    r = requests.get(url, timeout=10)
+    r.raise_for_status()
+    return r.content
+
+
+@pytest.mark.parametrize("codec", list(ENHANCED))
+def test_an_hevc_or_av1_passthrough_source_gets_the_slate_in_its_codec(workdir, publishers, codec):
+    """FFmpeg 9 publishes red HEVC or AV1 over Enhanced RTMP with the ladder off and is killed: the slate goes on air in
+    the source's codec (libx265 or SVT-AV1), the passthrough playlist keeps advancing and validates, and the new
+    timeline's segment decodes (ffmpeg) to the slate's dark field, not the red."""
+    from test_ertmp import FFMPEG9
+    import hlsvalidate as hv
+    if FFMPEG9 is None:
+        pytest.skip("imageio-ffmpeg (FFmpeg 9, the E-RTMP publisher) is not installed")
+    gw = Gateway(workdir, env={"SLUICE_HLS_RECONNECT_GRACE_S": "30", "SLUICE_TRANSCODE_ENABLED": "false"}).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    key = f"slate-{codec}"
+    try:
+        cmd = [FFMPEG9, "-hide_banner", "-nostdin", "-loglevel", "error", "-re",
+               "-f", "lavfi", "-i", "color=c=red:size=640x360:rate=30",
+               "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "60",
+               *ENHANCED[codec], "-pix_fmt", "yuv420p", "-c:a", "aac", "-f", "flv", gw.rtmp_url(key)]
+        first_run = publishers(cmd, "first")
+        wait_on_air(base, key, "primary", 20)
+        video_url = hv.parse_multivariant(_fetch(gw.hls_url(key)).decode(), gw.hls_url(key)).media_playlist_urls()["video"]
+        eventually(lambda: hv.parse_media_playlist(_fetch(video_url).decode()), 15,
+                   until=lambda pl: len([s for s in pl.segments if not s.gap]) >= 2)
+        first_run.stop(signal.SIGKILL)
+        wait_on_air(base, key, "slate", 5)
+        made = [line for line in gw.log().splitlines() if "slate made" in line]
+        assert made and f"codec={codec}" in made[-1], made or gw.log()[-3000:]
+        # Three segments of slate after the DISCONTINUITY: the playlist advances through the drop.
+        pl = eventually(lambda: hv.parse_media_playlist(_fetch(video_url).decode(), video_url), 15,
+                        until=lambda pl: any(s.discontinuity for s in pl.segments)
+                        and len(pl.segments) - next(i for i, s in enumerate(pl.segments) if s.discontinuity) >= 3)
+        split = next((i for i, s in enumerate(pl.segments) if s.discontinuity), None)
+        assert split is not None and len(pl.segments) - split >= 3, pl.text
+        assert on_air(base, key)["onAir"] == "slate", on_air(base, key)
+        violations = [v for v in hv.check_media(pl) if v.rule not in ("HTTP", "M11")]
+        assert not violations, "\n".join(map(str, violations)) + "\n" + pl.text
+        slate = pl.segments[split + 1]
+        assert slate.map_uri is not None, pl.text
+        clip = workdir / f"slate.{codec}.mp4"
+        clip.write_bytes(_fetch(urljoin(video_url, slate.map_uri)) + _fetch(urljoin(video_url, slate.uri)))
+        probe = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name",
+                                "-of", "csv=p=0", str(clip)], capture_output=True, text=True, timeout=30)
+        assert probe.stdout.strip() == codec, probe.stdout + probe.stderr
+        pixels = subprocess.run(["ffmpeg", "-v", "error", "-i", str(clip), "-frames:v", "1", "-vf", "scale=64:36",
+                                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-"], capture_output=True, timeout=30).stdout
+        assert len(pixels) == 64 * 36 * 3, f"decoded {len(pixels)} bytes"
+        colours = [who(tuple(pixels[i:i + 3])) for i in range(0, len(pixels), 3)]
+        assert colours.count("red") == 0 and colours.count("slate") == len(colours), colours
+    finally:
+        gw.stop()
