@@ -123,13 +123,7 @@ import WebRTCWire
 
     /// The service's session limit, against a real transport on a loopback port: one more POST is 503.
     @Test func sessionLimitRefusesOneMoreSessionWith503() async throws {
-        var transportConfiguration = WebRTCTransportConfiguration()
-        transportConfiguration.port = 0
-        let transport = WebRTCTransportService(
-            configuration: transportConfiguration,
-            certificate: try DTLSCertificate()
-        )
-        try await transport.start()
+        let transport = try await LoopbackTransport.started()
         var configuration = WHIPIngestConfiguration()
         configuration.maxSessions = 1
         configuration.additionalHosts = ["203.0.113.7"]
@@ -156,13 +150,7 @@ import WebRTCWire
 
     /// `webrtc.max_offer_bytes`: an offer over the configured size is refused 413 before it is parsed; one under passes.
     @Test func offerLargerThanTheConfiguredLimitIsRefusedWith413() async throws {
-        var transportConfiguration = WebRTCTransportConfiguration()
-        transportConfiguration.port = 0
-        let transport = WebRTCTransportService(
-            configuration: transportConfiguration,
-            certificate: try DTLSCertificate()
-        )
-        try await transport.start()
+        let transport = try await LoopbackTransport.started()
         let offer = GoldenPublisher.offer().description.text
         var configuration = WHIPIngestConfiguration()
         configuration.maxOfferBytes = offer.utf8.count - 1

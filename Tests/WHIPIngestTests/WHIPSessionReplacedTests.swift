@@ -11,13 +11,7 @@ import WebRTCWire
 /// table nor counts against `webrtc.max_sessions`.
 @Suite struct WHIPSessionReplacedTests {
     @Test func aSessionWhoseSeatANewerPublishTookIsClosed() async throws {
-        var transportConfiguration = WebRTCTransportConfiguration()
-        transportConfiguration.port = 0
-        let transport = WebRTCTransportService(
-            configuration: transportConfiguration,
-            certificate: try DTLSCertificate()
-        )
-        try await transport.start()
+        let transport = try await LoopbackTransport.started()
         var onAir = OnAirConfiguration()
         onAir.failoverAfter = .milliseconds(50)
         let hub = StreamHub(onAir: onAir)
