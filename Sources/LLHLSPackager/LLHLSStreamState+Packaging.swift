@@ -51,7 +51,7 @@ extension LLHLSStreamState {
             }
         }
         let sample = TrackSample(
-            dts: p.smoothedDTS(p.joined(time.value)),
+            dts: p.smoothedDTS(time.value),
             compositionOffset: Int32(clamping: frame.compositionOffset.converted(to: p.timescale).value),
             isSync: frame.isKeyframe,
             data: frame.data,
@@ -66,7 +66,7 @@ extension LLHLSStreamState {
         guard name == "video" else { return }
         // Audio and the rungs cut where the source video did.
         for b in boundaries {
-            audio?.addBoundary(b)
+            if let ts = audio?.timescale { audio?.muxer.addBoundary(b.converted(to: ts).value) }
             for rung in rungs.keys { rungs[rung]?.muxer.addBoundary(b.converted(to: 90_000).value) }
         }
         // The segment a boundary opens gets the next MSN once its first part closes; rungs start on it.

@@ -68,9 +68,6 @@ struct RenditionMuxer: Sendable {
     /// Tells an audio muxer where video cut a segment.
     mutating func addBoundary(_ t: Int64) { boundaries.append(t) }
 
-    /// Moves the cuts video told it by `ticks` earlier (audio moved back to meet the audio before it).
-    mutating func moveBoundaries(back ticks: Int64) { boundaries = boundaries.map { $0 - ticks } }
-
     /// Removes boundaries reported to the other track.
     mutating func takeDecidedBoundaries() -> [Int64] {
         defer { decidedBoundaries = [] }

@@ -16,8 +16,6 @@ struct TrackPipeline: Sendable {
     var parameters: FMP4Track.Media
     /// Audio: where the next frame should start, to absorb RTMP's millisecond rounding.
     var expectedNextDTS: Int64?
-    /// Audio: ticks this timeline's frames move back so its first frame meets the audio published before (`joined`).
-    var joinShift: Int64?
     /// Frames waiting for the source video to pass their time (audio, and rung frames), so cuts align.
     var heldFrames: [MediaFrame] = []
     /// Rungs: must start on an IDR at a source cut (new, after a restart, a hole or dropped frames).
@@ -43,7 +41,6 @@ struct TrackPipeline: Sendable {
         finishingSession = nil
         rendition.pendingDiscontinuity = true
         expectedNextDTS = nil
-        joinShift = nil
         self.muxer = muxer
         guard isRung else { return }
         awaitingKeyframe = true
@@ -70,30 +67,6 @@ struct TrackPipeline: Sendable {
         defer { heldFrames.removeFirst(released) }
         return Array(heldFrames.prefix(released))
     }
-
-    /// An audio frame's time on a restarted timeline: moved back by the hole, up to `joinLimit`, between the timeline's
-    /// first audio frame and the audio published before. The outgoing encoder's audio ends short of its video and the
-    /// incoming one's first frame comes after its video; MSE players place a new timeline's audio by its video, so the
-    /// hole stays in the buffer, where stock hls.js stalls. No published sample changes length.
-    mutating func joined(_ dts: Int64) -> Int64 {
-        guard kind == .audio else { return dts }
-        if joinShift == nil {
-            let hole = publishedEnd.map { dts - $0.converted(to: timescale).value } ?? 0
-            let shift = hole > 0 && hole <= joinLimit ? hole : 0
-            joinShift = shift
-            // Its segments still cut with video's, at the same media: the cuts move with the frames.
-            muxer.moveBoundaries(back: shift)
-        }
-        return dts - (joinShift ?? 0)
-    }
-
-    /// Where video cut a segment, for an audio track to cut at the same media (moved as its frames were).
-    mutating func addBoundary(_ t: MediaTime) {
-        muxer.addBoundary(t.converted(to: timescale).value - (joinShift ?? 0))
-    }
-
-    /// The most audio may move ahead of its video to close a hole: 40 ms, what EBU R37 allows audio to lead.
-    var joinLimit: Int64 { Int64(timescale) * 40 / 1000 }
 
     /// An audio frame's decode time: AAC frames are exactly samplesPerFrame long, so RTMP's millisecond rounding is
     /// absorbed and time never runs backwards.

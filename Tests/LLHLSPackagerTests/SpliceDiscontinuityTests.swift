@@ -88,55 +88,6 @@ import Testing
         }
     }
 
-    /// The old encoder's audio ends 6.7 ms short of its video (70 AAC frames against 45 pictures), and the new one's
-    /// first audio frame comes `late` frames after its video; returns the audio rendition's segments and where the old
-    /// audio ended (ticks).
-    static func audioAcrossASplice(late: Int) throws -> (state: LLHLSStreamState, oldEnd: Int64) {
-        let d = try Fixtures.description()
-        var s = Fixtures.state(d)
-        s.feed(Fixtures.av(seconds: 1.5, gop: 30))
-        let oldEnd: Int64 = 70 * 1024
-        s.apply(try Self.spliced(d, 1), now: .now)
-        #expect(s.audio?.publishedEnd?.value == oldEnd)
-        var skipped = 0
-        for f in Fixtures.av(seconds: 1.5, from: 1.5, gop: 30) {
-            if f.kind == .audio, skipped < late {
-                skipped += 1
-                continue
-            }
-            s.apply(f, now: .now)
-        }
-        return (s, oldEnd)
-    }
-
-    /// MSE players place a new timeline's audio by its video: a hole between the old audio's end and the new audio's
-    /// start stays in the buffer (stock hls.js stalled on 25 ms). The new audio meets the old, no sample changes length.
-    @Test(arguments: [0, 1])
-    func aNewTimelinesAudioStartsWhereTheOldAudioEnded(late: Int) throws {
-        let (s, oldEnd) = try Self.audioAcrossASplice(late: late)
-        let segments = s.rendition(.audio).segments
-        let first = try #require(segments.first { $0.discontinuity })
-        #expect(first.startDTS == oldEnd, "a hole of \(first.startDTS - oldEnd) ticks")
-        for segment in segments {
-            #expect(segment.parts.allSatisfy { $0.duration % 1024 == 0 }, "MSN \(segment.msn): a sample changed length")
-        }
-        // It still cuts where video does: the same MSNs, none a GAP, each starting within a frame and the move.
-        let video = s.rendition(.video).segments
-        #expect(segments.map(\.msn) == video.map(\.msn) && (segments + video).allSatisfy { $0.gapDuration == nil })
-        for (a, v) in zip(segments, video) {
-            let apart = abs(Double(a.startDTS) / 48_000 - Double(v.startDTS) / 90_000)
-            #expect(apart < 0.021 + 0.04, "MSN \(a.msn): audio and video start \(apart) s apart")
-        }
-    }
-
-    /// A hole longer than audio may lead video (40 ms) is a real one: the new audio keeps its time.
-    @Test func aHoleOverFortyMillisecondsIsLeft() throws {
-        let (s, oldEnd) = try Self.audioAcrossASplice(late: 3)
-        let first = try #require(s.rendition(.audio).segments.first { $0.discontinuity })
-        let natural: Int64 = 72_000 + 3 * 1024
-        #expect(first.startDTS == natural, "moved by \(natural - first.startDTS) ticks from \(oldEnd)")
-    }
-
     @Test func theSameEncodingSequenceAgainChangesNothing() throws {
         let d = try Fixtures.description()
         var s = Fixtures.state(d)
