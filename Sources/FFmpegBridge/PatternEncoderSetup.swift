@@ -15,6 +15,34 @@ enum PatternEncoderSetup {
         }
     }
 
+    /// Opens `config`'s video encoder for yuv420p pictures of its size on `timeBase` at `frameRate`, with its GOP,
+    /// B-frames and bit rate, and the parameter sets in extradata (the decoder configuration record), not in front of
+    /// every keyframe.
+    static func open(
+        _ config: TestPatternSource.Configuration,
+        timeBase: AVRational,
+        frameRate: AVRational
+    ) throws(FFmpegError) -> CodecContext {
+        guard let name = encoderName(config.videoCodec) else {
+            throw FFmpegError(message: "\(config.videoCodec) is not a video codec", context: "PatternEncoderSetup")
+        }
+        let context = try CodecContext(encoderNamed: name)
+        let c = context.pointer
+        c.pointee.width = Int32(config.width)
+        c.pointee.height = Int32(config.height)
+        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        c.pointee.time_base = timeBase
+        c.pointee.framerate = frameRate
+        c.pointee.gop_size = Int32(config.gopFrames)
+        c.pointee.keyint_min = Int32(config.gopFrames)
+        c.pointee.max_b_frames = Int32(config.bFrames)
+        c.pointee.bit_rate = Int64(config.videoBitRate)
+        c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
+        try configure(context, config)
+        try context.open()
+        return context
+    }
+
     /// Sets the encoder's private options for `config` (after the shared size, rate and GOP fields).
     static func configure(_ context: CodecContext, _ config: TestPatternSource.Configuration) throws(FFmpegError) {
         let gop = config.gopFrames
@@ -61,6 +89,19 @@ enum PatternEncoderSetup {
         case .hevc: try HEVCPackaging.decoderConfiguration(fromExtradata: extradata)
         case .av1: try AV1Packaging.codecConfiguration(fromExtradata: extradata)
         case .h264, .aac, .opus: try H264Packaging.decoderConfiguration(fromExtradata: extradata)
+        }
+    }
+
+    /// The parameters of an encoder's decoder configuration record for `codec`.
+    static func videoParameters(
+        _ codec: Codec,
+        record: [UInt8],
+        frameRate: Double
+    ) throws(CodecFormatError) -> VideoParameters {
+        switch codec {
+        case .hevc: try VideoParameters(hevcDecoderConfiguration: record, frameRate: frameRate)
+        case .av1: try VideoParameters(av1CodecConfiguration: record, frameRate: frameRate)
+        case .h264, .aac, .opus: try VideoParameters(avcDecoderConfiguration: record, frameRate: frameRate)
         }
     }
 

@@ -24,24 +24,11 @@ final class PatternVideoEncoder {
         fps = Int32(config.fps)
         codec = config.videoCodec
         frameLimit = config.duration.map { Int64(($0.secondsDouble * Double(config.fps)).rounded()) }
-        guard let name = PatternEncoderSetup.encoderName(codec) else {
-            throw FFmpegError(message: "\(codec) is not a video codec", context: "PatternVideoEncoder")
-        }
-        context = try CodecContext(encoderNamed: name)
-        let c = context.pointer
-        c.pointee.width = Int32(config.width)
-        c.pointee.height = Int32(config.height)
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = AVRational(num: 1, den: fps)
-        c.pointee.framerate = AVRational(num: fps, den: 1)
-        c.pointee.gop_size = Int32(config.gopFrames)
-        c.pointee.keyint_min = Int32(config.gopFrames)
-        c.pointee.max_b_frames = Int32(config.bFrames)
-        c.pointee.bit_rate = Int64(config.videoBitRate)
-        // Parameter sets go to extradata (the avcC/hvcC/av1C), not in front of every keyframe.
-        c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        try PatternEncoderSetup.configure(context, config)
-        try context.open()
+        context = try PatternEncoderSetup.open(
+            config,
+            timeBase: AVRational(num: 1, den: fps),
+            frameRate: AVRational(num: fps, den: 1)
+        )
         decoderConfiguration = try PatternEncoderSetup.decoderConfiguration(codec, extradata: context.extradata)
 
         frame = try Frame.yuv420p(width: config.width, height: config.height, label: "video")

@@ -13,40 +13,23 @@ extension SlateEncoding {
         frameRate: Double,
         frames: Int
     ) throws(FFmpegError) -> (VideoParameters, [MediaFrame]) {
-        guard let name = PatternEncoderSetup.encoderName(codec) else {
-            throw FFmpegError(message: "no slate encoder for \(codec)", context: "SlateEncoding")
-        }
         var setup = TestPatternSource.Configuration()
         setup.width = still.width
         setup.height = still.height
-        setup.fps = max(1, Int(frameRate.rounded()))
         setup.videoCodec = codec
         setup.gop = frames
         setup.videoBitRate = 400_000
-        let context = try CodecContext(encoderNamed: name)
-        let c = context.pointer
-        c.pointee.width = Int32(still.width)
-        c.pointee.height = Int32(still.height)
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = AVRational(num: 1, den: 90_000)
-        c.pointee.framerate = av_d2q(frameRate > 0 ? frameRate : 30, 1_001_000)
-        c.pointee.gop_size = Int32(frames)
-        c.pointee.keyint_min = Int32(frames)
-        c.pointee.max_b_frames = 0
-        c.pointee.bit_rate = Int64(setup.videoBitRate)
-        // Parameter sets go to the decoder configuration record, not in front of every keyframe.
-        c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        try PatternEncoderSetup.configure(context, setup)
-        try context.open()
+        let context = try PatternEncoderSetup.open(
+            setup,
+            timeBase: AVRational(num: 1, den: 90_000),
+            frameRate: av_d2q(frameRate > 0 ? frameRate : 30, 1_001_000)
+        )
         let record = try PatternEncoderSetup.decoderConfiguration(codec, extradata: context.extradata)
         let parameters: VideoParameters
         do {
-            parameters =
-                codec == .av1
-                ? try VideoParameters(av1CodecConfiguration: record, frameRate: frameRate)
-                : try VideoParameters(hevcDecoderConfiguration: record, frameRate: frameRate)
+            parameters = try PatternEncoderSetup.videoParameters(codec, record: record, frameRate: frameRate)
         } catch {
-            throw FFmpegError(message: "\(name) produced an unreadable record: \(error)", context: "SlateEncoding")
+            throw FFmpegError(message: "\(codec) slate has an unreadable record: \(error)", context: "SlateEncoding")
         }
         let input = try Frame()
         let packet = try Packet()

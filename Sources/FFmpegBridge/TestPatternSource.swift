@@ -77,24 +77,15 @@ public final class TestPatternSource: MediaSource {
         audio = try ToneAudioEncoder(configuration)
         do {
             streamDescription = StreamDescription(
-                video: try Self.videoParameters(configuration, record: video.decoderConfiguration),
+                video: try PatternEncoderSetup.videoParameters(
+                    configuration.videoCodec,
+                    record: video.decoderConfiguration,
+                    frameRate: Double(configuration.fps)
+                ),
                 audio: try AudioParameters(audioSpecificConfig: audio.audioSpecificConfig)
             )
         } catch {
             throw FFmpegError(message: "encoder headers did not parse: \(error)", context: "TestPatternSource")
-        }
-    }
-
-    /// The parameters of the encoder's record for the configured codec.
-    private static func videoParameters(
-        _ configuration: Configuration,
-        record: [UInt8]
-    ) throws(CodecFormatError) -> VideoParameters {
-        let fps = Double(configuration.fps)
-        return switch configuration.videoCodec {
-        case .hevc: try VideoParameters(hevcDecoderConfiguration: record, frameRate: fps)
-        case .av1: try VideoParameters(av1CodecConfiguration: record, frameRate: fps)
-        case .h264, .aac, .opus: try VideoParameters(avcDecoderConfiguration: record, frameRate: fps)
         }
     }
 

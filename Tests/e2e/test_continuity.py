@@ -19,8 +19,10 @@ import pytest
 import requests
 
 import hlsjs
+import hlsvalidate as hv
 from browser import PageServer, headless_chromium, unavailable as no_browser
 from procs import Gateway
+from test_ertmp import FFMPEG9
 from waiting import eventually, eventually_in_page
 
 HERE = Path(__file__).resolve().parent
@@ -565,8 +567,6 @@ def test_an_hevc_or_av1_passthrough_source_gets_the_slate_in_its_codec(workdir, 
     """FFmpeg 9 publishes red HEVC or AV1 over Enhanced RTMP with the ladder off and is killed: the slate goes on air in
     the source's codec (libx265 or SVT-AV1), the passthrough playlist keeps advancing and validates, and the new
     timeline's segment decodes (ffmpeg) to the slate's dark field, not the red."""
-    from test_ertmp import FFMPEG9
-    import hlsvalidate as hv
     if FFMPEG9 is None:
         pytest.skip("imageio-ffmpeg (FFmpeg 9, the E-RTMP publisher) is not installed")
     gw = Gateway(workdir, env={"SLUICE_HLS_RECONNECT_GRACE_S": "30", "SLUICE_TRANSCODE_ENABLED": "false"}).start()
