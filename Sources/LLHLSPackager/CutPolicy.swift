@@ -7,7 +7,8 @@ enum CutPolicy: Sendable, Equatable {
     /// A long-GOP source (keyframes further apart than the segment target): only where the grid marks a sample,
     /// keyframe or not; the length cap only guards against a grid that never came.
     case fixedGrid
-    /// Audio beside video: at the frame nearest each boundary video decided (`addBoundary`).
+    /// Audio beside video: at the last frame boundary a millisecond or more before each boundary video decided
+    /// (`addBoundary`).
     case followsVideo
     /// A ladder rung: only at a sync sample within `tolerance` ticks of a source boundary, each boundary used once
     /// (B-frame sources put the source's cut a few frames earlier in decode order).

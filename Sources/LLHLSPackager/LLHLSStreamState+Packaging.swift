@@ -117,17 +117,18 @@ extension LLHLSStreamState {
 
     /// Lists held parts that every pacing rendition has reached (or that waited too long, or all when forced).
     mutating func releaseAligned(now: ClockReading, force: Bool) {
-        // Video renditions set the pace; audio trails video by design and never holds it back.
+        // Video renditions set the pace; audio trails video (never listed past it) and never holds it back.
         let pacing = pipelineNames.filter { name in
             if name == "audio" { return video == nil }
             // A rung the transcoder reports behind (+Shedding) holds nobody back.
             return (rungs[name]?.active ?? true) && !behindRungs.contains(name)
         }
-        // Within most of a part counts as in step: audio and video parts end at different instants.
+        // Within most of a part counts as in step: rungs with other frame rates end their parts at other instants.
         let tolerance = MediaTime(value: Int64(partTarget.secondsDouble * 90_000 * 0.75), timescale: 90_000)
         let (ready, events) = aligner.release(
             pacing: pacing,
             rungs: Set(rungs.keys),
+            trailing: video == nil ? [] : ["audio"],
             tolerance: tolerance,
             now: now.instant,
             force: force

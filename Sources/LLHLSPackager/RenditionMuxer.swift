@@ -119,8 +119,11 @@ struct RenditionMuxer: Sendable {
             if cut && placing { boundaries.removeFirst() }
             return (cut, false)
         case .followsVideo:
-            let cut = segmentLength != nil && (boundaries.first.map { s.dts + duration / 2 >= $0 } ?? false)
-            if placing { boundaries.removeAll { $0 <= s.dts + duration / 2 } }
+            // A frame ending past video's boundary, or within a millisecond of it, opens the segment: audio never ends
+            // at or past video's edge (hls.js 1.6 sets MediaSource.duration to that edge at start-up, hls.js#7321).
+            let margin = Int64(timescale) / 1_000
+            let cut = segmentLength != nil && (boundaries.first.map { s.dts + duration > $0 - margin } ?? false)
+            if placing { boundaries.removeAll { $0 - margin < s.dts + duration } }
             return (cut, false)
         case .fixedGrid:
             guard let length = segmentLength else { return (false, false) }

@@ -24,6 +24,8 @@ struct RungAligner: Sendable {
 
     /// Parts muxed but not yet listed, oldest first.
     private(set) var held: [HeldPart] = []
+    /// End of the last listed part per rendition, on the stream timeline.
+    private(set) var listedEnd: [String: MediaTime] = [:]
     /// End of the last muxed part per rendition, on the stream timeline.
     private(set) var producedEnd: [String: MediaTime] = [:]
     /// Rungs trailing the leader by more than `lagLimit`: listed as they come, without holding the others.
@@ -44,16 +46,19 @@ struct RungAligner: Sendable {
 
     /// A new timeline: no rung lags behind it yet, and each starts its encoder again.
     mutating func restart() {
+        listedEnd = [:]
         lagging = []
         started = []
         reportedBehind = []
     }
 
     /// Takes the held parts every pacing rendition has reached (within `tolerance`), that waited too long, or all when
-    /// `force`; `pacing` are the renditions that set the pace, `rungs` those of them that may fall behind.
+    /// `force`; `pacing` are the renditions that set the pace, `rungs` those of them that may fall behind, and
+    /// `trailing` those listed only as far as every pacing rendition in step is listed (audio beside video).
     mutating func release(
         pacing: [String],
         rungs: Set<String>,
+        trailing: Set<String> = [],
         tolerance: MediaTime,
         now: ContinuousClock.Instant,
         force: Bool
@@ -63,12 +68,35 @@ struct RungAligner: Sendable {
         // The slowest rendition in step; nil (no bound) when none is, and a rendition without parts bounds at -∞.
         let inStep = pacing.filter { !lagging.contains($0) }
         let slowest: MediaTime?? = inStep.isEmpty ? nil : .some(inStep.map { producedEnd[$0] }.min(by: Self.earlier)!)
+        var ready = take(where: { !trailing.contains($0.name) }, bound: slowest, tolerance: tolerance, now, force)
+        for part in ready { listedEnd[part.name] = max(listedEnd[part.name] ?? part.end, part.end) }
+        // Audio past video's listed edge is cut off by hls.js 1.6 as it sets MediaSource.duration (hls.js#7321).
+        let listed: MediaTime?? = inStep.isEmpty ? nil : .some(inStep.map { listedEnd[$0] }.min(by: Self.earlier)!)
+        // A millisecond short of it: the player sums the playlist's rounded durations into that edge.
+        let margin = MediaTime(value: -90, timescale: 90_000)
+        ready += take(where: { trailing.contains($0.name) }, bound: listed, tolerance: margin, now, force)
+        return (ready, events)
+    }
+
+    /// Removes and returns the held parts matching `include` that reached `bound` (nil: no bound; .some(nil): none
+    /// reached), waited `alignmentLimit`, or all when `force`; a rendition's parts leave in order.
+    private mutating func take(
+        where include: (HeldPart) -> Bool,
+        bound: MediaTime??,
+        tolerance: MediaTime,
+        _ now: ContinuousClock.Instant,
+        _ force: Bool
+    ) -> [HeldPart] {
         var blocked: Set<String> = []
         var kept: [HeldPart] = []
         var ready: [HeldPart] = []
         for part in held {
+            guard include(part) else {
+                kept.append(part)
+                continue
+            }
             let reached =
-                switch slowest {
+                switch bound {
                 case .none: true
                 case .some(.none): false
                 case .some(.some(let s)): part.end <= s + tolerance
@@ -83,7 +111,7 @@ struct RungAligner: Sendable {
             }
         }
         held = kept
-        return (ready, events)
+        return ready
     }
 
     /// A rung more than `lagLimit` behind the leader (its encoder cannot keep up) no longer holds the others: the

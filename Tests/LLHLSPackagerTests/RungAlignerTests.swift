@@ -83,6 +83,54 @@ import Testing
         #expect(Self.release(&b, force: true).ready.count == 6)
     }
 
+    /// A 9-frame AAC part (0.192 s) starting `frames` AAC frames in, in 48 kHz ticks.
+    static func aacPart(at frames: Int64, count: Int64 = 9) -> MuxedPart {
+        MuxedPart(
+            startsSegment: false,
+            startDTS: frames * 1_024,
+            duration: count * 1_024,
+            startsWithSync: true,
+            bytes: [],
+            ingested: []
+        )
+    }
+
+    /// hls.js 1.6 sets MediaSource.duration to the video playlist's edge at start-up; audio listed past it is cut off
+    /// and the next append fails (hls.js#7321). So audio is listed only as far as every video rendition in step.
+    @Test func audioIsNeverListedPastTheVideoRenditionsListedEnd() {
+        var a = Self.holding(video: 10, rung: 8)
+        // Audio through 1.003 s (47 frames): 5 parts of 9 frames, then a 2-frame tail.
+        for i in Int64(0)..<5 { a.hold(Self.aacPart(at: i * 9), name: "audio", timescale: 48_000, now: Self.t0) }
+        a.hold(Self.aacPart(at: 45, count: 2), name: "audio", timescale: 48_000, now: Self.t0)
+        let out = a.release(
+            pacing: ["video", "180p"],
+            rungs: ["180p"],
+            trailing: ["audio"],
+            tolerance: Self.tolerance,
+            now: Self.t0,
+            force: false
+        )
+        let audio = out.ready.filter { $0.name == "audio" }
+        // The rung reached 0.8 s, so video is listed to 0.8 s (the source's part to 1.0 s waits: 4 parts).
+        #expect(out.ready.filter { $0.name == "video" }.count == 4)
+        // Audio ends at 0.768 s, the last part within 0.8 s; the part ending at 0.96 s waits.
+        #expect(audio.count == 4)
+        #expect(audio.map(\.end).max() == MediaTime(value: 36 * 1_920, timescale: 90_000))
+        #expect(a.held.contains { $0.name == "audio" })
+        // The rung catches up: the rest follows, but the tail part (to 1.003 s) waits for video past 1.0 s.
+        a.hold(Self.part(at: 8), name: "180p", timescale: 90_000, now: Self.t0)
+        let next = a.release(
+            pacing: ["video", "180p"],
+            rungs: ["180p"],
+            trailing: ["audio"],
+            tolerance: Self.tolerance,
+            now: Self.t0,
+            force: false
+        )
+        #expect(next.ready.filter { $0.name == "audio" }.count == 1)
+        #expect(a.held.map(\.name) == ["audio"])
+    }
+
     @Test func aRungStartingAfterItsSourceIsNotReportedBehindUntilItHasAPart() {
         var a = Self.holding(video: 16, rung: nil)
         #expect(Self.release(&a).events == [])
