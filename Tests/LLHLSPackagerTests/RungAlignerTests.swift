@@ -32,13 +32,21 @@ import Testing
         return a
     }
 
-    /// Releases with `video` and `180p` setting the pace.
+    /// Releases with `video` and `180p` setting the pace and `trailing` (audio) listed behind them.
     static func release(
         _ a: inout RungAligner,
+        trailing: Set<String> = [],
         at now: ContinuousClock.Instant = t0,
         force: Bool = false
     ) -> (ready: [HeldPart], events: [PackagerEvent]) {
-        a.release(pacing: ["video", "180p"], rungs: ["180p"], tolerance: tolerance, now: now, force: force)
+        a.release(
+            pacing: ["video", "180p"],
+            rungs: ["180p"],
+            trailing: trailing,
+            tolerance: tolerance,
+            now: now,
+            force: force
+        )
     }
 
     /// Video and rung produced up to (tenths of a second; nil: the rung has no part yet), video parts listed, events.
@@ -102,14 +110,7 @@ import Testing
         // Audio through 1.003 s (47 frames): 5 parts of 9 frames, then a 2-frame tail.
         for i in Int64(0)..<5 { a.hold(Self.aacPart(at: i * 9), name: "audio", timescale: 48_000, now: Self.t0) }
         a.hold(Self.aacPart(at: 45, count: 2), name: "audio", timescale: 48_000, now: Self.t0)
-        let out = a.release(
-            pacing: ["video", "180p"],
-            rungs: ["180p"],
-            trailing: ["audio"],
-            tolerance: Self.tolerance,
-            now: Self.t0,
-            force: false
-        )
+        let out = Self.release(&a, trailing: ["audio"])
         let audio = out.ready.filter { $0.name == "audio" }
         // The rung reached 0.8 s, so video is listed to 0.8 s (the source's part to 1.0 s waits: 4 parts).
         #expect(out.ready.filter { $0.name == "video" }.count == 4)
@@ -119,14 +120,7 @@ import Testing
         #expect(a.held.contains { $0.name == "audio" })
         // The rung catches up: the rest follows, but the tail part (to 1.003 s) waits for video past 1.0 s.
         a.hold(Self.part(at: 8), name: "180p", timescale: 90_000, now: Self.t0)
-        let next = a.release(
-            pacing: ["video", "180p"],
-            rungs: ["180p"],
-            trailing: ["audio"],
-            tolerance: Self.tolerance,
-            now: Self.t0,
-            force: false
-        )
+        let next = Self.release(&a, trailing: ["audio"])
         #expect(next.ready.filter { $0.name == "audio" }.count == 1)
         #expect(a.held.map(\.name) == ["audio"])
     }
