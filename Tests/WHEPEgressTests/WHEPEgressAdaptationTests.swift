@@ -2,6 +2,7 @@ import CodecFormats
 import MediaCore
 import StreamHub
 import Synchronization
+import TestSupport
 import Testing
 import WebRTCTransport
 import WebRTCWire
@@ -70,7 +71,9 @@ struct WHEPEgressAdaptationTests {
     {
         f.publication.send(Self.idr(pts: 0))
         #expect(
-            await Service.eventually { viewer.phase == .playing && feed.videoBitRate(now: .now + .seconds(1)) != nil }
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                viewer.phase == .playing && feed.videoBitRate(now: .now + .seconds(1)) != nil
+            }
         )
         let t = ContinuousClock.now + .seconds(1)
         let sent = try #require(feed.videoBitRate(now: t + .milliseconds(1_100)))
@@ -91,21 +94,35 @@ struct WHEPEgressAdaptationTests {
         #expect(f.service.viewerReports().first?.video == "passthrough")
         // The source's keyframe holds its frames back; the rung's IDR of that picture takes over.
         f.publication.send(Self.idr(pts: 90_000))
-        #expect(await Service.eventually { viewer.timelinePhase == .awaitingRung })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) { viewer.timelinePhase == .awaitingRung }
+        )
         rung.send(Self.idr(pts: 90_000))
-        #expect(await Service.eventually { viewer.timelinePhase == .onRung })
+        #expect(await eventually(within: .seconds(2), every: .milliseconds(10)) { viewer.timelinePhase == .onRung })
         #expect(viewer.counters.stepsDown == 1)
         #expect(f.service.viewerReports().first?.video == "rung 360p")
         // Its own feed's frames no longer reach it; the rung's do, on its own SSRC.
         let before = viewer.counters.videoPacketsSent
         f.publication.send(Self.idr(pts: 93_000))
         rung.send(Self.idr(pts: 93_000))
-        #expect(await Service.eventually { viewer.counters.videoPacketsSent == before + 4 })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                viewer.counters.videoPacketsSent == before + 4
+            }
+        )
         // Back up at its own feed's next keyframe: the rung, unwatched, stops.
         #expect(viewer.stepUp())
         f.publication.send(Self.idr(pts: 96_000))
-        #expect(await Service.eventually { viewer.timelinePhase == .switched && viewer.counters.stepsUp == 1 })
-        #expect(await Service.eventually { f.service.state.withLock { $0.feeds["cam|rung 360p"] } == nil })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                viewer.timelinePhase == .switched && viewer.counters.stepsUp == 1
+            }
+        )
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                f.service.state.withLock { $0.feeds["cam|rung 360p"] } == nil
+            }
+        )
     }
 
     @Test func withoutALadderOrWithAdaptationOffThereIsNothingLower() async throws {
@@ -115,7 +132,7 @@ struct WHEPEgressAdaptationTests {
         #expect(viewer.lowerRenditions.isEmpty)
         viewer.connected()
         f.publication.send(Self.idr(pts: 0))
-        #expect(await Service.eventually { viewer.phase == .playing })
+        #expect(await eventually(within: .seconds(2), every: .milliseconds(10)) { viewer.phase == .playing })
         let t = ContinuousClock.now + .seconds(1)
         for i in 0..<4 { f.service.adapt(viewer, feed: feed, estimate: 1, now: t + .seconds(i)) }
         #expect(viewer.timelinePhase == nil && f.service.state.withLock { $0.feeds.count } == 1)
@@ -127,8 +144,12 @@ struct WHEPEgressAdaptationTests {
         defer { Task { await f.transport.shutdown() } }
         _ = try await Self.twoLowEstimates(f, feed: feed, viewer: viewer)
         rung.send(Self.idr(pts: 3_000))
-        #expect(await Service.eventually { viewer.timelinePhase == .onRung })
+        #expect(await eventually(within: .seconds(2), every: .milliseconds(10)) { viewer.timelinePhase == .onRung })
         rung.end()
-        #expect(await Service.eventually { viewer.timelinePhase == .bridging && viewer.lowerRendition == nil })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                viewer.timelinePhase == .bridging && viewer.lowerRendition == nil
+            }
+        )
     }
 }

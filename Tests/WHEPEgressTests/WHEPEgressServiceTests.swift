@@ -77,15 +77,6 @@ struct WHEPEgressServiceTests {
         return publication
     }
 
-    /// Polls `condition` for up to two seconds.
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<200 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
-
     @Test func constrainedBaselineSourcePassesThroughUnderTheOfferedPayloadType() async throws {
         let f = try await Self.fixture()
         defer { Task { await f.transport.shutdown() } }
@@ -114,7 +105,11 @@ struct WHEPEgressServiceTests {
         let (feed, viewer) = try await Self.oneViewer(f)
         let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
         f.publication.send(idr)
-        #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != nil })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                feed.state.withLock { $0.video.lastSequenceNumber } != nil
+            }
+        )
         let last = try #require(feed.state.withLock { $0.video.lastSequenceNumber })
         let nack = RTCPPacket.genericNACK(
             RTCPGenericNACK(senderSSRC: 1, mediaSSRC: feed.videoSSRC, lost: [last, last &- 1, last &- 500])
@@ -138,7 +133,11 @@ struct WHEPEgressServiceTests {
             f.publication.send(
                 WHEPTrackSenderTests.frame([[nal] + [UInt8](repeating: 7, count: 3_000)], keyframe: keyframe, pts: pts)
             )
-            #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != before })
+            #expect(
+                await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                    feed.state.withLock { $0.video.lastSequenceNumber } != before
+                }
+            )
             return try #require(feed.state.withLock { $0.video.lastSequenceNumber })
         }
         let firstGOP = try await send(keyframe: true, pts: 0)
@@ -178,12 +177,16 @@ struct WHEPEgressServiceTests {
         #expect(bridging.joinedOnJoinRung && bridging.onJoinRung && bridging.video == "passthrough")
         let idr = WHEPTrackSenderTests.frame([[0x65] + [UInt8](repeating: 7, count: 3_000)], keyframe: true, pts: 0)
         f.publication.send(idr)
-        #expect(await Self.eventually { viewer.switchedToOwnFeed })
+        #expect(await eventually(within: .seconds(2), every: .milliseconds(10)) { viewer.switchedToOwnFeed })
         // The feed's send takes the viewer off the rung just after the switch, on its own task.
-        #expect(await Self.eventually { viewer.joiningRung == nil })
+        #expect(await eventually(within: .seconds(2), every: .milliseconds(10)) { viewer.joiningRung == nil })
         let moved = try #require(f.service.viewerReports().first)
         #expect(moved.joinedOnJoinRung && !moved.onJoinRung)
-        #expect(await Self.eventually { f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"] })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                f.service.state.withLock { Set($0.feeds.keys) } == ["cam|passthrough"]
+            }
+        )
         let first = try #require(viewer.state.withLock { $0.bridge?.timeline.firstSequence })
         let nacked = viewer.nacked([first, first &+ 3, first &+ 4]) { feed.history(.video, $0) }
         let packets = try nacked.map { try RTPPacket(parsing: $0) }
@@ -191,7 +194,11 @@ struct WHEPEgressServiceTests {
         #expect(packets.map(\.sequenceNumber) == [first, first &+ 3])
         #expect(packets.allSatisfy { $0.ssrc == feed.videoSSRC })
         try f.service.endSession(id: created.sessionID, key: "cam")
-        #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty }
+            }
+        )
     }
 
     /// A WebRTC-rung viewer's join, at the viewer: the join rung's frames wait two frames back and leave in order; its
@@ -250,7 +257,11 @@ struct WHEPEgressServiceTests {
         f.service.startPicture(viewer, feed: feed)
         #expect(f.service.state.withLock { $0.feeds.count } == 2)
         try f.service.endSession(id: created.sessionID, key: "cam")
-        #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty }
+            }
+        )
     }
 
     /// A WHIP passthrough (its publisher can be asked): the first viewer's connect asks the publisher and takes its
@@ -359,10 +370,14 @@ struct WHEPEgressServiceTests {
         // Both receive constrained baseline: one feed, packetized once, for both viewers.
         #expect(f.service.state.withLock { $0.feeds.count } == 1)
         try f.service.endSession(id: first.sessionID, key: "cam")
-        #expect(await Self.eventually { f.service.viewerCount == 1 })
+        #expect(await eventually(within: .seconds(2), every: .milliseconds(10)) { f.service.viewerCount == 1 })
         #expect(throws: WHEPEgressError.self) { try f.service.endSession(id: first.sessionID) }
         f.publication.end()
-        #expect(await Self.eventually { f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty } })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                f.service.viewerCount == 0 && f.service.state.withLock { $0.feeds.isEmpty }
+            }
+        )
     }
 
     @Test func aPublisherThatComesBackWithinTheGraceKeepsItsViewersOnTheSameRTPStream() async throws {
@@ -372,7 +387,11 @@ struct WHEPEgressServiceTests {
         let feed = try #require(f.service.state.withLock { $0.feeds.values.first })
         let idr = WHEPTrackSenderTests.frame([[0x65, 1, 2, 3]], keyframe: true, pts: 90_000)
         f.publication.send(idr)
-        #expect(await Self.eventually { feed.state.withLock { $0.video.lastSequenceNumber } != nil })
+        #expect(
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
+                feed.state.withLock { $0.video.lastSequenceNumber } != nil
+            }
+        )
         let before = try #require(feed.state.withLock { $0.video.lastSequenceNumber })
         f.publication.end()
         try await Task.sleep(for: .milliseconds(300))
@@ -381,7 +400,7 @@ struct WHEPEgressServiceTests {
         // The new session's clock starts at 0 again; the viewer must not see that.
         let next = WHEPTrackSenderTests.frame([[0x65, 4, 5, 6]], keyframe: true, pts: 0)
         #expect(
-            await Self.eventually {
+            await eventually(within: .seconds(2), every: .milliseconds(10)) {
                 again.send(next)
                 return feed.state.withLock { $0.video.lastSequenceNumber } != before
             }
