@@ -14,6 +14,11 @@ enum CutPolicy: Sendable, Equatable {
     /// (B-frame sources put the source's cut a few frames earlier in decode order).
     case rung(tolerance: Int64)
 
+    /// How far audio beside video stays short of video's edge, in its segments (`followsVideo`) and in what is listed
+    /// (`RungAligner`): players sum the playlist's rounded durations into that edge, and hls.js 1.6 cuts audio off
+    /// past it (hls.js#7321).
+    static let audioShortOfVideo: Duration = .milliseconds(1)
+
     /// True when this track decides its own segment starts (reported through `decidedBoundaries` for the others).
     var decidesBoundaries: Bool {
         switch self {

@@ -121,7 +121,7 @@ struct RenditionMuxer: Sendable {
         case .followsVideo:
             // A frame ending past video's boundary, or within a millisecond of it, opens the segment: audio never ends
             // at or past video's edge (hls.js 1.6 sets MediaSource.duration to that edge at start-up, hls.js#7321).
-            let margin = Int64(timescale) / 1_000
+            let margin = Int64(CutPolicy.audioShortOfVideo.secondsDouble * Double(timescale))
             let cut = segmentLength != nil && (boundaries.first.map { s.dts + duration > $0 - margin } ?? false)
             if placing { boundaries.removeAll { $0 - margin < s.dts + duration } }
             return (cut, false)

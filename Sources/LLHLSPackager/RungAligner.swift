@@ -67,15 +67,25 @@ struct RungAligner: Sendable {
         let events = updateLagging(pacing: pacing, rungs: rungs, tolerance: tolerance)
         // The slowest rendition in step; nil (no bound) when none is, and a rendition without parts bounds at -∞.
         let inStep = pacing.filter { !lagging.contains($0) }
-        let slowest: MediaTime?? = inStep.isEmpty ? nil : .some(inStep.map { producedEnd[$0] }.min(by: Self.earlier)!)
+        let slowest = Self.earliest(inStep, producedEnd)
         var ready = take(where: { !trailing.contains($0.name) }, bound: slowest, tolerance: tolerance, now, force)
         for part in ready { listedEnd[part.name] = max(listedEnd[part.name] ?? part.end, part.end) }
         // Audio past video's listed edge is cut off by hls.js 1.6 as it sets MediaSource.duration (hls.js#7321).
-        let listed: MediaTime?? = inStep.isEmpty ? nil : .some(inStep.map { listedEnd[$0] }.min(by: Self.earlier)!)
-        // A millisecond short of it: the player sums the playlist's rounded durations into that edge.
-        let margin = MediaTime(value: -90, timescale: 90_000)
-        ready += take(where: { trailing.contains($0.name) }, bound: listed, tolerance: margin, now, force)
+        let ticks = Int64(CutPolicy.audioShortOfVideo.secondsDouble * 90_000)
+        let short = MediaTime(value: -ticks, timescale: 90_000)
+        ready += take(
+            where: { trailing.contains($0.name) },
+            bound: Self.earliest(inStep, listedEnd),
+            tolerance: short,
+            now,
+            force
+        )
         return (ready, events)
+    }
+
+    /// The earliest of `ends` over `names`: nil (no bound) when `names` is empty, .some(nil) when one has no end yet.
+    private static func earliest(_ names: [String], _ ends: [String: MediaTime]) -> MediaTime?? {
+        names.isEmpty ? nil : .some(names.map { ends[$0] }.min(by: earlier)!)
     }
 
     /// Removes and returns the held parts matching `include` that reached `bound` (nil: no bound; .some(nil): none

@@ -21,7 +21,7 @@ struct AudioMuxerTests {
         let starts = run.segments.map { $0[0].startDTS }
         #expect(starts.count == boundaries.count + 1)
         #expect(starts.first == 0)
-        // Each cut lands on the last AAC frame boundary at or before video's: audio never ends past video.
+        // Each cut lands on the last AAC frame boundary a millisecond or more before video's: audio never ends past video.
         for (s, b) in zip(starts.dropFirst(), boundaries) {
             #expect(s <= b && b - s < 1024, "audio segment starts at \(s), video at \(b)")
             #expect(s % 1024 == 0)
