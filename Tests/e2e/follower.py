@@ -196,7 +196,8 @@ class RenditionFollower:
                 else:
                     self.errors.append(f"init {u} -> {r.status_code}")
         for p in pl.ordered_parts():
-            if p.key in self.parts or not p.uri:
+            # A GAP part or segment has no media and clients SHOULD NOT load it (RFC 8216bis §4.4.4.7, §4.4.4.9).
+            if p.key in self.parts or not p.uri or p.gap:
                 continue
             u = urljoin(self.url, p.uri)
             r, t0, t1 = self._get(u, "part", 10)
@@ -210,7 +211,7 @@ class RenditionFollower:
             self.parts[p.key] = PartRecord(u, p.msn, p.index, p.duration or 0, p.duration_text, p.independent,
                                            r.content, t1 - t0)
         for s in pl.segments:
-            if s.msn in self.segments:
+            if s.msn in self.segments or s.gap:
                 continue
             u = urljoin(self.url, s.uri)
             r, _, _ = self._get(u, "segment", 10)
