@@ -31,8 +31,16 @@ final class OnAirChannel: Sendable {
         var slate: SlatePlayer?
         /// The air's description before the slate, which the slate is made to match.
         var programDescription: StreamDescription?
+        /// Slates made for this air's programs, newest last: their silence tops the air's audio up at a splice.
+        var clips: [SlateClip] = []
         var sequence = 0
         var ended = false
+
+        /// Keeps `clip` for topping up audio at later splices (one per audio shape).
+        mutating func remember(_ clip: SlateClip) {
+            clips.removeAll { $0.silences(clip.description.audio) }
+            clips.append(clip)
+        }
     }
 
     let key: StreamKey
@@ -41,8 +49,8 @@ final class OnAirChannel: Sendable {
     private let slateMaker: (any SlateMaker)?
     private let onSwitch: (@Sendable (OnAirSwitchEvent) -> Void)?
     private let state: Mutex<State>
-    /// How long after a publisher's tracks go on air the slate for them is made (ahead of its first use).
-    static let slateWarmUpDelay: Duration = .seconds(5)
+    /// `OnAirConfiguration.slateWarmUp`.
+    private let slateWarmUp: Duration
     /// How often stalls, the slate and the grace are looked at.
     static let tickInterval: Duration = .milliseconds(20)
 
@@ -57,6 +65,7 @@ final class OnAirChannel: Sendable {
         self.air = air
         self.slateMaker = slateMaker
         self.onSwitch = onSwitch
+        slateWarmUp = configuration.slateWarmUp
         state = Mutex(State(onAir: OnAirSwitch(configuration: configuration)))
         Task { [weak self] in
             while let channel = self, !channel.isEnded {
@@ -183,6 +192,7 @@ final class OnAirChannel: Sendable {
                             air.send(s.timeline.place(frame, audioDuration: length, now: now))
                         }
                     }
+                    if s.slate == nil { fillAudio(with: nil, now: now, &s) }
                     s.slate = nil
                     s.sequence += 1
                     if let d = seat.description {
@@ -235,6 +245,8 @@ final class OnAirChannel: Sendable {
             case .startSlate(let change):
                 s.slate = nil
                 if let program = s.programDescription, let clip = slateMaker?.clip(matching: program) {
+                    s.remember(clip)
+                    fillAudio(with: clip, now: now, &s)
                     s.sequence += 1
                     air.update(description: StreamDescription(clip.description, sequence: s.sequence))
                     s.timeline.splice(sourceStart: .zero(timescale: 90_000))
@@ -259,6 +271,16 @@ final class OnAirChannel: Sendable {
             }
         }
         return ends
+    }
+
+    /// Tops the outgoing program's audio up with silence to its video's end before the next source or the slate
+    /// splices on, with `clip`'s silence or a remembered one that decodes with the program's audio.
+    private func fillAudio(with clip: SlateClip?, now: ContinuousClock.Instant, _ s: inout State) {
+        let program = s.programDescription?.audio
+        guard let clip = clip ?? s.clips.last(where: { $0.silences(program) }), clip.silences(program),
+            let silence = clip.audio, let length = clip.audioFrameDuration
+        else { return }
+        for frame in s.timeline.silenceToVideoEnd(silence, length: length, now: now) { air.send(frame) }
     }
 
     /// Puts a publisher's tracks on air (as the program the slate is made to match).
@@ -288,12 +310,22 @@ final class OnAirChannel: Sendable {
         for e in events { onSwitch?(e) }
         if ends { air.end() }
         if let warm, let slateMaker {
-            Task.detached(priority: .background) {
-                // Made a few seconds in: a stream's start (decoders, the ladder, fast start) needs the cores more.
-                try? await Task.sleep(for: Self.slateWarmUpDelay)
-                _ = slateMaker.clip(matching: warm)
+            Task.detached(priority: .background) { [weak self, slateWarmUp] in
+                try? await Task.sleep(for: slateWarmUp)
+                guard let clip = slateMaker.clip(matching: warm) else { return }
+                self?.state.withLock { $0.remember(clip) }
             }
         }
+    }
+}
+
+extension SlateClip {
+    /// True when its silence decodes with `audio`'s decoder configuration: AAC of the same profile, rate and layout.
+    fileprivate func silences(_ audio: AudioParameters?) -> Bool {
+        guard let audio, let own = description.audio, self.audio != nil else { return false }
+        return audio.codec == .aac && own.codec == .aac && own.codecString == audio.codecString
+            && own.sampleRate == audio.sampleRate && own.channels == audio.channels
+            && own.samplesPerFrame == audio.samplesPerFrame
     }
 }
 

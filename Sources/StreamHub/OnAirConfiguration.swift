@@ -25,6 +25,9 @@ public struct OnAirConfiguration: Sendable, Equatable {
     /// The slate, once on air, stays at least this long: a slate segment shorter than hls.js's fragment look-up
     /// tolerance (0.25 s) was skipped as a hole, and its audio stopped there (a backup's keyframe right after a kill).
     public var minimumSlate: Duration = .milliseconds(500)
+    /// How long after a publisher's tracks go on air the slate for them is made, ahead of its first use: a stream's
+    /// start (decoders, the ladder, fast start) needs the cores more.
+    public var slateWarmUp: Duration = .seconds(5)
 
     /// The defaults: a backup takes over after 500 ms without media, failback is automatic, the slate is on but the
     /// air ends with its last publisher until a grace is set.

@@ -24,6 +24,36 @@ struct SpliceTimeline: Sendable {
         }
     }
 
+    /// Most silence one splice fills in: past any encoder's interleaving or B-frame flush; audio that stopped longer
+    /// ago is a source without sound for a while, not a hole at a switch.
+    static let silenceLimit = MediaTime(value: 90_000, timescale: 90_000)
+
+    /// `silence` (one frame `length` long) repeated from where the air's audio ends to its video's end (at most one
+    /// frame past it), on the air: the next source starts where the air ends, so audio that ended short of its video
+    /// would leave a hole there, which MSE players stall on (hls.js: bufferSeekOverHole).
+    mutating func silenceToVideoEnd(
+        _ silence: MediaFrame,
+        length: MediaTime,
+        now: ContinuousClock.Instant
+    ) -> [MediaFrame] {
+        guard let videoEnd, let audioEnd, audioEnd < videoEnd, videoEnd - audioEnd <= Self.silenceLimit,
+            length.value > 0
+        else { return [] }
+        var t = audioEnd.converted(to: length.timescale)
+        var out: [MediaFrame] = []
+        while t < videoEnd {
+            var frame = silence
+            frame.dts = t
+            frame.compositionOffset = .zero(timescale: length.timescale)
+            frame.stamps = HopStamps(capture: .now(), ingested: now, ingestWall: .now())
+            out.append(frame)
+            t = t + length
+        }
+        self.audioEnd = t.converted(to: 90_000)
+        lastPlaced = now
+        return out
+    }
+
     /// The next source's frame at `start` (its own time) goes on air where the air ends; the first source keeps its
     /// own times.
     mutating func splice(sourceStart start: MediaTime) {

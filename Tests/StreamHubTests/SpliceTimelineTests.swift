@@ -43,4 +43,31 @@ struct SpliceTimelineTests {
             }
         }
     }
+
+    /// Silence carries the audio from its end to the video's, at most one frame past it; audio that reaches the video,
+    /// or stopped more than `silenceLimit` before it, gets none.
+    @Test(arguments: [(1, 4), (3, 2), (5, 0), (0, 0)])
+    func silenceFillsTheAudioUpToTheVideosEnd(audioFrames: Int, expected: Int) {
+        var t = SpliceTimeline()
+        let now = ContinuousClock.now
+        for i in 0..<3 { _ = t.place(Self.video(Int64(i) * 3_000, key: i == 0), audioDuration: nil, now: now) }
+        for i in 0..<audioFrames { _ = t.place(Self.audio(Int64(i) * 1_024), audioDuration: Self.aac, now: now) }
+        let filled = t.silenceToVideoEnd(Self.audio(0), length: Self.aac, now: now)
+        #expect(filled.count == expected)
+        #expect(filled.map(\.dts.value) == (0..<expected).map { Int64(audioFrames + $0) * 1_024 })
+        if expected > 0 {
+            // The next source starts where the air ends: on or past the video's end, within one audio frame.
+            let end = t.end ?? .zero(timescale: 90_000)
+            #expect(end >= MediaTime(value: 9_000, timescale: 90_000))
+            #expect(end < MediaTime(value: 9_000 + 1_920, timescale: 90_000))
+        }
+    }
+
+    @Test func audioThatStoppedLongBeforeTheVideoIsNotFilled() {
+        var t = SpliceTimeline()
+        let now = ContinuousClock.now
+        _ = t.place(Self.audio(0), audioDuration: Self.aac, now: now)
+        _ = t.place(Self.video(2 * 90_000, key: true), audioDuration: nil, now: now)
+        #expect(t.silenceToVideoEnd(Self.audio(0), length: Self.aac, now: now).isEmpty)
+    }
 }
