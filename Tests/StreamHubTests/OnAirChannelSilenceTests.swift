@@ -9,14 +9,7 @@ import Testing
 /// splices on: the next source starts where the air ends, and a hole left in the audio there made hls.js stall
 /// (bufferSeekOverHole) at a takeover.
 struct OnAirChannelSilenceTests {
-    static let audio = AudioParameters(
-        codec: .aac,
-        decoderConfiguration: [0x11, 0x90],
-        sampleRate: 48_000,
-        channels: 2,
-        samplesPerFrame: 1_024,
-        codecString: "mp4a.40.2"
-    )
+    static let audio = OnAirChannelTests.audio
     static let program = StreamDescription(video: OnAirChannelTests.video, audio: audio)
     /// The silence's payload, to tell it from the source's audio.
     static let silent: [UInt8] = [7]

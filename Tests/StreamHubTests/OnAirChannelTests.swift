@@ -16,6 +16,15 @@ struct OnAirChannelTests {
         frameRate: 30
     )
 
+    static let audio = AudioParameters(
+        codec: .aac,
+        decoderConfiguration: [0x11, 0x90],
+        sampleRate: 48_000,
+        channels: 2,
+        samplesPerFrame: 1_024,
+        codecString: "mp4a.40.2"
+    )
+
     static func frame(_ i: Int, key: Bool = false) -> MediaFrame {
         MediaFrame(kind: .video, dts: MediaTime(value: Int64(i) * 3_000, timescale: 90_000), isKeyframe: key, data: [1])
     }
@@ -79,16 +88,8 @@ struct OnAirChannelTests {
         let primary = try hub.publish(key: key, origin: "a")
         let reader = try #require(hub.subscribe(key: key, name: "t"))
         let backup = try hub.publish(key: key, origin: "b", seat: .backup)
-        let audio = AudioParameters(
-            codec: .aac,
-            decoderConfiguration: [0x11, 0x90],
-            sampleRate: 48_000,
-            channels: 2,
-            samplesPerFrame: 1_024,
-            codecString: "mp4a.40.2"
-        )
         primary.update(description: StreamDescription(video: Self.video))
-        backup.update(description: StreamDescription(video: Self.video, audio: audio))
+        backup.update(description: StreamDescription(video: Self.video, audio: Self.audio))
         primary.send(Self.frame(0, key: true))
         primary.end()
         // The backup's keyframe at 30 s (1_440_000 at 48 kHz) comes after audio of 29.957, 29.979, 30.000 and 30.021 s.
