@@ -186,13 +186,7 @@ final class OnAirChannel: Sendable {
                         describe(d, &s)
                     }
                 case .splice(let change):
-                    if var slate = s.slate {
-                        let length = slate.clip.audioFrameDuration
-                        for frame in slate.audioToVideoEnd(now: now) {
-                            air.send(s.timeline.place(frame, audioDuration: length, now: now))
-                        }
-                    }
-                    if s.slate == nil { fillAudio(with: nil, now: now, &s) }
+                    fillAudio(with: nil, now: now, &s)
                     s.slate = nil
                     s.sequence += 1
                     if let d = seat.description {
@@ -273,12 +267,12 @@ final class OnAirChannel: Sendable {
         return ends
     }
 
-    /// Tops the outgoing program's audio up with silence to its video's end before the next source or the slate
-    /// splices on, with `clip`'s silence or a remembered one that decodes with the program's audio.
+    /// Tops the air's audio up with silence to its video's end before the next source or the slate splices on: the
+    /// slate's own while it is on air, else `clip`'s or a remembered one that decodes with the program's audio.
     private func fillAudio(with clip: SlateClip?, now: ContinuousClock.Instant, _ s: inout State) {
         let program = s.programDescription?.audio
-        guard let clip = clip ?? s.clips.last(where: { $0.silences(program) }), clip.silences(program),
-            let silence = clip.audio, let length = clip.audioFrameDuration
+        let fitting = (clip ?? s.clips.last { $0.silences(program) }).flatMap { $0.silences(program) ? $0 : nil }
+        guard let clip = s.slate?.clip ?? fitting, let silence = clip.audio, let length = clip.audioFrameDuration
         else { return }
         for frame in s.timeline.silenceToVideoEnd(silence, length: length, now: now) { air.send(frame) }
     }

@@ -42,21 +42,6 @@ struct SlatePlayer: Sendable {
         }
     }
 
-    /// Silence up to the end of the last picture sent, for when the next source takes over: the slate's audio then
-    /// ends no earlier than its video, so the next source's audio leaves no hole behind it (MSE players place a new
-    /// timeline's audio by its video, and stock hls.js stalls on such a hole).
-    mutating func audioToVideoEnd(now: ContinuousClock.Instant) -> [MediaFrame] {
-        guard var frame = clip.audio, let videoEnd = nextVideoTime else { return [] }
-        var out: [MediaFrame] = []
-        while let a = nextAudioTime, a < videoEnd.converted(to: a.timescale) {
-            frame.dts = a
-            frame.stamps = HopStamps(capture: .now(), ingested: now, ingestWall: .now())
-            out.append(frame)
-            audioCount += 1
-        }
-        return out
-    }
-
     private var nextVideoTime: MediaTime? {
         guard !clip.video.isEmpty else { return nil }
         let d = clip.videoFrameDuration

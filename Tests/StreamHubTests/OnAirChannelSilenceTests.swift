@@ -101,4 +101,40 @@ struct OnAirChannelSilenceTests {
         #expect(keyframe?.dts == MediaTime(value: 9_600, timescale: 90_000))
         backup.end()
     }
+    /// The slate's audio is topped up with its own silence to its video's end when the publisher comes back, wherever
+    /// the slate's loop stood: the returning source starts where both end, with no hole in the audio.
+    @Test(arguments: [0, 40, 70, 100])
+    func aReturningSourceSplicesOnAfterTheSlatesSilenceReachesItsVideo(afterMilliseconds ms: Int) async throws {
+        var config = OnAirConfiguration()
+        config.grace = .seconds(5)
+        config.slateWarmUp = .seconds(60)
+        config.minimumSlate = .zero
+        let hub = StreamHub(onAir: config, slateMaker: Maker())
+        let key = try #require(StreamKey("cam"))
+        let first = try hub.publish(key: key, origin: "a")
+        let reader = try #require(hub.subscribe(key: key, name: "t"))
+        Self.sendShortAudio(first)
+        first.end()
+        _ = await Self.read(reader, untilSequence: 1)
+        try await Task.sleep(for: .milliseconds(ms))
+        let back = try hub.publish(key: key, origin: "a")
+        back.update(description: Self.program)
+        back.send(OnAirChannelTests.frame(1_000, key: true))
+        let slate = await Self.read(reader, untilSequence: 2).compactMap { e -> MediaFrame? in
+            if case .frame(let f) = e { f } else { nil }
+        }
+        let keyframe = await OnAirChannelTests.read(reader, frames: 1).compactMap { e -> MediaFrame? in
+            if case .frame(let f) = e { f } else { nil }
+        }.first
+        let videoEnd = try #require(slate.filter { $0.kind == .video }.map { $0.dts.seconds + 3_000 / 90_000.0 }.max())
+        let audio = slate.filter { $0.kind == .audio }.map(\.dts.seconds)
+        let audioEnd = try #require(audio.max()) + 1_024 / 48_000.0
+        #expect(
+            audioEnd >= videoEnd - 1e-9 && audioEnd < videoEnd + 1_024 / 48_000.0,
+            "audio \(audioEnd) video \(videoEnd)"
+        )
+        #expect(zip(audio, audio.dropFirst()).allSatisfy { abs($1 - $0 - 1_024 / 48_000.0) < 1e-6 })
+        #expect(abs((keyframe?.dts.seconds ?? 0) - audioEnd) < 1e-4)
+        back.end()
+    }
 }

@@ -38,25 +38,4 @@ struct SlatePlayerTests {
         var old = SlatePlayer(clip: Self.clip, anchor: now - .seconds(30), now: now)
         #expect(old.due(now: now).filter { $0.kind == .video }.count == 61)
     }
-
-    /// When the next source takes over, the slate's audio is topped up with silence to its video's end (at most one
-    /// frame past it), so no hole is left between the slate's audio and the next source's.
-    @Test(arguments: [0, 10, 40, 70, 100])
-    func itsAudioMeetsItsVideoWhenTheNextSourceTakesOver(afterMilliseconds ms: Int) {
-        let start = ContinuousClock.now
-        var player = SlatePlayer(clip: Self.clip, anchor: start, now: start)
-        let now = start + .milliseconds(ms)
-        let sent = player.due(now: start) + player.due(now: now)
-        let topUp = player.audioToVideoEnd(now: now)
-        #expect(topUp.allSatisfy { $0.kind == .audio })
-        let all = sent + topUp
-        let videoEnd = all.filter { $0.kind == .video }.map { $0.dts.seconds + 3_000 / 90_000.0 }.max() ?? 0
-        let audioEnd = all.filter { $0.kind == .audio }.map { $0.dts.seconds + 1_024 / 48_000.0 }.max() ?? 0
-        #expect(
-            audioEnd >= videoEnd - 1e-9 && audioEnd < videoEnd + 1_024 / 48_000.0,
-            "audio \(audioEnd) video \(videoEnd)"
-        )
-        let times = all.filter { $0.kind == .audio }.map(\.dts.seconds)
-        #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 1_024 / 48_000.0) < 1e-9 })
-    }
 }
