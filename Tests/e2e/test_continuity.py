@@ -508,10 +508,6 @@ def test_obs_reconnect_continues_the_same_playlists(workdir):
     assert v.get("connected") and v["maxGapSeconds"] <= 1.0, whep_gap(v, gw)
 
 
-@pytest.mark.xfail(strict=False, reason="open: a backup of another size and sample rate still leaves stock hls.js's audio "
-                   "stuck in some runs (2 of 12 on 2026-11-28 19:26-20:30): it finds no media in the new timeline's first "
-                   "audio part, marks it a gap and playback stops at the audio's end; video, Chromium native and WHEP carry "
-                   "on. Before the packager's init-section fixes it failed every run")
 def test_a_backup_of_another_size_and_sample_rate_takes_over(workdir, publishers):
     """The backup sends 1280x720 with 44.1 kHz audio where the primary sent 640x360 at 48 kHz: a new init section, the
     ladder re-plans, and the players that were watching carry on with the backup's picture (hls.js on the rendition it
@@ -530,7 +526,7 @@ def test_a_backup_of_another_size_and_sample_rate_takes_over(workdir, publishers
         w.until("hlsjs", "red", 20)
         w.until("native", "red", 20)
         # Steady playback first, as in the backup test: a takeover within a second of the fast-start handover, with the
-        # slate on for a few frames, left hls.js's audio stuck once in 8 runs (2026-11-28, open).
+        # slate on for a few frames, left hls.js's audio stuck once in 8 runs (2026-11-28, before the audio top-up).
         w.follow(2)
         killed = time.time()
         primary.stop(signal.SIGKILL)
