@@ -4,7 +4,7 @@ import SRTWire
 
 /// The listen callback's decision on one caller, before any media (SRT Access Control guidelines: reject codes).
 ///
-/// Pure: the stream id, the peer, what is live and the local publish rules in; accept or reject with a reason out.
+/// Pure: the stream id, the peer, whose seat is taken and the local publish rules in; accept or reject with a reason out.
 /// Only a webhook cannot answer here (the callback must not wait): such a caller is accepted and asked right after.
 struct SRTAdmission: Sendable {
     /// Accept, with what the session needs; or reject with an SRT_REJX code and the reason to log.
@@ -28,13 +28,13 @@ struct SRTAdmission: Sendable {
     let authorizer: PublishAuthorizer
     let maxSessions: Int
 
-    /// Decides on a caller; `isLive` says whether a key is published already.
+    /// Decides on a caller; `seats` says whether the hub would seat the caller (its key and role) now.
     func decide(
         streamID text: String,
         handshakeVersion: Int32,
         peerIP: String?,
         sessions: Int,
-        isLive: (StreamKey) -> Bool,
+        seats: (SRTStreamID) -> Bool,
         now: Int64
     ) -> Decision {
         // HSv4 (SRT < 1.3) carries no stream id: nothing to publish to.
@@ -49,8 +49,9 @@ struct SRTAdmission: Sendable {
         guard sessions < maxSessions else {
             return .reject(code: RejectCode.overload, reason: "\(sessions) SRT sessions already (srt.max_sessions)")
         }
-        guard !isLive(id.key) else {
-            return .reject(code: RejectCode.conflict, reason: "stream key \(id.key) is already publishing")
+        guard seats(id) else {
+            let taken = id.backup ? "already has a backup publisher" : "is already publishing"
+            return .reject(code: RejectCode.conflict, reason: "stream key \(id.key) \(taken)")
         }
         let request = PublishAuthRequest(key: id.key, credential: id.credential, peerIP: peerIP, transport: .srt)
         switch authorizer.localDecision(request, now: now) {

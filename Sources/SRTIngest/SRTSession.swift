@@ -42,7 +42,10 @@ struct SRTSession: Sendable {
             logger.info(
                 "SRT publish started",
                 metadata: metadata.merging(
-                    ["auth": "\(method)", "session": "\(publication.sessionID)", "latency_ms": "\(negotiatedLatency)"]
+                    [
+                        "auth": "\(method)", "session": "\(publication.sessionID)",
+                        "latency_ms": "\(negotiatedLatency)", "role": "\(seat.rawValue)",
+                    ]
                 ) { $1 }
             )
         } catch {
@@ -105,8 +108,10 @@ struct SRTSession: Sendable {
         }
     }
 
+    /// The seat the caller's stream id asks for.
+    private var seat: OnAirRole { admitted.id.backup ? .backup : .primary }
+
     private func publish() throws(SRTIngestError) -> Publication {
-        let seat: OnAirRole = admitted.id.backup ? .backup : .primary
         do { return try hub.publish(key: admitted.id.key, origin: "srt://\(admitted.peer)", seat: seat) } catch {
             throw .hub(error)
         }

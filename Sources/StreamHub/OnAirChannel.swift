@@ -91,6 +91,11 @@ final class OnAirChannel: Sendable {
         return ends != nil
     }
 
+    /// True when a publisher asking for `role` now would be seated.
+    func admits(_ role: OnAirRole) -> Bool {
+        state.withLock { !$0.ended && $0.onAir.admits(role, now: .now) }
+    }
+
     /// Who is on air, for the API.
     var status: OnAirStatus {
         state.withLock { s in

@@ -113,15 +113,24 @@ struct OnAirSwitch: Sendable {
     /// A publisher that never sent media is silent only after this long (an encoder may take seconds to start).
     static let silentBeforeMediaLimit: Duration = .seconds(5)
 
+    /// True when a publisher arriving in `role` now would be seated: the seat is free, or its publisher went silent.
+    func admits(_ role: OnAirRole, now: ContinuousClock.Instant) -> Bool {
+        guard let old = seats[role] else { return true }
+        return now - (old.lastMedia ?? old.since) >= silenceLimit(of: old)
+    }
+
+    /// How long `seat`'s publisher may send nothing before a newcomer may take its seat.
+    private func silenceLimit(of seat: Seat) -> Duration {
+        seat.lastMedia == nil
+            ? max(configuration.failoverAfter, Self.silentBeforeMediaLimit) : configuration.failoverAfter
+    }
+
     /// A publisher asks for `role`: seated, seated in place of a silent one, or refused while the seat's one sends.
     mutating func arrived(_ role: OnAirRole, now: ContinuousClock.Instant) -> Arrival {
         var arrival = Arrival.seated
         if var old = seats[role] {
+            guard admits(role, now: now) else { return .refused }
             let silent = now - (old.lastMedia ?? old.since)
-            let limit =
-                old.lastMedia == nil
-                ? max(configuration.failoverAfter, Self.silentBeforeMediaLimit) : configuration.failoverAfter
-            guard silent >= limit else { return .refused }
             var actions: [Action] = []
             if onAir == .seat(role) {
                 actions += recordDrop(role, &old, now: now)

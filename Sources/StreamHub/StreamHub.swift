@@ -102,6 +102,14 @@ public final class StreamHub: Sendable {
         return publication
     }
 
+    /// True when an ingest publisher asking for `seat` on `key` would be seated now (as `publish` decides), for a
+    /// protocol that must answer before the publisher is in hand (SRT's handshake).
+    public func admits(_ seat: OnAirRole, on key: StreamKey) -> Bool {
+        let (channel, live) = state.withLock { ($0.channels[key], $0.live[key]) }
+        if let channel, !channel.isEnded { return channel.admits(seat) }
+        return live == nil || channel != nil
+    }
+
     /// Ends `key`'s air now, before its grace, when nobody publishes on it (its stream moved to another node); false
     /// while a publisher is seated there. True as well when the key has no air (nothing to end).
     public func endUnattendedAir(for key: StreamKey) -> Bool {

@@ -132,6 +132,7 @@ public final class WHIPIngestService: Sendable {
         metadata["dtls_role"] = "\(negotiation.dtlsRole)"
         metadata["keyframe_request"] = "\(configuration.keyframeRequest)"
         metadata["remb"] = "\(configuration.sendsREMB)"
+        metadata["role"] = "\(seat.rawValue)"
         logger.info("WHIP session created", metadata: metadata)
         run(
             session,

@@ -5,7 +5,7 @@ import Testing
 
 @testable import SRTIngest
 
-/// The listen callback's decision, without sockets: stream id, limits, what is live, and the publish rules.
+/// The listen callback's decision, without sockets: stream id, limits, whose seat is taken, and the publish rules.
 @Suite struct SRTAdmissionTests {
     static func admission(keys: [String] = [], anonymous: Bool = true, max: Int = 4) -> SRTAdmission {
         var auth = PublishAuthConfiguration()
@@ -19,7 +19,7 @@ import Testing
         _ id: String,
         peer: String = "127.0.0.1",
         sessions: Int = 0,
-        live: Set<String> = [],
+        taken: Set<String> = [],
         version: Int32 = 5
     ) -> SRTAdmission.Decision {
         a.decide(
@@ -27,7 +27,7 @@ import Testing
             handshakeVersion: version,
             peerIP: peer,
             sessions: sessions,
-            isLive: { live.contains($0.rawValue) },
+            seats: { !taken.contains($0.key.rawValue + ($0.backup ? "?backup" : "")) },
             now: 1_700_000_000
         )
     }
@@ -53,9 +53,21 @@ import Testing
         )
     }
 
-    @Test func aKeyAlreadyLiveIsAConflict() {
-        let d = Self.decide(Self.admission(), "publish:live/cam1", live: ["cam1"])
-        #expect(d == .reject(code: 1409, reason: "stream key cam1 is already publishing"))
+    /// `taken` lists the seats the hub would not give: `cam1` its primary's, `cam1?backup` its backup's.
+    @Test func aTakenSeatIsAConflictAndABackupMayJoinAPrimary() {
+        let a = Self.admission()
+        #expect(
+            Self.decide(a, "publish:live/cam1", taken: ["cam1"])
+                == .reject(code: 1409, reason: "stream key cam1 is already publishing")
+        )
+        let backup = "#!::r=live/cam1,m=publish,role=backup"
+        var id = SRTStreamID(key: StreamKey("cam1")!)
+        id.backup = true
+        #expect(Self.decide(a, backup, taken: ["cam1"]) == .accept(id, auth: "anonymous (loopback peer)"))
+        #expect(
+            Self.decide(a, backup, taken: ["cam1", "cam1?backup"])
+                == .reject(code: 1409, reason: "stream key cam1 already has a backup publisher")
+        )
     }
 
     @Test func theSessionLimitIsAnOverload() {

@@ -77,6 +77,30 @@ struct OnAirChannelTests {
         backup.end()
     }
 
+    /// `admits` answers as `publish` would, for SRT's handshake: a live key's free backup seat and a seat its
+    /// publisher left (the slate's wait) admit; a seat whose publisher sends, and a key a derived publisher owns, do not.
+    @Test func admitsAnswersAsPublishWould() async throws {
+        var config = OnAirConfiguration()
+        config.slate = false
+        config.grace = .seconds(5)
+        let hub = StreamHub(onAir: config)
+        let key = try #require(StreamKey("cam"))
+        #expect(hub.admits(.primary, on: key) && hub.admits(.backup, on: key))
+        let primary = try hub.publish(key: key, origin: "a")
+        #expect(!hub.admits(.primary, on: key))
+        #expect(hub.admits(.backup, on: key))
+        let backup = try hub.publish(key: key, origin: "b", seat: .backup)
+        #expect(!hub.admits(.backup, on: key))
+        primary.end()
+        #expect(hub.admits(.primary, on: key))
+        _ = try hub.publish(key: key, origin: "c")
+        #expect(!hub.admits(.primary, on: key))
+        backup.end()
+        let derived = try #require(StreamKey("cam_360p"))
+        _ = try hub.publish(key: derived, origin: "ladder", role: .derived)
+        #expect(!hub.admits(.primary, on: derived) && !hub.admits(.backup, on: derived))
+    }
+
     /// An encoder sends audio a little ahead of the keyframe a takeover splices at: the audio after that keyframe goes
     /// on air with it (dropped, it left a hole at the switch that stock hls.js stalled on), the audio before it not.
     @Test func aTakeoverAirsTheBackupsAudioThatCameAheadOfItsKeyframe() async throws {

@@ -388,6 +388,81 @@ def test_a_backup_whose_key_fails_auth_is_refused(workdir, publishers):
         gw.stop()
 
 
+def seat_cmd(gw: Gateway, key: str, via: str, role: str = "backup", colour: str = "lime") -> list[str]:
+    """A publisher asking for `role`'s seat over SRT (FFmpeg's libsrt caller, `role=` in the stream id) or WHIP (FFmpeg
+    9's WHIP muxer, H.264 + Opus, `?role=` on the URL), a solid `colour` with an 880 Hz tone."""
+    source = ["-re", "-f", "lavfi", "-i", f"color=c={colour}:size=640x360:rate=30",
+              "-f", "lavfi", "-i", "sine=frequency=880:sample_rate=48000", "-t", "60",
+              "-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-g", "30", "-bf", "0",
+              "-pix_fmt", "yuv420p"]
+    if via == "srt":
+        return ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", *source, "-c:a", "aac", "-f", "mpegts",
+                gw.srt_url(f"#!::r=live/{key},m=publish,role={role}", latency="120000")]
+    return [FFMPEG9, "-hide_banner", "-loglevel", "error", *source, "-profile:v", "baseline",
+            "-c:a", "libopus", "-ar", "48000", "-ac", "2", "-f", "whip",
+            f"http://127.0.0.1:{gw.http_port}/whip/{key}?role={role}"]
+
+
+def newest_picture(gw: Gateway, key: str, workdir: Path) -> tuple[str, str]:
+    """Who the newest whole segment of the stream's video playlist shows (decoded by the `ffmpeg` CLI from its init
+    section and media), and that playlist."""
+    multivariant = gw.hls_url(key)
+    variant = urljoin(multivariant, next(
+        line for line in _fetch(multivariant).decode().splitlines() if line and not line.startswith("#")))
+    playlist = _fetch(variant).decode()
+    init, segment, gap = None, None, False
+    for line in playlist.splitlines():
+        if line.startswith("#EXT-X-MAP:"):
+            init = line.split('URI="', 1)[1].split('"', 1)[0]
+        elif line.startswith("#EXT-X-GAP"):
+            gap = True
+        elif line and not line.startswith("#"):
+            segment, gap = (segment, False) if gap else (line, False)
+    assert init and segment, playlist
+    media = workdir / "newest.mp4"
+    media.write_bytes(_fetch(urljoin(variant, init)) + _fetch(urljoin(variant, segment)))
+    # Every picture at one pixel each; the last one counts.
+    p = subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", str(media),
+                        "-vf", "crop=32:32,scale=1:1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+                       capture_output=True, timeout=30)
+    rgb = p.stdout
+    return who(tuple(rgb[-3:]) if len(rgb) >= 3 else None), f"{segment}: {p.stderr.decode()[-500:]}\n{playlist}"
+
+
+@pytest.mark.parametrize("via", ["srt", "whip"])
+def test_a_backup_over_srt_or_whip_stands_by_and_takes_the_air(workdir, publishers, via):
+    """The seats are asked for over every ingest, not only RTMP: a backup over SRT or WHIP stands by beside an RTMP
+    primary and takes the air on the same playlists when the primary is killed; when it dies too, a primary over the
+    same protocol comes back through the slate (SRT's handshake refused any key that was live, until 2026-11-29)."""
+    if via == "whip" and FFMPEG9 is None:
+        pytest.fail("imageio-ffmpeg (FFmpeg 9 with the WHIP muxer) is not installed: pip install -r Tests/e2e/requirements.txt")
+    gw = Gateway(workdir, env={"SLUICE_HLS_RECONNECT_GRACE_S": "10", "SLUICE_TRANSCODE_ENABLED": "false"}).start()
+    base = f"http://127.0.0.1:{gw.http_port}"
+    key = f"standby-{via}"
+    try:
+        primary = publishers(colour_cmd(gw.rtmp_url(key), "red", 440, 60), "primary")
+        wait_on_air(base, key, "primary", 20)
+        backup = publishers(seat_cmd(gw, key, via), "backup")
+        assert wait_backup(base, key, 20).get("backup"), on_air(base, key)
+        assert newest_picture(gw, key, workdir)[0] == "red"
+        primary.stop(signal.SIGKILL)
+        wait_on_air(base, key, "backup", 10)
+        seen, playlist = eventually(lambda: newest_picture(gw, key, workdir), 10, until=lambda x: x[0] == "green")
+        assert seen == "green", playlist
+        assert "#EXT-X-DISCONTINUITY" in playlist and "#EXT-X-ENDLIST" not in playlist, playlist
+        backup.stop(signal.SIGKILL)
+        wait_on_air(base, key, "slate", 10)
+        publishers(seat_cmd(gw, key, via, role="primary", colour="red"), "primary-again")
+        wait_on_air(base, key, "primary", 15)
+        seen, playlist = eventually(lambda: newest_picture(gw, key, workdir), 10, until=lambda x: x[0] == "red")
+        assert seen == "red", playlist
+        log = gw.log()
+        assert "on air: slate → backup" in log and "on air: slate → primary" in log, log[-3000:]
+        assert "role=backup" in log, log[-3000:]
+    finally:
+        gw.stop()
+
+
 class CuttableProxy:
     """A TCP relay in front of the gateway's RTMP port whose connections the test can cut (and refuse new ones)
     and then restore: a streamer's uplink dropping, as OBS sees it."""
