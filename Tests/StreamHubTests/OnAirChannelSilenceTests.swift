@@ -59,26 +59,31 @@ struct OnAirChannelSilenceTests {
         }
     }
 
-    @Test func theSlateSplicesOnAfterSilenceThatReachesTheLeavingSourcesVideo() async throws {
+    /// A hub whose only publisher sent audio short of its video and left; the air's events until the slate's
+    /// description, and a reader to read on.
+    static func slateAfterShortAudio() async throws -> (StreamHub, StreamKey, StreamReader, [StreamEvent]) {
         var config = OnAirConfiguration()
         config.grace = .seconds(5)
         config.slateWarmUp = .seconds(60)
+        config.minimumSlate = .zero
         let hub = StreamHub(onAir: config, slateMaker: Maker())
         let key = try #require(StreamKey("cam"))
         let primary = try hub.publish(key: key, origin: "a")
         let reader = try #require(hub.subscribe(key: key, name: "t"))
-        Self.sendShortAudio(primary)
+        sendShortAudio(primary)
         primary.end()
-        let events = await Self.read(reader, untilSequence: 1)
+        return (hub, key, reader, await read(reader, untilSequence: 1))
+    }
+
+    @Test func theSlateSplicesOnAfterSilenceThatReachesTheLeavingSourcesVideo() async throws {
+        let (hub, key, _, events) = try await Self.slateAfterShortAudio()
         // From the audio's end (1 024) to the first frame end at or past the video's (0.1 s = 4 800).
         #expect(Self.silence(events) == [1_024, 2_048, 3_072, 4_096])
         #expect(hub.onAirStatus(for: key)?.onAir == "slate")
     }
 
     @Test func aTakeoverSplicesOnAfterSilenceFromTheSlateMadeForTheProgram() async throws {
-        var config = OnAirConfiguration()
-        config.slate = false
-        config.grace = .seconds(5)
+        var config = OnAirChannelTests.withoutSlate
         config.slateWarmUp = .zero
         let maker = Maker()
         let hub = StreamHub(onAir: config, slateMaker: maker)
@@ -105,17 +110,7 @@ struct OnAirChannelSilenceTests {
     /// the slate's loop stood: the returning source starts where both end, with no hole in the audio.
     @Test(arguments: [0, 40, 70, 100])
     func aReturningSourceSplicesOnAfterTheSlatesSilenceReachesItsVideo(afterMilliseconds ms: Int) async throws {
-        var config = OnAirConfiguration()
-        config.grace = .seconds(5)
-        config.slateWarmUp = .seconds(60)
-        config.minimumSlate = .zero
-        let hub = StreamHub(onAir: config, slateMaker: Maker())
-        let key = try #require(StreamKey("cam"))
-        let first = try hub.publish(key: key, origin: "a")
-        let reader = try #require(hub.subscribe(key: key, name: "t"))
-        Self.sendShortAudio(first)
-        first.end()
-        _ = await Self.read(reader, untilSequence: 1)
+        let (hub, key, reader, _) = try await Self.slateAfterShortAudio()
         try await Task.sleep(for: .milliseconds(ms))
         let back = try hub.publish(key: key, origin: "a")
         back.update(description: Self.program)

@@ -25,6 +25,14 @@ struct OnAirChannelTests {
         codecString: "mp4a.40.2"
     )
 
+    /// A grace of 5 s without the slate: the air waits for a publisher between sources.
+    static let withoutSlate: OnAirConfiguration = {
+        var config = OnAirConfiguration()
+        config.slate = false
+        config.grace = .seconds(5)
+        return config
+    }()
+
     static func frame(_ i: Int, key: Bool = false) -> MediaFrame {
         MediaFrame(kind: .video, dts: MediaTime(value: Int64(i) * 3_000, timescale: 90_000), isKeyframe: key, data: [1])
     }
@@ -41,11 +49,8 @@ struct OnAirChannelTests {
     }
 
     @Test func readersFollowOneAirWhileABackupTakesOverAndGivesBack() async throws {
-        var config = OnAirConfiguration()
-        config.slate = false
-        config.grace = .seconds(5)
         let switches = Mutex<[OnAirSwitchEvent.Kind]>([])
-        let hub = StreamHub(onAir: config, onSwitch: { e in switches.withLock { $0.append(e.kind) } })
+        let hub = StreamHub(onAir: Self.withoutSlate, onSwitch: { e in switches.withLock { $0.append(e.kind) } })
         let key = try #require(StreamKey("cam"))
         let primary = try hub.publish(key: key, origin: "a")
         let reader = try #require(hub.subscribe(key: key, name: "t"))
@@ -80,10 +85,7 @@ struct OnAirChannelTests {
     /// `admits` answers as `publish` would, for SRT's handshake: a live key's free backup seat and a seat its
     /// publisher left (the slate's wait) admit; a seat whose publisher sends, and a key a derived publisher owns, do not.
     @Test func admitsAnswersAsPublishWould() async throws {
-        var config = OnAirConfiguration()
-        config.slate = false
-        config.grace = .seconds(5)
-        let hub = StreamHub(onAir: config)
+        let hub = StreamHub(onAir: Self.withoutSlate)
         let key = try #require(StreamKey("cam"))
         #expect(hub.admits(.primary, on: key) && hub.admits(.backup, on: key))
         let primary = try hub.publish(key: key, origin: "a")
@@ -104,10 +106,7 @@ struct OnAirChannelTests {
     /// An encoder sends audio a little ahead of the keyframe a takeover splices at: the audio after that keyframe goes
     /// on air with it (dropped, it left a hole at the switch that stock hls.js stalled on), the audio before it not.
     @Test func aTakeoverAirsTheBackupsAudioThatCameAheadOfItsKeyframe() async throws {
-        var config = OnAirConfiguration()
-        config.slate = false
-        config.grace = .seconds(5)
-        let hub = StreamHub(onAir: config)
+        let hub = StreamHub(onAir: Self.withoutSlate)
         let key = try #require(StreamKey("cam"))
         let primary = try hub.publish(key: key, origin: "a")
         let reader = try #require(hub.subscribe(key: key, name: "t"))
@@ -142,9 +141,7 @@ struct OnAirChannelTests {
     }
 
     @Test func aReconnectReplacesAPublicationThatWentSilentAndTheOldOneCannotSendAnyMore() async throws {
-        var config = OnAirConfiguration()
-        config.slate = false
-        config.grace = .seconds(5)
+        var config = Self.withoutSlate
         config.failoverAfter = .milliseconds(50)
         let switches = Mutex<[OnAirSwitchEvent.Kind]>([])
         let hub = StreamHub(onAir: config, onSwitch: { e in switches.withLock { $0.append(e.kind) } })
