@@ -94,7 +94,7 @@ final class SRTListener: Sendable {
             handshakeVersion: version,
             peerIP: ip,
             sessions: sessions.count,
-            seats: { hub.admits($0.backup ? .backup : .primary, on: $0.key) },
+            seats: { hub.admits($0.seat, on: $0.key) },
             now: WallTime.now().nanosecondsSince1970 / 1_000_000_000
         )
         switch decision {

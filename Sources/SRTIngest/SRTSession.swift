@@ -44,7 +44,7 @@ struct SRTSession: Sendable {
                 metadata: metadata.merging(
                     [
                         "auth": "\(method)", "session": "\(publication.sessionID)",
-                        "latency_ms": "\(negotiatedLatency)", "role": "\(seat.rawValue)",
+                        "latency_ms": "\(negotiatedLatency)", "role": "\(admitted.id.seat.rawValue)",
                     ]
                 ) { $1 }
             )
@@ -108,11 +108,9 @@ struct SRTSession: Sendable {
         }
     }
 
-    /// The seat the caller's stream id asks for.
-    private var seat: OnAirRole { admitted.id.backup ? .backup : .primary }
-
     private func publish() throws(SRTIngestError) -> Publication {
-        do { return try hub.publish(key: admitted.id.key, origin: "srt://\(admitted.peer)", seat: seat) } catch {
+        let id = admitted.id
+        do { return try hub.publish(key: id.key, origin: "srt://\(admitted.peer)", seat: id.seat) } catch {
             throw .hub(error)
         }
     }

@@ -191,7 +191,7 @@ final class OnAirChannel: Sendable {
                         describe(d, &s)
                     }
                 case .splice(let change):
-                    fillAudio(with: nil, now: now, &s)
+                    fillAudio(now: now, &s)
                     s.slate = nil
                     s.sequence += 1
                     if let d = seat.description {
@@ -245,7 +245,7 @@ final class OnAirChannel: Sendable {
                 s.slate = nil
                 if let program = s.programDescription, let clip = slateMaker?.clip(matching: program) {
                     s.remember(clip)
-                    fillAudio(with: clip, now: now, &s)
+                    fillAudio(now: now, &s)
                     s.sequence += 1
                     air.update(description: StreamDescription(clip.description, sequence: s.sequence))
                     s.timeline.splice(sourceStart: .zero(timescale: 90_000))
@@ -273,11 +273,11 @@ final class OnAirChannel: Sendable {
     }
 
     /// Tops the air's audio up with silence to its video's end before the next source or the slate splices on: the
-    /// slate's own while it is on air, else `clip`'s or a remembered one that decodes with the program's audio.
-    private func fillAudio(with clip: SlateClip?, now: ContinuousClock.Instant, _ s: inout State) {
+    /// slate's own while it is on air, else that of the newest remembered clip that decodes with the program's audio.
+    private func fillAudio(now: ContinuousClock.Instant, _ s: inout State) {
         let program = s.programDescription?.audio
-        let fitting = (clip ?? s.clips.last { $0.silences(program) }).flatMap { $0.silences(program) ? $0 : nil }
-        guard let clip = s.slate?.clip ?? fitting, let silence = clip.audio, let length = clip.audioFrameDuration
+        guard let clip = s.slate?.clip ?? s.clips.last(where: { $0.silences(program) }),
+            let silence = clip.audio, let length = clip.audioFrameDuration
         else { return }
         for frame in s.timeline.silenceToVideoEnd(silence, length: length, now: now) { air.send(frame) }
     }

@@ -107,6 +107,7 @@ public final class StreamHub: Sendable {
     public func admits(_ seat: OnAirRole, on key: StreamKey) -> Bool {
         let (channel, live) = state.withLock { ($0.channels[key], $0.live[key]) }
         if let channel, !channel.isEnded { return channel.admits(seat) }
+        // No air, or one that just ended, is free; a key a derived publisher holds is not.
         return live == nil || channel != nil
     }
 

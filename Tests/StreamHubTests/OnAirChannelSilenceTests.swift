@@ -106,6 +106,7 @@ struct OnAirChannelSilenceTests {
         #expect(keyframe?.dts == MediaTime(value: 9_600, timescale: 90_000))
         backup.end()
     }
+
     /// The slate's audio is topped up with its own silence to its video's end when the publisher comes back, wherever
     /// the slate's loop stood: the returning source starts where both end, with no hole in the audio.
     @Test(arguments: [0, 40, 70, 100])

@@ -403,30 +403,20 @@ def seat_cmd(gw: Gateway, key: str, via: str, role: str = "backup", colour: str 
             f"http://127.0.0.1:{gw.http_port}/whip/{key}?role={role}"]
 
 
-def newest_picture(gw: Gateway, key: str, workdir: Path) -> tuple[str, str]:
+def newest_picture(gw: Gateway, key: str, workdir: Path) -> tuple[str, hv.MediaPlaylist, str]:
     """Who the newest whole segment of the stream's video playlist shows (decoded by the `ffmpeg` CLI from its init
-    section and media), and that playlist."""
-    multivariant = gw.hls_url(key)
-    variant = urljoin(multivariant, next(
-        line for line in _fetch(multivariant).decode().splitlines() if line and not line.startswith("#")))
-    playlist = _fetch(variant).decode()
-    init, segment, gap = None, None, False
-    for line in playlist.splitlines():
-        if line.startswith("#EXT-X-MAP:"):
-            init = line.split('URI="', 1)[1].split('"', 1)[0]
-        elif line.startswith("#EXT-X-GAP"):
-            gap = True
-        elif line and not line.startswith("#"):
-            segment, gap = (segment, False) if gap else (line, False)
-    assert init and segment, playlist
+    section and media), that playlist, and what ffmpeg said."""
+    video_url = hv.parse_multivariant(_fetch(gw.hls_url(key)).decode(), gw.hls_url(key)).media_playlist_urls()["video"]
+    pl = hv.parse_media_playlist(_fetch(video_url).decode(), video_url)
+    segment = next(s for s in reversed(pl.segments) if not s.gap)
     media = workdir / "newest.mp4"
-    media.write_bytes(_fetch(urljoin(variant, init)) + _fetch(urljoin(variant, segment)))
+    media.write_bytes(_fetch(urljoin(video_url, segment.map_uri)) + _fetch(urljoin(video_url, segment.uri)))
     # Every picture at one pixel each; the last one counts.
     p = subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-i", str(media),
                         "-vf", "crop=32:32,scale=1:1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
                        capture_output=True, timeout=30)
     rgb = p.stdout
-    return who(tuple(rgb[-3:]) if len(rgb) >= 3 else None), f"{segment}: {p.stderr.decode()[-500:]}\n{playlist}"
+    return who(tuple(rgb[-3:]) if len(rgb) >= 3 else None), pl, f"{segment.uri}: {p.stderr.decode()[-500:]}"
 
 
 @pytest.mark.parametrize("via", ["srt", "whip"])
@@ -447,15 +437,15 @@ def test_a_backup_over_srt_or_whip_stands_by_and_takes_the_air(workdir, publishe
         assert newest_picture(gw, key, workdir)[0] == "red"
         primary.stop(signal.SIGKILL)
         wait_on_air(base, key, "backup", 10)
-        seen, playlist = eventually(lambda: newest_picture(gw, key, workdir), 10, until=lambda x: x[0] == "green")
-        assert seen == "green", playlist
-        assert "#EXT-X-DISCONTINUITY" in playlist and "#EXT-X-ENDLIST" not in playlist, playlist
+        seen, pl, why = eventually(lambda: newest_picture(gw, key, workdir), 10, until=lambda x: x[0] == "green")
+        assert seen == "green", f"{why}\n{pl.text}"
+        assert pl.discontinuity_lines and not pl.endlist, pl.text
         backup.stop(signal.SIGKILL)
         wait_on_air(base, key, "slate", 10)
         publishers(seat_cmd(gw, key, via, role="primary", colour="red"), "primary-again")
         wait_on_air(base, key, "primary", 15)
-        seen, playlist = eventually(lambda: newest_picture(gw, key, workdir), 10, until=lambda x: x[0] == "red")
-        assert seen == "red", playlist
+        seen, pl, why = eventually(lambda: newest_picture(gw, key, workdir), 10, until=lambda x: x[0] == "red")
+        assert seen == "red", f"{why}\n{pl.text}"
         log = gw.log()
         assert "on air: slate → backup" in log and "on air: slate → primary" in log, log[-3000:]
         assert "role=backup" in log, log[-3000:]
