@@ -108,15 +108,18 @@ struct OnAirChannelSilenceTests {
     }
 
     /// The slate's audio is topped up with its own silence to its video's end when the publisher comes back, wherever
-    /// the slate's loop stood: the returning source starts where both end, with no hole in the audio.
+    /// the slate's loop stood (`ms` after its first picture): the returning source starts where both end, with no hole
+    /// in the audio.
     @Test(arguments: [0, 40, 70, 100])
     func aReturningSourceSplicesOnAfterTheSlatesSilenceReachesItsVideo(afterMilliseconds ms: Int) async throws {
         let (hub, key, reader, _) = try await Self.slateAfterShortAudio()
+        // The slate's frames come on the channel's tick: a return before its first picture would leave none to fill.
+        let first = await OnAirChannelTests.read(reader, frames: 1)
         try await Task.sleep(for: .milliseconds(ms))
         let back = try hub.publish(key: key, origin: "a")
         back.update(description: Self.program)
         back.send(OnAirChannelTests.frame(1_000, key: true))
-        let slate = await Self.read(reader, untilSequence: 2).compactMap { e -> MediaFrame? in
+        let slate = await (first + Self.read(reader, untilSequence: 2)).compactMap { e -> MediaFrame? in
             if case .frame(let f) = e { f } else { nil }
         }
         let keyframe = await OnAirChannelTests.read(reader, frames: 1).compactMap { e -> MediaFrame? in
