@@ -26,7 +26,7 @@ APT_PACKAGES := pkg-config libavformat-dev libavcodec-dev libavutil-dev libswsca
 	libswresample-dev librtmp-dev libssl-dev libsrtp2-dev ffmpeg chromium chromium-driver nginx \
 	libnginx-mod-rtmp libsrt-gnutls-dev srt-tools varnish wrk obs-studio xvfb redis-server
 # Import names of Tests/e2e/requirements.txt: pip runs only if one is missing.
-PY_MODULES := pytest requests selenium m3u8 aiortc imageio_ffmpeg
+PY_MODULES := pytest requests selenium m3u8 aiortc numpy imageio_ffmpeg
 
 .PHONY: all deps deps-apt deps-python hlsjs build run test test-swift test-e2e bench sample lint clean fuzz soak
 
