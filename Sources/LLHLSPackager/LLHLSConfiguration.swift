@@ -19,6 +19,10 @@ public struct LLHLSConfiguration: Sendable, Equatable {
     /// hls.js then starts about 0.6 s sooner, but the passthrough's second segment starts without an IDR, so its variant
     /// loses EXT-X-INDEPENDENT-SEGMENTS (Apple [A 7.4, 9.12]) for the stream's life. Off by default.
     public var firstSegmentCutsPassthrough = false
+    /// A ladder replaces the passthrough with a rung at the source's size once the source's GOP proves long
+    /// (`transcode.source_rendition: auto`): the first multivariant then waits for that rung, at most
+    /// `RenditionListing.rungStartLimit`, instead of listing the passthrough it replaces.
+    public var awaitsSourceRung = false
     /// Complete segments listed in each media playlist (Apple asks for ≥ 6).
     public var windowSegments: Int = 10
     /// DVR: how far back the live playlists reach (nil: `windowSegments` only). Parts stay listed only near the

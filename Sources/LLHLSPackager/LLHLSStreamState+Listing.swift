@@ -20,7 +20,9 @@ extension LLHLSStreamState {
             sourceReplaced: sourceResolutionRung != nil,
             leadFirstCompleted: firstComplete.flatMap { leadSegments[$0].parts.last?.published },
             ended: isEnded,
-            withdrawn: withdrawnRungs.union(returningRungs)
+            withdrawn: withdrawnRungs.union(returningRungs),
+            replacementDue: config.awaitsSourceRung && grid.longGOP != nil && !rungs.isEmpty
+                && sourceResolutionRung == nil && bridgedRung == nil
         )
     }
 

@@ -29,6 +29,9 @@ struct RenditionListing: Sendable, Equatable {
     var ended: Bool
     /// Rungs shed under load, or back but without a new part yet: out of the multivariant and the reports (+Shedding).
     var withdrawn: Set<String> = []
+    /// The source's GOP proved long beside a running ladder, whose rung at the source's size is on its way to replace
+    /// `video`: the first multivariant waits for it rather than list the passthrough about to go (CI, 2026-11-29).
+    var replacementDue = false
 
     /// Renditions the multivariant lists once all have media.
     var listed: [String] { renditions.filter { !(sourceReplaced && $0 == "video") && !withdrawn.contains($0) } }
@@ -39,9 +42,10 @@ struct RenditionListing: Sendable, Equatable {
         if ended { return listed }
         let hasAudio = renditions.contains("audio")
         guard started.contains(lead), !hasAudio || started.contains("audio") else { return nil }
+        let waited = leadFirstCompleted.map { now - $0 >= Self.rungStartLimit } ?? false
+        if replacementDue, !waited { return nil }
         let ready = listed.filter(started.contains)
         if ready.count == listed.count { return ready }
-        let waited = leadFirstCompleted.map { now - $0 >= Self.rungStartLimit } ?? false
         return waited ? ready : nil
     }
 

@@ -42,12 +42,14 @@ public struct SluiceConfiguration: Sendable {
     /// The packager's settings as the gateway runs them: the early first segment covers short GOPs too when the top
     /// rendition is always transcoded (then no listed segment starts without a keyframe), when asked to cut the
     /// passthrough between its keyframes, or (for a source without B-frames) when the ladder bridges the first
-    /// keyframe interval (`transcode.fast_start`).
+    /// keyframe interval (`transcode.fast_start`). With the ladder's `source_rendition: auto`, the first multivariant
+    /// waits for the rung that replaces a long-GOP passthrough.
     public var effectiveHLS: LLHLSConfiguration {
         var h = hls
         h.firstSegment?.evenWithShortGOPs =
             h.firstSegmentCutsPassthrough || (transcode && ladder.sourceRendition == .transcode)
         h.firstSegment?.bridgesShortGOPs = transcode && ladder.sourceRendition == .auto && ladder.fastStart
+        h.awaitsSourceRung = transcode && ladder.sourceRendition == .auto
         // With the slate on, the hub keeps the air for the grace: once it ends, so do the playlists.
         if onAir.slate { h.reconnectGrace = .zero }
         return h

@@ -85,6 +85,52 @@ import Testing
         #expect(found.count == 1 && "\(found[0].evidence)" == "no keyframe for 2.2 s" && found[0].gridSeconds == "2.0")
     }
 
+    /// Without the settings SEI the long GOP shows only as the first segment closes, while the ladder's source-size
+    /// rung is still opening: the first multivariant waits for that rung (at most `rungStartLimit`) instead of listing
+    /// the passthrough it replaces (CI once served `video.m3u8` to the first player that asked, 2026-11-29).
+    @Test func theFirstMultivariantWaitsForTheSourceSizeRungThatReplacesThePassthrough() throws {
+        let d = try Fixtures.description(audio: false)
+        var small = try Fixtures.video()
+        small.width /= 2
+        small.height /= 2
+        func ladder(awaiting: Bool) -> LLHLSStreamState {
+            var c = LLHLSConfiguration()
+            c.awaitsSourceRung = awaiting
+            var s = Fixtures.state(d, config: c)
+            s.applyRung("180p", description: StreamDescription(video: small, audio: nil), now: .now)
+            return s
+        }
+        // The ladder forces rung IDRs where the source is cut: 0, 2.167 s (where the long GOP showed), then 2 s apart.
+        func isRungIDR(_ n: Int) -> Bool { n == 0 || n == 65 || (n >= 120 && n % 60 == 0) }
+        var s = ladder(awaiting: true)
+        var plain = ladder(awaiting: false)
+        let frames = Self.source(seconds: 7, settingsSEI: false)
+        for (n, frame) in frames.enumerated() where n <= 70 {
+            var rung = frame
+            rung.isKeyframe = isRungIDR(n)
+            s.apply(frame, now: .now)
+            s.applyRung("180p", frame: rung, now: .now)
+            plain.apply(frame, now: .now)
+            plain.applyRung("180p", frame: rung, now: .now)
+        }
+        #expect(s.grid.longGOP == .observed(secondsWithoutKeyframe: 2.167))
+        #expect(s.rungs["180p"]?.rendition.lastCompleteMSN != nil)
+        #expect(try #require(plain.multivariantPlaylist()).variants.map(\.uri) == ["video.m3u8", "180p.m3u8"])
+        #expect(s.multivariantPlaylist() == nil, "the source-size rung is on its way")
+        let later = ContinuousClock.now + RenditionListing.rungStartLimit + .milliseconds(10)
+        #expect(try #require(s.multivariantPlaylist(now: later)).variants.map(\.uri) == ["video.m3u8", "180p.m3u8"])
+        // The rung at the source's size opens and starts at the next grid point (4 s): it replaces the passthrough.
+        s.applyRung("360p", description: d, now: .now)
+        for (n, frame) in frames.enumerated() where n > 70 {
+            var rung = frame
+            rung.isKeyframe = isRungIDR(n)
+            s.apply(frame, now: .now)
+            s.applyRung("180p", frame: rung, now: .now)
+            if n >= 120 { s.applyRung("360p", frame: rung, now: .now) }
+        }
+        #expect(try #require(s.multivariantPlaylist()).variants.map(\.uri) == ["360p.m3u8", "180p.m3u8"])
+    }
+
     @Test func aMultivariantServedBeforeTheFirstKeyframelessCutAlreadyClaimsNoIndependence() throws {
         var s = Fixtures.state(try Fixtures.description(audio: false))
         // One second in: every segment so far starts on the IDR, but x264 said keyint=250.
