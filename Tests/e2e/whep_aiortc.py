@@ -15,7 +15,7 @@ import urllib.parse
 import urllib.request
 
 import aioice.ice
-# PyAV imports numpy inside the first to_ndarray: loaded there, it froze this loop at the third frame (0.2 s, 1.4 s in CI).
+# PyAV imports numpy in the first to_ndarray: there it froze this loop at the third frame (0.2 s, 1.4 s in CI).
 import numpy  # noqa: F401
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCRtpReceiver, RTCSessionDescription
 
