@@ -20,6 +20,35 @@ DIRECTORY = Path(__file__).resolve().parents[2] / ".build" / "hlsjs"
 CHUNK = DIRECTORY / "hls-chunk.js"
 
 
+# Stock hls.js 1.6's append-queue race (buffer-controller), which no playlist or media layout of ours avoids. When one
+# SourceBuffer's queue ends a fragment, hls.js steps *every* queue (`stepOperationQueue`): it shifts the other buffer's
+# append if that buffer is no longer `updating`, even when the append's `updateend` has not fired yet. That late event
+# then shifts the next append while it runs (`onSBUpdateEnd` shifts whatever is first), and the one after is started
+# on a busy buffer: Chromium throws, the part is lost, and hls.js seeks over the hole (a 34-133 ms stall seen).
+# Traced with a logging copy of hls.js at start-up, where both buffers append a segment's parts in step: 4 of 105
+# joins beside a busy core and two other players, none of 87 alone; equal audio and video part counts did not avoid
+# it (docs/LLHLS.md).
+APPEND_RACE = "This SourceBuffer is still processing an 'appendBuffer'"
+# The longest stall the race may explain, and how soon after the lost part it comes (hls.js finds the hole when
+# playback reaches it).
+APPEND_RACE_STALL_MS = 300
+APPEND_RACE_WINDOW_MS = 3000
+
+
+def is_append_race(said: str) -> bool:
+    """True for hls.js's `bufferAppendError` of its own append race (`APPEND_RACE`), by what the browser said."""
+    return "bufferAppendError" in said and APPEND_RACE in said
+
+
+def append_race_explains(errors: list[tuple[float, str]], waits: list[float], stalled_ms: float) -> bool:
+    """True when hls.js's own append race explains a player's stalls: one is among `errors` ([ms, what]), at most two
+    stalls (`waits`: when each began, ms; the caller has seen each one end) each began within the window after one,
+    and together they lasted `stalled_ms`, no longer than a hole that race leaves."""
+    races = [t for t, said in errors if is_append_race(said)]
+    return bool(races) and len(waits) <= 2 and stalled_ms <= APPEND_RACE_STALL_MS and all(
+        any(0 <= w - t <= APPEND_RACE_WINDOW_MS for t in races) for w in waits)
+
+
 class Unavailable(Exception):
     """The wheel could not be downloaded (no route to PyPI?) or holds no hls.js chunk."""
 

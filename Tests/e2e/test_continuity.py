@@ -191,10 +191,10 @@ def assert_no_fragment_without_init(report: dict) -> None:
     """hls.js found media in every fragment. At a switch it used to take the new timeline's first part without loading
     its init section ('Found no media in fragment', then a retry loop of 1-2 s, often hidden by the buffer): the
     packager now declares the segment before a new init section 1 ms short (SpliceDiscontinuityTests). hls.js can still
-    get there through a hole its own audio append race left earlier ('This SourceBuffer is still processing an
-    appendBuffer', a third of the runs here in passthrough and ladder alike): only a clean buffer counts against us."""
+    get there through a hole its own append race left earlier (`hlsjs.APPEND_RACE`, a third of the runs here in
+    passthrough and ladder alike): only a clean buffer counts against us."""
     errors = report.get("firstErrors") or {}
-    race = min((t for e, t in errors.items() if "bufferAppendError" in e), default=None)
+    race = min((t for e, t in errors.items() if hlsjs.is_append_race(e)), default=None)
     missing = [e for e, t in errors.items() if "Found no media in fragment" in e and (race is None or t < race)]
     assert not missing, f"hls.js loaded a fragment without its init section: {missing}\n{report}"
 

@@ -94,4 +94,4 @@ def test_hlsjs_opened_at_publish_plays_from_a_first_playlist_shorter_than_a_keyf
     assert edge < KEYFRAME_INTERVAL_S * 0.9, f"hls.js's first playlist already held {edge} s: {first}"
     # Debug build, loaded (3 runs, 15:22 UTC 2026-11-28): 0.87-1.29 s.
     assert row["publishToFirstFrameMs"] is not None and row["publishToFirstFrameMs"] <= 2_500, row
-    benchplayers.assert_hlsjs_played_cleanly(row, HLSJS_SECONDS)
+    benchplayers.assert_hlsjs_played_cleanly(row, trace, HLSJS_SECONDS)

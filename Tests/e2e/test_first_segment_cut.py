@@ -33,5 +33,5 @@ def test_hlsjs_starts_on_a_first_segment_shorter_than_the_keyframe_interval(run)
 
 
 def test_hlsjs_plays_the_cut_stream_without_an_error_or_a_stall(run):
-    row, _ = run
-    benchplayers.assert_hlsjs_played_cleanly(row, SECONDS)
+    row, trace = run
+    benchplayers.assert_hlsjs_played_cleanly(row, trace, SECONDS)
