@@ -25,9 +25,9 @@ CHUNK = DIRECTORY / "hls-chunk.js"
 # append if that buffer is no longer `updating`, even when the append's `updateend` has not fired yet. That late event
 # then shifts the next append while it runs (`onSBUpdateEnd` shifts whatever is first), and the one after is started
 # on a busy buffer: Chromium throws, the part is lost, and hls.js seeks over the hole (a 34-133 ms stall seen).
-# Traced with a logging copy of hls.js at start-up, where both buffers append a segment's parts in step: 4 of 105
-# joins beside a busy core and two other players, none of 87 alone; equal audio and video part counts did not avoid
-# it (docs/LLHLS.md).
+# Traced with a logging copy of hls.js (hlsjs_race_probe.py) at start-up, where both buffers append a segment's parts
+# in step: 4 of 105 and 7 of 108 joins beside a busy core and two other players, none of 87 alone; equal audio and
+# video part counts did not avoid it (docs/LLHLS.md).
 APPEND_RACE = "This SourceBuffer is still processing an 'appendBuffer'"
 # The longest stall the race may explain, and how soon after the lost part it comes (hls.js finds the hole when
 # playback reaches it).
