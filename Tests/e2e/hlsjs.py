@@ -24,7 +24,7 @@ CHUNK = DIRECTORY / "hls-chunk.js"
 # SourceBuffer's queue ends a fragment, hls.js steps *every* queue (`stepOperationQueue`): it shifts the other buffer's
 # append if that buffer is no longer `updating`, even when the append's `updateend` has not fired yet. That late event
 # then shifts the next append while it runs (`onSBUpdateEnd` shifts whatever is first), and the one after is started
-# on a busy buffer: Chromium throws, the part is lost, and hls.js seeks over the hole (a 34-133 ms stall seen).
+# on a busy buffer: Chromium throws, the part is lost, and hls.js seeks over the hole (stalls of 15-133 ms seen).
 # Traced with a logging copy of hls.js (hlsjs_race_probe.py) at start-up, where both buffers append a segment's parts
 # in step: 4 of 105 and 7 of 108 joins beside a busy core and two other players, none of 87 alone; equal audio and
 # video part counts did not avoid it (docs/LLHLS.md).

@@ -5,8 +5,8 @@ buffer queues did around each one (docs/LLHLS.md). A diagnostic, not a test: it 
     python3 Tests/e2e/hlsjs_race_probe.py OUT --minutes 10 [--busy] [--others]
 
 `--busy` spins one core and `--others` keeps a second hls.js and a Chromium-native player on the page, the load under
-which the race showed (4 of 105 and 7 of 108 joins; none of 87 alone). Each join plays 5 s; OUT/race-N.json holds the queue log of
-each join that hit it, OUT/results.json every join's errors and stalls.
+which the race showed (4 of 105 and 7 of 108 joins; none of 87 alone). Each join plays 5 s; OUT/race-N.json holds the
+queue log of each join that hit it, OUT/results.json every join's errors and stalls.
 """
 from __future__ import annotations
 
@@ -94,7 +94,8 @@ def main() -> None:
         src = gw.hls_url("probe")
         time.sleep(4)
         if a.others:
-            driver.execute_script(f"startHls('other', {src!r}); startNative('native', {src.replace('127.0.0.1', 'localhost')!r})")
+            native = src.replace("127.0.0.1", "localhost")
+            driver.execute_script(f"startHls('other', {src!r}); startNative('native', {native!r})")
         if busy:
             busy.start()
         end = time.monotonic() + a.minutes * 60
